@@ -1,0 +1,314 @@
+package io.tidemark.testkit;
+
+import io.tidemark.testkit.ReplicationDialect.Thread;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+/**
+ * One MySQL server of a {@link MySqlTopology}: how to reach it, what it has executed, and the
+ * faults a test can inflict on it. Every call opens its own short-lived connection, so a frozen or
+ * killed server never poisons later calls.
+ */
+public final class MySqlNode {
+
+  /** What a node is in the topology now; changes on {@link MySqlTopology#promote failover}. */
+  public enum Role {
+    /** The writable source. */
+    SOURCE,
+    /** A super-read-only replica of the source. */
+    REPLICA,
+    /** A source that was replaced by a failover. */
+    FORMER_SOURCE
+  }
+
+  /** What {@link #replicationStatus()} reads from {@code performance_schema}. */
+  public record ReplicationStatus(
+      String receiverState,
+      String applierState,
+      String lastReceiverError,
+      String lastApplierError) {
+
+    /** Whether both the receiver (IO) and applier (SQL) threads run. */
+    public boolean running() {
+      return "ON".equals(receiverState) && "ON".equals(applierState);
+    }
+  }
+
+  private static final String HOST = "127.0.0.1";
+  private static final String URL_OPTIONS =
+      "?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=5000";
+  private static final String ADMIN_OPTIONS = "&socketTimeout=120000";
+
+  private final String name;
+  private final MySqlServerProcess process;
+  private final ReplicationDialect dialect;
+  private final ServerVersion version;
+  private volatile Role role;
+  private volatile boolean readOnly;
+
+  MySqlNode(String name, MySqlServerProcess process, ServerVersion version, Role role) {
+    this.name = name;
+    this.process = process;
+    this.version = version;
+    this.dialect = new ReplicationDialect(version);
+    this.role = role;
+    this.readOnly = role == Role.REPLICA;
+  }
+
+  /** Name in the topology: {@code source}, {@code replica1}, {@code replica2}, … */
+  public String name() {
+    return name;
+  }
+
+  public Role role() {
+    return role;
+  }
+
+  public String host() {
+    return HOST;
+  }
+
+  public int port() {
+    return process.port();
+  }
+
+  /** User with all privileges. */
+  public String user() {
+    return MySqlServerProcess.USER;
+  }
+
+  /** Password of {@link #user()}: empty. */
+  public String password() {
+    return "";
+  }
+
+  public ServerVersion version() {
+    return version;
+  }
+
+  /** JDBC URL without a default database; extra options can be appended with {@code &}. */
+  public String jdbcUrl() {
+    return jdbcUrl("");
+  }
+
+  /** JDBC URL with {@code database} as the default database. */
+  public String jdbcUrl(String database) {
+    return "jdbc:mysql://" + HOST + ":" + port() + "/" + database + URL_OPTIONS;
+  }
+
+  /** Opens a new connection as {@link #user()}; the caller closes it. */
+  public Connection openConnection() throws SQLException {
+    return DriverManager.getConnection(jdbcUrl(), user(), password());
+  }
+
+  /** Opens a new connection with {@code database} as default; the caller closes it. */
+  public Connection openConnection(String database) throws SQLException {
+    return DriverManager.getConnection(jdbcUrl(database), user(), password());
+  }
+
+  /** Runs statements in order on one connection, in autocommit mode. */
+  public void execute(String... statements) {
+    try (Connection c = admin();
+        Statement s = c.createStatement()) {
+      for (String sql : statements) {
+        s.execute(sql);
+      }
+    } catch (SQLException e) {
+      throw new TestkitException(name + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Runs a query and returns the first column of its first row, or {@code null}. */
+  public String queryString(String sql) {
+    try (Connection c = admin();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    } catch (SQLException e) {
+      throw new TestkitException(name + ": " + e.getMessage(), e);
+    }
+  }
+
+  public String serverUuid() {
+    return queryString("SELECT @@GLOBAL.server_uuid");
+  }
+
+  /** {@code @@GLOBAL.gtid_executed} on one line, as the server normalizes it. */
+  public String gtidExecuted() {
+    String value = queryString("SELECT @@GLOBAL.gtid_executed");
+    return value == null ? "" : value.replace("\n", "");
+  }
+
+  /**
+   * Waits up to {@code timeout} (whole seconds, at least one) until this server has executed {@code
+   * gtidSet}; returns whether it did.
+   */
+  public boolean awaitGtidSet(String gtidSet, Duration timeout) {
+    long seconds = Math.max(1, (timeout.toMillis() + 999) / 1000);
+    try (Connection c = admin();
+        PreparedStatement ps = c.prepareStatement("SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)")) {
+      ps.setString(1, gtidSet);
+      ps.setLong(2, seconds);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1) == 0;
+      }
+    } catch (SQLException e) {
+      throw new TestkitException(name + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** State of the replication threads from {@code performance_schema}. */
+  public ReplicationStatus replicationStatus() {
+    String sql =
+        "SELECT c.SERVICE_STATE, a.SERVICE_STATE, c.LAST_ERROR_MESSAGE,"
+            + " (SELECT GROUP_CONCAT(w.LAST_ERROR_MESSAGE)"
+            + "  FROM performance_schema.replication_applier_status_by_worker w"
+            + "  WHERE w.CHANNEL_NAME = '' AND w.LAST_ERROR_NUMBER <> 0)"
+            + " FROM performance_schema.replication_connection_status c"
+            + " JOIN performance_schema.replication_applier_status a USING (CHANNEL_NAME)"
+            + " WHERE c.CHANNEL_NAME = ''";
+    try (Connection c = admin();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      if (!rs.next()) {
+        return new ReplicationStatus("OFF", "OFF", "", "");
+      }
+      return new ReplicationStatus(
+          rs.getString(1), rs.getString(2), orEmpty(rs.getString(3)), orEmpty(rs.getString(4)));
+    } catch (SQLException e) {
+      throw new TestkitException(name + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Stops the applier (SQL) thread: events still arrive, none are applied. */
+  public void pauseApplier() {
+    execute(dialect.stop(Thread.APPLIER));
+  }
+
+  public void resumeApplier() {
+    execute(dialect.start(Thread.APPLIER));
+  }
+
+  /** Stops the receiver (IO) thread: no new events arrive from the source. */
+  public void stopReceiver() {
+    execute(dialect.stop(Thread.RECEIVER));
+  }
+
+  public void startReceiver() {
+    execute(dialect.start(Thread.RECEIVER));
+  }
+
+  /**
+   * Delays the applier by {@code delay} ({@code MASTER_DELAY}/{@code SOURCE_DELAY}); zero removes
+   * the delay.
+   *
+   * @throws IllegalArgumentException when {@code delay} is negative or not whole seconds
+   */
+  public void delayApplier(Duration delay) {
+    if (delay.isNegative() || delay.toNanos() % 1_000_000_000L != 0) {
+      throw new IllegalArgumentException(
+          "replication delay must be whole non-negative seconds: " + delay);
+    }
+    execute(
+        dialect.stop(Thread.APPLIER),
+        dialect.changeDelay(delay.toSeconds()),
+        dialect.start(Thread.APPLIER));
+  }
+
+  /** Suspends the server process (SIGSTOP): connections hang, nothing answers. */
+  public void freeze() {
+    process.signal("STOP");
+  }
+
+  /** Resumes a {@link #freeze() frozen} server (SIGCONT). */
+  public void thaw() {
+    process.signal("CONT");
+  }
+
+  /** Kills the server process (SIGKILL), like a crash. */
+  public void kill() {
+    process.kill();
+  }
+
+  /** Starts a killed or stopped server again on the same port and data; replicas reconnect. */
+  public void restart() {
+    if (process.isAlive()) {
+      throw new IllegalStateException(name + " is still running; kill() it first");
+    }
+    process.launch(readOnly);
+    process.awaitReady(jdbcUrl());
+  }
+
+  /** Whether the server process runs (it may be frozen). */
+  public boolean isRunning() {
+    return process.isAlive();
+  }
+
+  /**
+   * Runs statements directly on this node, bypassing replication: on a replica, the transactions
+   * get this node's own {@code server_uuid}, which makes them errant GTIDs.
+   */
+  public void executeErrant(String... statements) {
+    String[] all = new String[statements.length + 2];
+    all[0] = "SET GLOBAL super_read_only = OFF";
+    System.arraycopy(statements, 0, all, 1, statements.length);
+    all[all.length - 1] = "SET GLOBAL super_read_only = " + (readOnly ? "ON" : "OFF");
+    execute(all);
+  }
+
+  void replicateFrom(MySqlNode source) {
+    execute(
+        dialect.changeSource(
+            source.host(),
+            source.port(),
+            MySqlServerProcess.REPLICATION_USER,
+            MySqlServerProcess.REPLICATION_PASSWORD),
+        dialect.start(Thread.BOTH));
+  }
+
+  void repointTo(MySqlNode source) {
+    execute(dialect.stop(Thread.BOTH));
+    replicateFrom(source);
+  }
+
+  void becomeSource() {
+    execute(
+        dialect.stop(Thread.BOTH),
+        dialect.resetAll(),
+        "SET GLOBAL super_read_only = OFF",
+        "SET GLOBAL read_only = OFF");
+    readOnly = false;
+    role = Role.SOURCE;
+  }
+
+  void becomeFormerSource(boolean alive) {
+    if (alive) {
+      execute("SET GLOBAL super_read_only = ON");
+      readOnly = true;
+    }
+    role = Role.FORMER_SOURCE;
+  }
+
+  private static String orEmpty(String value) {
+    return value == null ? "" : value;
+  }
+
+  MySqlServerProcess process() {
+    return process;
+  }
+
+  private Connection admin() throws SQLException {
+    return DriverManager.getConnection(jdbcUrl() + ADMIN_OPTIONS, user(), password());
+  }
+
+  @Override
+  public String toString() {
+    return name + " (" + role + ", 127.0.0.1:" + port() + ")";
+  }
+}

@@ -1,0 +1,195 @@
+package io.tidemark.testkit;
+
+import java.io.File;
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** One {@code mysqld} process: its options, data folder, start, signals and stop. */
+final class MySqlServerProcess {
+
+  static final String USER = "root";
+  static final String REPLICATION_USER = "repl";
+  static final String REPLICATION_PASSWORD = "tidemark-repl";
+
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+  static final boolean RUNNING_AS_ROOT = "root".equals(System.getProperty("user.name"));
+
+  private final MySqlBinaries binaries;
+  private final Path home;
+  private final int port;
+  private final int serverId;
+  private Process process;
+
+  MySqlServerProcess(MySqlBinaries binaries, Path home, int port, int serverId) {
+    this.binaries = binaries;
+    this.home = home;
+    this.port = port;
+    this.serverId = serverId;
+  }
+
+  int port() {
+    return port;
+  }
+
+  Path home() {
+    return home;
+  }
+
+  Path errorLog() {
+    return home.resolve("mysqld.err");
+  }
+
+  /** Launches the server without waiting for it; {@code readOnly} starts it super-read-only. */
+  void launch(boolean readOnly) {
+    try {
+      Files.createDirectories(home.resolve("tmp"));
+      Files.createDirectories(home.resolve("files"));
+      List<String> command = new ArrayList<>();
+      command.add(binaries.mysqld().toString());
+      command.add("--no-defaults");
+      command.addAll(DataDirectoryTemplate.storageOptions(binaries));
+      command.add("--basedir=" + binaries.basedir());
+      command.add("--datadir=" + home.resolve("data"));
+      command.add("--tmpdir=" + home.resolve("tmp"));
+      command.add("--secure-file-priv=" + home.resolve("files"));
+      command.add("--socket=" + home.resolve("mysqld.sock"));
+      command.add("--pid-file=" + home.resolve("mysqld.pid"));
+      command.add("--log-error=" + errorLog());
+      command.add("--port=" + port);
+      command.add("--bind-address=127.0.0.1");
+      command.add("--mysqlx=OFF");
+      command.add("--skip-name-resolve");
+      command.add("--server-id=" + serverId);
+      command.add("--report-host=127.0.0.1");
+      command.add("--report-port=" + port);
+      command.add("--log-bin=binlog");
+      command.add("--relay-log=relay");
+      command.add("--relay-log-recovery=ON");
+      command.add("--gtid-mode=ON");
+      command.add("--enforce-gtid-consistency=ON");
+      command.add("--max-connections=1000");
+      // Throwaway servers: durability on a crash of the machine is not needed, fast commits are.
+      command.add("--innodb-flush-log-at-trx-commit=2");
+      command.add("--sync-binlog=0");
+      command.add("--innodb-buffer-pool-size=64M");
+      command.add("--performance-schema=ON");
+      if (readOnly) {
+        command.add("--read-only=ON");
+        command.add("--super-read-only=ON");
+      }
+      if (RUNNING_AS_ROOT) {
+        command.add("--user=root");
+      }
+      process =
+          new ProcessBuilder(command)
+              .redirectInput(Redirect.from(new File("/dev/null")))
+              .redirectOutput(Redirect.appendTo(home.resolve("mysqld.out").toFile()))
+              .redirectErrorStream(true)
+              .start();
+    } catch (IOException e) {
+      throw new TestkitException("cannot start " + binaries.mysqld(), e);
+    }
+  }
+
+  /** Waits until the server accepts connections; fails with its log when it dies or stalls. */
+  void awaitReady(String jdbcUrl) {
+    boolean ready =
+        Poll.until(
+            () -> {
+              if (!process.isAlive()) {
+                throw new TestkitException(
+                    "mysqld on port " + port + " exited with " + process.exitValue() + logTail());
+              }
+              try (Connection c = DriverManager.getConnection(jdbcUrl, USER, "")) {
+                return c.isValid(1);
+              } catch (SQLException notYet) {
+                return false;
+              }
+            },
+            START_TIMEOUT);
+    if (!ready) {
+      throw new TestkitException(
+          "mysqld on port " + port + " not ready within " + START_TIMEOUT + logTail());
+    }
+  }
+
+  /** The server's own pid, from its pid file (the launched process may be a wrapper script). */
+  long pid() {
+    try {
+      return Long.parseLong(Files.readString(home.resolve("mysqld.pid")).trim());
+    } catch (IOException | NumberFormatException e) {
+      throw new TestkitException("mysqld on port " + port + " has no readable pid file", e);
+    }
+  }
+
+  boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
+  void signal(String signal) {
+    Commands.signal(pid(), signal);
+  }
+
+  /** Kills the server at once (SIGKILL), like a crash, and waits until it is gone. */
+  void kill() {
+    if (process == null) {
+      return;
+    }
+    try {
+      long pid = pid();
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+      ProcessHandle.of(pid).ifPresent(h -> h.onExit().join());
+    } catch (TestkitException noPidFile) {
+      // Never got as far as writing one: the launched process is all there is.
+    }
+    process.destroyForcibly();
+    awaitExit(process, Duration.ofSeconds(30));
+    try {
+      Files.deleteIfExists(home.resolve("mysqld.pid"));
+    } catch (IOException e) {
+      throw new TestkitException("cannot remove pid file of mysqld on port " + port, e);
+    }
+  }
+
+  /** Stops the server cleanly (SIGTERM), killing it when it takes longer than 30 s. */
+  void stop() {
+    if (process == null || !process.isAlive()) {
+      return;
+    }
+    ProcessHandle.of(pid()).ifPresent(ProcessHandle::destroy);
+    if (!awaitExit(process, Duration.ofSeconds(30))) {
+      kill();
+    }
+  }
+
+  private static boolean awaitExit(Process p, Duration timeout) {
+    try {
+      return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TestkitException("interrupted while waiting for mysqld to exit", e);
+    }
+  }
+
+  String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(errorLog(), StandardCharsets.UTF_8);
+      return "\n--- "
+          + errorLog()
+          + " (tail) ---\n"
+          + String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size()));
+    } catch (IOException e) {
+      return " (no error log at " + errorLog() + ")";
+    }
+  }
+}

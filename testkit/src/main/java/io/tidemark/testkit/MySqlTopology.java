@@ -1,0 +1,245 @@
+package io.tidemark.testkit;
+
+import io.tidemark.testkit.MySqlNode.Role;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real MySQL replication topology of local processes: one source and one or more replicas, GTID
+ * mode on, {@code enforce_gtid_consistency}, binary logs, super-read-only replicas with
+ * auto-positioned replication, on free loopback ports, with data in a temporary folder.
+ *
+ * <pre>{@code
+ * try (MySqlTopology topology = MySqlTopology.builder().replicas(2).start()) {
+ *   topology.source().execute("CREATE DATABASE shop");
+ *   topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+ * }
+ * }</pre>
+ *
+ * <p>Closing stops every server and deletes the data; so does JVM exit, even a killed JVM.
+ */
+public final class MySqlTopology implements AutoCloseable {
+
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  private final MySqlBinaries binaries;
+  private final Path home;
+  private final List<MySqlNode> nodes;
+  private volatile Duration startTime = Duration.ZERO;
+  private volatile MySqlNode source;
+  private volatile boolean closed;
+
+  private MySqlTopology(MySqlBinaries binaries, Path home, List<MySqlNode> nodes) {
+    this.binaries = binaries;
+    this.home = home;
+    this.nodes = List.copyOf(nodes);
+    this.source = nodes.get(0);
+  }
+
+  /** Starts building a topology; the default is one replica and {@link MySqlBinaries#resolve()}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds and starts a {@link MySqlTopology}. */
+  public static final class Builder {
+    private int replicas = 1;
+    private MySqlBinaries binaries;
+
+    private Builder() {}
+
+    /** Number of replicas, 1 to 8. */
+    public Builder replicas(int count) {
+      if (count < 1 || count > 8) {
+        throw new IllegalArgumentException("replicas must be 1..8, was " + count);
+      }
+      this.replicas = count;
+      return this;
+    }
+
+    /** Server binaries to run instead of the resolved default. */
+    public Builder binaries(MySqlBinaries binaries) {
+      this.binaries = binaries;
+      return this;
+    }
+
+    /** Starts every server, wires replication and waits until the replicas are connected. */
+    public MySqlTopology start() {
+      long started = System.nanoTime();
+      MySqlBinaries bin = binaries != null ? binaries : MySqlBinaries.resolve();
+      Path home = ProcessReaper.newFolder("mysql");
+      List<MySqlNode> nodes = new ArrayList<>();
+      for (int i = 0; i <= replicas; i++) {
+        String name = i == 0 ? "source" : "replica" + i;
+        Path nodeHome = home.resolve(name);
+        DataDirectoryTemplate.copyTo(bin, nodeHome.resolve("data"));
+        MySqlServerProcess process = new MySqlServerProcess(bin, nodeHome, FreePorts.next(), i + 1);
+        nodes.add(new MySqlNode(name, process, bin.version(), i == 0 ? Role.SOURCE : Role.REPLICA));
+      }
+      MySqlTopology topology = new MySqlTopology(bin, home, nodes);
+      ProcessReaper.closeAtShutdown(topology);
+      try {
+        for (MySqlNode node : nodes) {
+          node.process().launch(node.role() == Role.REPLICA);
+        }
+        for (MySqlNode node : nodes) {
+          node.process().awaitReady(node.jdbcUrl());
+        }
+        for (MySqlNode replica : topology.replicas()) {
+          replica.replicateFrom(topology.source());
+        }
+        for (MySqlNode replica : topology.replicas()) {
+          topology.awaitReplicating(replica, Duration.ofSeconds(30));
+        }
+      } catch (RuntimeException e) {
+        topology.close();
+        throw e;
+      }
+      topology.startTime = Duration.ofNanos(System.nanoTime() - started);
+      return topology;
+    }
+  }
+
+  /** The node that is the writable source now. */
+  public MySqlNode source() {
+    return source;
+  }
+
+  /** The nodes replicating from the source now, in name order. */
+  public List<MySqlNode> replicas() {
+    return nodes.stream().filter(n -> n.role() == Role.REPLICA).toList();
+  }
+
+  /** The first replica. */
+  public MySqlNode replica() {
+    return replicas().get(0);
+  }
+
+  /** Every node, whatever its role, in name order. */
+  public List<MySqlNode> nodes() {
+    return nodes;
+  }
+
+  public MySqlBinaries binaries() {
+    return binaries;
+  }
+
+  /** How long {@link Builder#start()} took. */
+  public Duration startTime() {
+    return startTime;
+  }
+
+  /**
+   * Creates a database with a unique name on the source and waits until every running replica has
+   * it, so tests sharing one topology stay apart.
+   */
+  public String createDatabase(String prefix) {
+    String name = prefix + "_" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
+    source.execute("CREATE DATABASE `" + name + "`");
+    awaitReplicasCaughtUp(Duration.ofSeconds(30));
+    return name;
+  }
+
+  /**
+   * Waits until every replica has executed the source's current {@code gtid_executed}.
+   *
+   * @throws TestkitException when one has not within {@code timeout}
+   */
+  public void awaitReplicasCaughtUp(Duration timeout) {
+    String executed = source.gtidExecuted();
+    for (MySqlNode replica : replicas()) {
+      if (!replica.awaitGtidSet(executed, timeout)) {
+        throw new TestkitException(
+            replica.name()
+                + " did not reach "
+                + executed
+                + " within "
+                + timeout
+                + "; it has "
+                + replica.gtidExecuted()
+                + ", replication "
+                + replica.replicationStatus());
+      }
+    }
+  }
+
+  /**
+   * Fails over to {@code replica}: it stops replicating and becomes the writable source, the other
+   * replicas follow it by auto-position, and the former source is killed or left running
+   * super-read-only. Nothing waits for the new source to catch up first, so transactions it had not
+   * received are lost, as in a real asynchronous failover.
+   */
+  public void promote(MySqlNode replica, FormerSource fate) {
+    if (!nodes.contains(replica) || replica.role() != Role.REPLICA) {
+      throw new IllegalArgumentException(replica + " is not a replica of this topology");
+    }
+    MySqlNode former = source;
+    if (fate == FormerSource.KILLED) {
+      former.kill();
+    }
+    replica.becomeSource();
+    former.becomeFormerSource(fate == FormerSource.READ_ONLY);
+    source = replica;
+    for (MySqlNode other : replicas()) {
+      other.repointTo(replica);
+    }
+  }
+
+  /** What happens to the old source in {@link #promote}. */
+  public enum FormerSource {
+    /** Killed (SIGKILL) before the promotion, as in a crash. */
+    KILLED,
+    /** Left running, made super-read-only, replicating from no one. */
+    READ_ONLY
+  }
+
+  private void awaitReplicating(MySqlNode replica, Duration timeout) {
+    if (!Poll.until(() -> replica.replicationStatus().running(), timeout)) {
+      throw new TestkitException(
+          replica.name() + " is not replicating: " + replica.replicationStatus());
+    }
+  }
+
+  /** One line per node: name, role, port, server_uuid and gtid_executed. */
+  public String describe() {
+    StringBuilder out =
+        new StringBuilder("MySQL ")
+            .append(binaries.version())
+            .append(", ")
+            .append(binaries.origin());
+    for (MySqlNode node : nodes) {
+      out.append("\n  ").append(node);
+      if (node.isRunning()) {
+        out.append(" uuid=")
+            .append(node.serverUuid())
+            .append(" gtid_executed=")
+            .append(node.gtidExecuted());
+      } else {
+        out.append(" stopped");
+      }
+    }
+    return out.toString();
+  }
+
+  /** Stops every server (SIGKILL: the data is thrown away) and deletes the data folders. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    ProcessReaper.forget(this);
+    for (MySqlNode node : nodes) {
+      node.process().kill();
+    }
+    FileTrees.deleteRecursively(home);
+  }
+
+  @Override
+  public String toString() {
+    return "MySqlTopology" + nodes;
+  }
+}

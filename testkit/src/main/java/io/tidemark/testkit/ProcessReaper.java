@@ -1,0 +1,89 @@
+package io.tidemark.testkit;
+
+import java.io.File;
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Makes sure no server outlives the JVM that started it. Every server lives in a folder under one
+ * run folder per JVM and writes a {@code *.pid} file there. A shutdown hook closes what is still
+ * open; a small watchdog shell, started once, outlives even a JVM killed with SIGKILL, then kills
+ * every process named by a pid file and deletes the run folder.
+ */
+final class ProcessReaper {
+
+  private static final String WATCHDOG =
+      """
+      jvm=$1; root=$2
+      while kill -0 "$jvm" 2>/dev/null; do sleep 1; done
+      find "$root" -name '*.pid' -type f 2>/dev/null | while read -r f; do
+        kill -9 "$(cat "$f")" 2>/dev/null
+      done
+      rm -rf "$root"
+      """;
+
+  private static final Set<AutoCloseable> OPEN =
+      Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+  private static Path runRoot;
+
+  private ProcessReaper() {}
+
+  /** Creates a fresh folder for one topology or server under this JVM's run folder. */
+  static synchronized Path newFolder(String prefix) {
+    try {
+      if (runRoot == null) {
+        runRoot = Files.createTempDirectory("tidemark-testkit-");
+        startWatchdog(runRoot);
+        Runtime.getRuntime()
+            .addShutdownHook(new Thread(ProcessReaper::closeAll, "tidemark-testkit-shutdown"));
+      }
+      return Files.createTempDirectory(runRoot, prefix + "-");
+    } catch (IOException e) {
+      throw new TestkitException("cannot create a run folder under " + runRoot, e);
+    }
+  }
+
+  /** Closes {@code resource} at JVM shutdown unless it was {@link #forget forgotten} first. */
+  static void closeAtShutdown(AutoCloseable resource) {
+    OPEN.add(resource);
+  }
+
+  static void forget(AutoCloseable resource) {
+    OPEN.remove(resource);
+  }
+
+  private static void startWatchdog(Path root) throws IOException {
+    new ProcessBuilder(
+            "sh",
+            "-c",
+            WATCHDOG,
+            "tidemark-testkit-watchdog",
+            Long.toString(ProcessHandle.current().pid()),
+            root.toString())
+        .redirectInput(Redirect.from(new File("/dev/null")))
+        .redirectOutput(Redirect.DISCARD)
+        .redirectError(Redirect.DISCARD)
+        .start();
+  }
+
+  private static void closeAll() {
+    List<AutoCloseable> open;
+    synchronized (OPEN) {
+      open = new ArrayList<>(OPEN);
+    }
+    for (AutoCloseable resource : open) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        System.err.println("tidemark-testkit: could not close " + resource + ": " + e);
+      }
+    }
+  }
+}

@@ -1,0 +1,282 @@
+package io.tidemark.testkit;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.ProcessBuilder.Redirect;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A real Redis server as a local process on a free loopback port, without persistence: {@code
+ * redis-server} from the {@code PATH} when there is one, else the Linux binary bundled in {@code
+ * com.github.codemonstur:embedded-redis}. Can be killed, restarted and frozen for fault tests.
+ */
+public final class RedisServer implements AutoCloseable {
+
+  private static final String BUNDLED = "redis-server-6.2.6-v5-linux-amd64";
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+
+  private final Path binary;
+  private final Path home;
+  private final int port;
+  private @Nullable Process process;
+  private boolean closed;
+
+  private RedisServer(Path binary, Path home, int port) {
+    this.binary = binary;
+    this.home = home;
+    this.port = port;
+  }
+
+  /** Starts a server and waits until it answers {@code PING}. */
+  public static RedisServer start() {
+    Map<String, String> env = System.getenv();
+    RedisServer server =
+        new RedisServer(resolveBinary(env), ProcessReaper.newFolder("redis"), FreePorts.next());
+    ProcessReaper.closeAtShutdown(server);
+    try {
+      server.launch();
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  private static Path resolveBinary(Map<String, String> env) {
+    for (String dir : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
+      Path candidate = Path.of(dir.isEmpty() ? "." : dir, "redis-server");
+      if (Files.isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+    Path folder =
+        CacheDirectory.fromEnvironment(env)
+            .entry(
+                "redis-6.2.6-linux-x86_64",
+                scratch -> {
+                  Path target = scratch.resolve("redis-server");
+                  CacheDirectory.copyResource(BUNDLED, target);
+                  if (!target.toFile().setExecutable(true)) {
+                    throw new IOException("cannot make " + target + " executable");
+                  }
+                });
+    return folder.resolve("redis-server");
+  }
+
+  private void launch() {
+    try {
+      process =
+          new ProcessBuilder(
+                  binary.toString(),
+                  "--port",
+                  Integer.toString(port),
+                  "--bind",
+                  "127.0.0.1",
+                  "--protected-mode",
+                  "no",
+                  "--save",
+                  "",
+                  "--appendonly",
+                  "no",
+                  "--dir",
+                  home.toString(),
+                  "--pidfile",
+                  home.resolve("redis.pid").toString(),
+                  "--logfile",
+                  home.resolve("redis.log").toString())
+              .redirectInput(Redirect.from(new File("/dev/null")))
+              .redirectOutput(Redirect.appendTo(home.resolve("redis.out").toFile()))
+              .redirectErrorStream(true)
+              .start();
+    } catch (IOException e) {
+      throw new TestkitException("cannot start " + binary, e);
+    }
+    Process started = process;
+    boolean ready =
+        Poll.until(
+            () -> {
+              if (!started.isAlive()) {
+                throw new TestkitException(
+                    "redis-server on port " + port + " exited with " + started.exitValue());
+              }
+              try {
+                return "PONG".equals(command("PING"));
+              } catch (TestkitException notYet) {
+                return false;
+              }
+            },
+            START_TIMEOUT);
+    if (!ready) {
+      throw new TestkitException("redis-server on port " + port + " not ready in " + START_TIMEOUT);
+    }
+  }
+
+  public String host() {
+    return "127.0.0.1";
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** {@code redis://127.0.0.1:port}, as Lettuce takes it. */
+  public String uri() {
+    return "redis://127.0.0.1:" + port;
+  }
+
+  /** The executable that runs. */
+  public Path binary() {
+    return binary;
+  }
+
+  /**
+   * Sends one command and returns its reply: the text of a simple string, integer or bulk string,
+   * or {@code null} for a null bulk string.
+   *
+   * @throws TestkitException on an error reply or when the server cannot be reached within 2 s
+   */
+  public @Nullable String command(String... arguments) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(host(), port), 2000);
+      socket.setSoTimeout(2000);
+      OutputStream out = socket.getOutputStream();
+      ByteArrayOutputStream request = new ByteArrayOutputStream();
+      request.writeBytes(("*" + arguments.length + "\r\n").getBytes(StandardCharsets.UTF_8));
+      for (String argument : arguments) {
+        byte[] bytes = argument.getBytes(StandardCharsets.UTF_8);
+        request.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.UTF_8));
+        request.writeBytes(bytes);
+        request.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+      }
+      out.write(request.toByteArray());
+      out.flush();
+      return readReply(new BufferedInputStream(socket.getInputStream()));
+    } catch (IOException e) {
+      throw new TestkitException("redis on port " + port + ": " + e.getMessage(), e);
+    }
+  }
+
+  private @Nullable String readReply(InputStream in) throws IOException {
+    int type = in.read();
+    String line = readLine(in);
+    switch (type) {
+      case '+', ':' -> {
+        return line;
+      }
+      case '-' -> throw new TestkitException("redis on port " + port + " replied " + line);
+      case '$' -> {
+        int length = Integer.parseInt(line);
+        if (length < 0) {
+          return null;
+        }
+        byte[] bytes = in.readNBytes(length + 2);
+        return new String(bytes, 0, length, StandardCharsets.UTF_8);
+      }
+      default -> throw new TestkitException("unsupported redis reply type " + (char) type);
+    }
+  }
+
+  private static String readLine(InputStream in) throws IOException {
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    for (int b = in.read(); b != '\n'; b = in.read()) {
+      if (b < 0) {
+        throw new IOException("connection closed mid-reply");
+      }
+      if (b != '\r') {
+        line.write(b);
+      }
+    }
+    return line.toString(StandardCharsets.UTF_8);
+  }
+
+  /** Kills the server (SIGKILL); its data is gone, as after a crash without persistence. */
+  public synchronized void kill() {
+    Process p = process;
+    if (p == null) {
+      return;
+    }
+    p.destroyForcibly();
+    try {
+      p.waitFor(30, TimeUnit.SECONDS);
+      Files.deleteIfExists(home.resolve("redis.pid"));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TestkitException("interrupted while killing redis", e);
+    } catch (IOException e) {
+      throw new TestkitException("cannot remove redis pid file", e);
+    }
+    process = null;
+  }
+
+  /** Starts a killed server again on the same port. */
+  public synchronized void restart() {
+    if (process != null) {
+      throw new IllegalStateException("redis on port " + port + " still runs; kill() it first");
+    }
+    launch();
+  }
+
+  /** Suspends the server (SIGSTOP): connections are accepted by the kernel, nothing answers. */
+  public void freeze() {
+    Commands.signal(pid(), "STOP");
+  }
+
+  /** Resumes a frozen server (SIGCONT). */
+  public void thaw() {
+    Commands.signal(pid(), "CONT");
+  }
+
+  public synchronized boolean isRunning() {
+    return process != null && process.isAlive();
+  }
+
+  private synchronized long pid() {
+    Process p = process;
+    if (p == null) {
+      throw new IllegalStateException("redis on port " + port + " is not running");
+    }
+    return p.pid();
+  }
+
+  /** The server's version, from {@code INFO server}. */
+  public String version() {
+    String info = command("INFO", "server");
+    return info == null
+        ? "unknown"
+        : List.of(info.split("\r\n")).stream()
+            .filter(l -> l.startsWith("redis_version:"))
+            .map(l -> l.substring("redis_version:".length()))
+            .findFirst()
+            .orElse("unknown");
+  }
+
+  /** Kills the server and deletes its folder. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    ProcessReaper.forget(this);
+    kill();
+    FileTrees.deleteRecursively(home);
+  }
+
+  @Override
+  public String toString() {
+    return "RedisServer(127.0.0.1:" + port + ")";
+  }
+}

@@ -1,0 +1,57 @@
+package io.tidemark.testkit;
+
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * JUnit extension that hands tests a {@link MySqlTopology} (one source, one replica) and a {@link
+ * RedisServer}, each started once per test JVM on first use and shared, so a suite pays for server
+ * start once. Tests isolate by database names ({@link MySqlTopology#createDatabase}) and must undo
+ * the faults they inflict; tests that fail over or kill servers build their own.
+ *
+ * <pre>{@code
+ * @ExtendWith(TestkitExtension.class)
+ * class OrdersIT {
+ *   @Test
+ *   void readsOwnWrite(MySqlTopology topology, RedisServer redis) { ... }
+ * }
+ * }</pre>
+ */
+public final class TestkitExtension implements ParameterResolver {
+
+  private static final Namespace NAMESPACE = Namespace.create(TestkitExtension.class);
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    Class<?> type = parameter.getParameter().getType();
+    return type == MySqlTopology.class || type == RedisServer.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
+    if (parameter.getParameter().getType() == MySqlTopology.class) {
+      return store.computeIfAbsent(
+          MySqlTopology.class, key -> startTopology(), MySqlTopology.class);
+    }
+    return store.computeIfAbsent(RedisServer.class, key -> startRedis(), RedisServer.class);
+  }
+
+  private static MySqlTopology startTopology() {
+    MySqlTopology topology = MySqlTopology.builder().start();
+    System.out.printf(
+        "tidemark-testkit: backend=local processes, %s, 1 source + %d replica(s) up in %d ms%n",
+        topology.binaries(), topology.replicas().size(), topology.startTime().toMillis());
+    return topology;
+  }
+
+  private static RedisServer startRedis() {
+    RedisServer redis = RedisServer.start();
+    System.out.printf(
+        "tidemark-testkit: backend=local processes, redis %s (%s) on port %d%n",
+        redis.version(), redis.binary(), redis.port());
+    return redis;
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * Real MySQL replication topologies and Redis servers for tests, started as local processes without
+ * Docker, with fault injection (applier pause, receiver stop, delay, freeze, kill, failover, errant
+ * transactions).
+ *
+ * <p>Entry points: {@link io.tidemark.testkit.MySqlTopology}, {@link
+ * io.tidemark.testkit.RedisServer} and, for JUnit tests that share one of each per JVM, {@link
+ * io.tidemark.testkit.TestkitExtension}.
+ */
+@NullMarked
+package io.tidemark.testkit;
+
+import org.jspecify.annotations.NullMarked;
