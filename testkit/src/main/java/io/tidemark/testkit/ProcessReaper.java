@@ -50,6 +50,13 @@ final class ProcessReaper {
     }
   }
 
+  static synchronized Path runRoot() {
+    if (runRoot == null) {
+      throw new IllegalStateException("no server started in this JVM");
+    }
+    return runRoot;
+  }
+
   /** Closes {@code resource} at JVM shutdown unless it was {@link #forget forgotten} first. */
   static void closeAtShutdown(AutoCloseable resource) {
     OPEN.add(resource);

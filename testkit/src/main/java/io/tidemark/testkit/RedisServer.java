@@ -243,7 +243,7 @@ public final class RedisServer implements AutoCloseable {
     return process != null && process.isAlive();
   }
 
-  private synchronized long pid() {
+  synchronized long pid() {
     Process p = process;
     if (p == null) {
       throw new IllegalStateException("redis on port " + port + " is not running");

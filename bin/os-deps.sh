@@ -1,0 +1,32 @@
+# Sourced by bin/test and bin/demo: makes sure the OS libraries the bundled MySQL server needs are
+# present, installing them when running as root, else stopping with the command to run.
+ensure_os_libraries() {
+  local missing=() libs
+  libs=$("$(command -v ldconfig || echo /sbin/ldconfig)" -p 2>/dev/null || true)
+  grep -q 'libaio\.so\.1' <<<"$libs" || missing+=(libaio)
+  grep -q 'libnuma\.so\.1' <<<"$libs" || missing+=(libnuma1)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "Missing OS libraries for MySQL: run 'sudo apt-get install libaio1 libnuma1' (libaio1t64 on Debian 13), then retry." >&2
+    exit 1
+  fi
+  echo "Installing OS libraries for MySQL: ${missing[*]}"
+  apt-get update -qq
+  local packages=()
+  for lib in "${missing[@]}"; do
+    if [ "$lib" = libaio ]; then
+      # Debian 13 renamed the package; take whichever this release has.
+      if apt-cache show libaio1 >/dev/null 2>&1; then packages+=(libaio1); else packages+=(libaio1t64); fi
+    else
+      packages+=("$lib")
+    fi
+  done
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
+}
+
+ensure_java() {
+  if ! command -v java >/dev/null 2>&1; then
+    echo "Java 17 or newer is needed: install a JDK (e.g. 'apt-get install openjdk-17-jdk-headless')." >&2
+    exit 1
+  fi
+}
