@@ -1,0 +1,197 @@
+package io.tidemark;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An immutable read requirement for one cluster: the GTIDs a read must see, optional minimum
+ * revisions of cached keys, and when it was issued. {@link TokenCodec} signs it for the wire and
+ * verifies it on the way back in.
+ *
+ * <p>Tokens only grow: {@link #merge} is set union and revision maximum, and {@link #compact} adds
+ * GTIDs, never removes them.
+ */
+public final class ConsistencyToken {
+
+  /** Longest cluster name: it travels in the header as {@code name=token}. */
+  public static final int MAX_CLUSTER_LENGTH = 64;
+
+  /** Longest revision key, in characters. */
+  public static final int MAX_REVISION_KEY_LENGTH = 128;
+
+  private final String cluster;
+  private final GtidSet gtids;
+  private final SortedMap<String, Long> revisions;
+  private final Instant issuedAt;
+
+  private ConsistencyToken(
+      String cluster, GtidSet gtids, SortedMap<String, Long> revisions, Instant issuedAt) {
+    this.cluster = cluster;
+    this.gtids = gtids;
+    this.revisions = Collections.unmodifiableSortedMap(revisions);
+    this.issuedAt = issuedAt;
+  }
+
+  /**
+   * Creates a token without revisions; {@code issuedAt} is kept to the second, the precision of the
+   * wire form.
+   *
+   * @param cluster letters, digits, {@code _ . -}, starting with a letter or digit, at most {@value
+   *     #MAX_CLUSTER_LENGTH} characters
+   * @throws IllegalArgumentException when the cluster name is not one, or {@code issuedAt} is
+   *     before the epoch
+   */
+  public static ConsistencyToken of(String cluster, GtidSet gtids, Instant issuedAt) {
+    return new ConsistencyToken(
+        checkCluster(cluster), Objects.requireNonNull(gtids), new TreeMap<>(), second(issuedAt));
+  }
+
+  /**
+   * This token also requiring revision {@code revision} of {@code key}, or a higher one it already
+   * requires.
+   *
+   * @throws IllegalArgumentException when the key is empty or longer than {@value
+   *     #MAX_REVISION_KEY_LENGTH} characters, or the revision is negative
+   */
+  public ConsistencyToken withRevision(String key, long revision) {
+    if (key.isEmpty() || key.length() > MAX_REVISION_KEY_LENGTH) {
+      throw new IllegalArgumentException(
+          "revision key must have 1 to " + MAX_REVISION_KEY_LENGTH + " characters: " + key);
+    }
+    if (revision < 0) {
+      throw new IllegalArgumentException("revision must not be negative: " + revision);
+    }
+    SortedMap<String, Long> merged = new TreeMap<>(revisions);
+    merged.merge(key, revision, Math::max);
+    return new ConsistencyToken(cluster, gtids, merged, issuedAt);
+  }
+
+  /** The cluster whose servers this token's GTIDs belong to. */
+  public String cluster() {
+    return cluster;
+  }
+
+  /** The GTIDs a read must see. */
+  public GtidSet gtids() {
+    return gtids;
+  }
+
+  /** Minimum revision per cache key, sorted by key. */
+  public Map<String, Long> revisions() {
+    return revisions;
+  }
+
+  /** When the newest part of this token was issued, to the second. */
+  public Instant issuedAt() {
+    return issuedAt;
+  }
+
+  /**
+   * The token that requires everything either token requires: the union of the GTID sets, the
+   * larger revision per key and the later issue time. Commutative, associative and idempotent.
+   *
+   * @throws IllegalArgumentException when the tokens belong to different clusters
+   */
+  public ConsistencyToken merge(ConsistencyToken other) {
+    if (!cluster.equals(other.cluster)) {
+      throw new IllegalArgumentException(
+          "cannot merge tokens of clusters " + cluster + " and " + other.cluster);
+    }
+    SortedMap<String, Long> merged = new TreeMap<>(revisions);
+    other.revisions.forEach((key, revision) -> merged.merge(key, revision, Math::max));
+    Instant later = issuedAt.isAfter(other.issuedAt) ? issuedAt : other.issuedAt;
+    return new ConsistencyToken(cluster, gtids.union(other.gtids), merged, later);
+  }
+
+  /**
+   * This token with fewer intervals and never a weaker requirement: each gap between two intervals
+   * of one source is filled where {@code knownExecutedOnSource} holds the whole gap.
+   *
+   * <p>The result contains this token's GTIDs, so every state that satisfies it satisfies this
+   * token. Everything it adds was executed on the source, so the cluster can still meet it; that is
+   * why the caller must pass what the source (or a server that is known to have executed nothing
+   * the source lacks) has executed, never a replica with errant transactions. Gaps the known state
+   * does not cover stay open: without it, no gap can be filled safely, because a GNO that was never
+   * committed, or was lost in a failover, would make the token one no server ever satisfies. A
+   * token still over the limits after compaction is refused by {@link TokenCodec#encode}, so the
+   * caller can fall back to reading from the source rather than send a weakened token.
+   */
+  public ConsistencyToken compact(GtidSet knownExecutedOnSource) {
+    GtidSet compacted = gtids.fillGaps(knownExecutedOnSource);
+    return compacted.equals(gtids)
+        ? this
+        : new ConsistencyToken(cluster, compacted, new TreeMap<>(revisions), issuedAt);
+  }
+
+  /** Creates a decoded token; the codec has checked every part already. */
+  static ConsistencyToken decoded(
+      String cluster, GtidSet gtids, SortedMap<String, Long> revisions, Instant issuedAt) {
+    return new ConsistencyToken(cluster, gtids, revisions, issuedAt);
+  }
+
+  static String checkCluster(String cluster) {
+    if (!isClusterName(cluster)) {
+      throw new IllegalArgumentException(
+          "cluster name must be 1 to "
+              + MAX_CLUSTER_LENGTH
+              + " letters, digits, '_', '.' or '-', starting with a letter or digit: "
+              + cluster);
+    }
+    return cluster;
+  }
+
+  static boolean isClusterName(CharSequence name) {
+    if (name.isEmpty() || name.length() > MAX_CLUSTER_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean alphanumeric =
+          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+      if (!alphanumeric && (i == 0 || (c != '_' && c != '.' && c != '-'))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Instant second(Instant instant) {
+    if (instant.getEpochSecond() < 0) {
+      throw new IllegalArgumentException("issuedAt must not be before the epoch: " + instant);
+    }
+    return instant.truncatedTo(ChronoUnit.SECONDS);
+  }
+
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof ConsistencyToken other
+        && cluster.equals(other.cluster)
+        && gtids.equals(other.gtids)
+        && revisions.equals(other.revisions)
+        && issuedAt.equals(other.issuedAt);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(cluster, gtids, revisions, issuedAt);
+  }
+
+  @Override
+  public String toString() {
+    return "ConsistencyToken{cluster="
+        + cluster
+        + ", gtids="
+        + gtids.toString().replace("\n", "")
+        + ", revisions="
+        + revisions
+        + ", issuedAt="
+        + issuedAt
+        + "}";
+  }
+}

@@ -1,0 +1,41 @@
+package io.tidemark;
+
+/**
+ * Thrown when text is not a GTID set that {@link GtidSet#parse} accepts, naming the reason and the
+ * zero-based character position where reading stopped.
+ */
+public final class GtidSetFormatException extends TidemarkException {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Why the text was refused. */
+  public enum Reason {
+    /** The text is longer than {@link GtidLimits#maxTextLength()}; none of it was read. */
+    TOO_LONG,
+    /** The text does not follow the GTID set syntax, or a GNO is out of range. */
+    MALFORMED,
+    /** The text names more UUIDs than {@link GtidLimits#maxUuids()}. */
+    TOO_MANY_UUIDS,
+    /** The text holds more intervals than {@link GtidLimits#maxIntervals()}. */
+    TOO_MANY_INTERVALS
+  }
+
+  private final Reason reason;
+  private final int position;
+
+  GtidSetFormatException(Reason reason, int position, String message) {
+    super(message + " at position " + position, false);
+    this.reason = reason;
+    this.position = position;
+  }
+
+  @Override
+  public Reason reason() {
+    return reason;
+  }
+
+  /** Zero-based index of the character where the problem was found. */
+  public int position() {
+    return position;
+  }
+}

@@ -1,0 +1,286 @@
+package io.tidemark;
+
+import io.tidemark.TokenRejectedException.Reason;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import javax.crypto.Mac;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Signs consistency tokens for the wire and verifies tokens that come back, the entry point for
+ * everything that crosses a process boundary. Thread-safe.
+ *
+ * <p>The wire form is {@code v1.<key id>.<payload>.<mac>}: the format version, the id of the key
+ * that signed it, the binary payload (cluster, issue time, each UUID as 16 bytes with its GNOs as
+ * variable-length distances, revisions) and the HMAC-SHA256 of everything before the last dot, both
+ * in unpadded URL-safe Base64; a token of three UUIDs takes 150 to 180 characters. It holds only
+ * letters, digits and {@code . _ -}, so it sits in a URL, a cookie or a {@code cluster=token}
+ * header list as it is.
+ *
+ * <p>{@link #verify(String, String)} runs its checks in the order of {@link
+ * TokenRejectedException.Reason}: length before any character is read, syntax, key id, signature
+ * (compared in constant time, on the text, so no two spellings of one signature exist), and only
+ * then the payload, which is never parsed before it is authenticated: cluster, age, UUID, interval
+ * and revision limits, and last the configured {@link ClusterCheck}.
+ */
+public final class TokenCodec {
+
+  private static final String VERSION = "v1";
+  private static final int MAC_TEXT_LENGTH = 43;
+  private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
+
+  private final TokenConfig config;
+
+  /** Creates a codec for {@code config}. */
+  public TokenCodec(TokenConfig config) {
+    this.config = Objects.requireNonNull(config);
+  }
+
+  /** The settings this codec applies. */
+  public TokenConfig config() {
+    return config;
+  }
+
+  /** A token for {@code gtids} on {@code cluster}, issued now by the configured clock. */
+  public ConsistencyToken issue(String cluster, GtidSet gtids) {
+    return ConsistencyToken.of(cluster, gtids, config.clock().instant());
+  }
+
+  /**
+   * Signs {@code token} with the active key.
+   *
+   * @throws TokenOverflowException when the token exceeds the UUID, interval or revision limits, or
+   *     its encoded form the length limit; compact it first with what the source has executed
+   */
+  public String encode(ConsistencyToken token) {
+    GtidSet gtids = token.gtids();
+    if (gtids.uuidCount() > config.maxUuids()) {
+      throw overflow(
+          TokenOverflowException.Reason.TOO_MANY_UUIDS,
+          token,
+          gtids.uuidCount() + " source UUIDs, more than " + config.maxUuids());
+    }
+    if (gtids.intervalCount() > config.maxIntervals()) {
+      throw overflow(
+          TokenOverflowException.Reason.TOO_MANY_INTERVALS,
+          token,
+          gtids.intervalCount() + " intervals, more than " + config.maxIntervals());
+    }
+    if (token.revisions().size() > config.maxRevisions()) {
+      throw overflow(
+          TokenOverflowException.Reason.TOO_MANY_REVISIONS,
+          token,
+          token.revisions().size() + " revisions, more than " + config.maxRevisions());
+    }
+    String keyId = config.keyRing().activeKeyId();
+    String signed = VERSION + '.' + keyId + '.' + BASE64.encodeToString(TokenPayload.write(token));
+    Mac mac = Objects.requireNonNull(config.keyRing().mac(keyId));
+    String encoded =
+        signed
+            + '.'
+            + BASE64.encodeToString(mac.doFinal(signed.getBytes(StandardCharsets.US_ASCII)));
+    if (encoded.length() > config.maxTokenLength()) {
+      throw overflow(
+          TokenOverflowException.Reason.TOO_LARGE,
+          token,
+          encoded.length() + " characters encoded, more than " + config.maxTokenLength());
+    }
+    return encoded;
+  }
+
+  /**
+   * Verifies an encoded token for {@code cluster} and returns what it carries.
+   *
+   * @throws TokenRejectedException with the reason of the first check that failed
+   */
+  public ConsistencyToken verify(String encoded, String cluster) {
+    int length = encoded.length();
+    if (length > config.maxTokenLength()) {
+      throw new TokenRejectedException(
+          Reason.TOO_LARGE,
+          "token of " + length + " characters is longer than " + config.maxTokenLength());
+    }
+    if (!isTokenText(encoded)) {
+      throw malformed("characters other than letters, digits and . _ -");
+    }
+    int versionEnd = encoded.indexOf('.');
+    int keyIdEnd = versionEnd < 0 ? -1 : encoded.indexOf('.', versionEnd + 1);
+    int payloadEnd = keyIdEnd < 0 ? -1 : encoded.indexOf('.', keyIdEnd + 1);
+    if (payloadEnd < 0 || encoded.indexOf('.', payloadEnd + 1) >= 0) {
+      throw malformed("not four parts separated by dots");
+    }
+    String version = encoded.substring(0, versionEnd);
+    if (!version.equals(VERSION)) {
+      if (isVersion(version)) {
+        throw new TokenRejectedException(
+            Reason.UNSUPPORTED_VERSION, "token format " + version + " is not " + VERSION);
+      }
+      throw malformed("no format version");
+    }
+    String keyId = encoded.substring(versionEnd + 1, keyIdEnd);
+    if (!KeyRing.isKeyId(keyId)
+        || payloadEnd == keyIdEnd + 1
+        || length - payloadEnd - 1 != MAC_TEXT_LENGTH) {
+      throw malformed("a key id, payload or signature of the wrong shape");
+    }
+    Mac mac = config.keyRing().mac(keyId);
+    if (mac == null) {
+      throw new TokenRejectedException(
+          Reason.UNKNOWN_KEY_ID,
+          "token signed with key id " + keyId + " not in " + config.keyRing());
+    }
+    byte[] text = encoded.getBytes(StandardCharsets.US_ASCII);
+    mac.update(text, 0, payloadEnd);
+    byte[] expected = BASE64.encode(mac.doFinal());
+    if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(text, payloadEnd + 1, length))) {
+      throw new TokenRejectedException(Reason.BAD_SIGNATURE, "token signature does not match");
+    }
+    return read(decodePayload(text, keyIdEnd + 1, payloadEnd), cluster);
+  }
+
+  /**
+   * Reads a header value of {@code cluster=token} entries; a null value is an empty header.
+   *
+   * @throws TokenRejectedException {@link Reason#TOO_LARGE} before reading a value longer than
+   *     {@link TokenConfig#maxHeaderLength()}, {@link Reason#MALFORMED} for anything but entries of
+   *     cluster names and token characters
+   */
+  public ConsistencyHeader parseHeader(@Nullable String value) {
+    return ConsistencyHeader.parse(value, config.maxHeaderLength());
+  }
+
+  /**
+   * Verifies every token {@code header} holds for {@code cluster} and merges them; empty when it
+   * holds none. Tokens for other clusters are not looked at.
+   *
+   * @throws TokenRejectedException when one of them fails verification
+   */
+  public Optional<ConsistencyToken> verify(ConsistencyHeader header, String cluster) {
+    @Nullable ConsistencyToken merged = null;
+    for (String encoded : header.tokens(cluster)) {
+      ConsistencyToken token = verify(encoded, cluster);
+      merged = merged == null ? token : merged.merge(token);
+    }
+    return Optional.ofNullable(merged);
+  }
+
+  /**
+   * {@code header} with {@code token}, signed, as the only token of its cluster; other clusters'
+   * tokens are kept untouched.
+   *
+   * @throws TokenOverflowException when the token exceeds the limits or the header would be longer
+   *     than {@link TokenConfig#maxHeaderLength()}
+   */
+  public ConsistencyHeader withToken(ConsistencyHeader header, ConsistencyToken token) {
+    ConsistencyHeader result = header.with(token.cluster(), encode(token));
+    int length = result.toString().length();
+    if (length > config.maxHeaderLength()) {
+      throw overflow(
+          TokenOverflowException.Reason.TOO_LARGE,
+          token,
+          "a header of " + length + " characters, more than " + config.maxHeaderLength());
+    }
+    return result;
+  }
+
+  private ConsistencyToken read(byte[] payload, String cluster) {
+    TokenPayload reader = TokenPayload.reading(payload);
+    String tokenCluster = reader.readCluster();
+    if (!tokenCluster.equals(cluster)) {
+      throw new TokenRejectedException(
+          Reason.WRONG_CLUSTER, "token for cluster " + tokenCluster + " presented for " + cluster);
+    }
+    Instant issuedAt = checkAge(reader.readEpochSecond());
+    GtidSet gtids = reader.readGtids(config.maxUuids(), config.maxIntervals());
+    SortedMap<String, Long> revisions = reader.readRevisions(config.maxRevisions());
+    reader.expectEnd();
+    ConsistencyToken token = ConsistencyToken.decoded(cluster, gtids, revisions, issuedAt);
+    config.clusterCheck().check(token);
+    return token;
+  }
+
+  private Instant checkAge(long epochSecond) {
+    Instant now = config.clock().instant();
+    Instant latest = now.plus(config.clockSkew());
+    // Compared in seconds first: a forged huge value must not overflow Instant arithmetic.
+    if (epochSecond > latest.getEpochSecond()) {
+      throw new TokenRejectedException(
+          Reason.FROM_THE_FUTURE,
+          "token issued at epoch second "
+              + epochSecond
+              + ", later than now ("
+              + now
+              + ") plus the allowed skew of "
+              + config.clockSkew());
+    }
+    Instant issuedAt = Instant.ofEpochSecond(epochSecond);
+    if (issuedAt.plus(config.timeToLive()).plus(config.clockSkew()).isBefore(now)) {
+      throw new TokenRejectedException(
+          Reason.EXPIRED,
+          "token issued at "
+              + issuedAt
+              + " expired; time to live "
+              + config.timeToLive()
+              + ", now "
+              + now);
+    }
+    return issuedAt;
+  }
+
+  private static byte[] decodePayload(byte[] text, int from, int to) {
+    try {
+      ByteBuffer decoded = Base64.getUrlDecoder().decode(ByteBuffer.wrap(text, from, to - from));
+      return Arrays.copyOfRange(decoded.array(), decoded.position(), decoded.limit());
+    } catch (IllegalArgumentException e) {
+      throw malformed("a payload that is not Base64");
+    }
+  }
+
+  private static boolean isVersion(String part) {
+    if (part.length() < 2 || part.length() > 4 || part.charAt(0) != 'v') {
+      return false;
+    }
+    for (int i = 1; i < part.length(); i++) {
+      if (part.charAt(i) < '0' || part.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether {@code text} is non-empty and holds only the characters tokens are written with. */
+  static boolean isTokenText(CharSequence text) {
+    if (text.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '.'
+          || c == '_'
+          || c == '-')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static TokenRejectedException malformed(String problem) {
+    return new TokenRejectedException(Reason.MALFORMED, "token has " + problem);
+  }
+
+  private static TokenOverflowException overflow(
+      TokenOverflowException.Reason reason, ConsistencyToken token, String facts) {
+    return new TokenOverflowException(
+        reason, "token for cluster " + token.cluster() + " cannot be sent: " + facts);
+  }
+}

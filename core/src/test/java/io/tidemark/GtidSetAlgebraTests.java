@@ -1,0 +1,131 @@
+package io.tidemark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.RandomGtids.Sample;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Properties of parsing and set algebra, each checked on many random sets against {@link
+ * GtidModel}; a failure names the seed, which replays it.
+ */
+class GtidSetAlgebraTests {
+
+  private static final int CASES_PER_SEED = 100;
+
+  static LongStream seeds() {
+    return LongStream.range(0, 20);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void normalizesAnyTextToWhatTheModelPrints(long seed) {
+    RandomGtids random = new RandomGtids(seed, true);
+    for (int i = 0; i < CASES_PER_SEED; i++) {
+      Sample sample = random.next();
+      GtidSet set = GtidSet.parse(sample.text());
+
+      assertThat(set).as(sample.text()).hasToString(sample.model().canonical());
+      assertThat(GtidSet.parse(set.toString())).isEqualTo(set).hasSameHashCodeAs(set);
+    }
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void computesUnionSubtractionIntersectionAndContainmentAsTheModel(long seed) {
+    RandomGtids random = new RandomGtids(seed, true);
+    for (int i = 0; i < CASES_PER_SEED; i++) {
+      Sample a = random.next();
+      Sample b = random.next();
+      GtidSet x = GtidSet.parse(a.text());
+      GtidSet y = GtidSet.parse(b.text());
+      String inputs = a.text() + " | " + b.text();
+
+      assertThat(x.union(y)).as(inputs).hasToString(a.model().union(b.model()).canonical());
+      assertThat(x.subtract(y)).as(inputs).hasToString(a.model().subtract(b.model()).canonical());
+      assertThat(x.intersection(y))
+          .as(inputs)
+          .hasToString(a.model().intersection(b.model()).canonical());
+      assertThat(x.containsAll(y)).as(inputs).isEqualTo(a.model().containsAll(b.model()));
+      assertThat(x.union(y).containsAll(x)).isTrue();
+      assertThat(x.containsAll(x.intersection(y))).isTrue();
+    }
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void obeysTheLawsOfSets(long seed) {
+    RandomGtids random = new RandomGtids(seed, true);
+    for (int i = 0; i < CASES_PER_SEED; i++) {
+      GtidSet x = GtidSet.parse(random.next().text());
+      GtidSet y = GtidSet.parse(random.next().text());
+      GtidSet z = GtidSet.parse(random.next().text());
+
+      assertThat(x.union(y)).isEqualTo(y.union(x));
+      assertThat(x.union(y).union(z)).isEqualTo(x.union(y.union(z)));
+      assertThat(x.union(x)).isEqualTo(x);
+      assertThat(x.intersection(y)).isEqualTo(y.intersection(x));
+      assertThat(x.subtract(y).union(x.intersection(y))).isEqualTo(x);
+      assertThat(x.subtract(y).intersection(y)).isEqualTo(GtidSet.EMPTY);
+      assertThat(x.union(y).subtract(y)).isEqualTo(x.subtract(y));
+    }
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void fillsOnlyGapsTheKnownStateHoldsNeverAddingIntervals(long seed) {
+    RandomGtids random = new RandomGtids(seed, true);
+    for (int i = 0; i < CASES_PER_SEED; i++) {
+      GtidSet token = GtidSet.parse(random.next().text());
+      GtidSet known = GtidSet.parse(random.next().text());
+
+      GtidSet filled = token.fillGaps(known);
+
+      assertThat(filled.containsAll(token)).isTrue();
+      assertThat(token.union(known).containsAll(filled)).as("adds only known GTIDs").isTrue();
+      assertThat(filled.intervalCount()).isLessThanOrEqualTo(token.intervalCount());
+      assertThat(filled.uuids()).isEqualTo(token.uuids());
+      assertThat(filled.fillGaps(known)).isEqualTo(filled);
+    }
+  }
+
+  @Test
+  void fillsAGapOnlyWhenTheKnownStateHoldsAllOfIt() {
+    String uuid = RandomGtids.UUIDS[0];
+    GtidSet token = GtidSet.parse(uuid + ":5:17:33:41");
+    GtidSet known = GtidSet.parse(uuid + ":1-20:30-35");
+
+    assertThat(token.fillGaps(known)).hasToString(uuid + ":5-17:33:41");
+    assertThat(token.fillGaps(GtidSet.parse(uuid + ":1-100"))).hasToString(uuid + ":5-41");
+    assertThat(token.fillGaps(GtidSet.EMPTY)).isEqualTo(token);
+  }
+
+  @Test
+  void handlesGnosAtTheTopOfTheRange() {
+    String uuid = RandomGtids.UUIDS[0];
+    GtidSet top = GtidSet.parse(uuid + ":9223372036854775800-9223372036854775806");
+    GtidSet below = GtidSet.parse(uuid + ":1-9223372036854775799");
+
+    assertThat(top.union(below)).hasToString(uuid + ":1-9223372036854775806");
+    assertThat(top.union(below).subtract(top)).isEqualTo(below);
+    assertThat(top.union(below).containsAll(top)).isTrue();
+    assertThat(below.fillGaps(top.union(below)).union(top))
+        .hasToString(uuid + ":1-9223372036854775806");
+  }
+
+  @Test
+  void treatsEmptySetsAsIdentities() {
+    GtidSet x = GtidSet.parse(RandomGtids.UUIDS[1] + ":1-3:7");
+
+    assertThat(x.union(GtidSet.EMPTY)).isSameAs(x);
+    assertThat(GtidSet.EMPTY.union(x)).isSameAs(x);
+    assertThat(x.subtract(GtidSet.EMPTY)).isSameAs(x);
+    assertThat(GtidSet.EMPTY.subtract(x)).isEqualTo(GtidSet.EMPTY);
+    assertThat(x.intersection(GtidSet.EMPTY)).isEqualTo(GtidSet.EMPTY);
+    assertThat(x.containsAll(GtidSet.EMPTY)).isTrue();
+    assertThat(GtidSet.EMPTY.containsAll(x)).isFalse();
+  }
+}

@@ -1,0 +1,382 @@
+package io.tidemark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.TokenRejectedException.Reason;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TokenCodecTests {
+
+  private static final Instant NOW = Instant.parse("2025-11-29T10:00:00Z");
+  private static final String A = RandomGtids.UUIDS[0];
+  private static final String B = RandomGtids.UUIDS[1];
+  private static final String C = RandomGtids.UUIDS[2];
+  private static final String ALPHABET =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.";
+
+  private final MutableClock clock = new MutableClock(NOW);
+
+  static byte[] secret(char fill) {
+    return String.valueOf(fill).repeat(32).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private TokenConfig.Builder config(KeyRing ring) {
+    return TokenConfig.builder(ring).clock(clock);
+  }
+
+  private TokenCodec codec(KeyRing ring) {
+    return new TokenCodec(config(ring).build());
+  }
+
+  private static KeyRing ring(String active, String... ids) {
+    KeyRing.Builder builder = KeyRing.builder();
+    for (String id : ids) {
+      builder.key(id, secret(id.charAt(id.length() - 1)));
+    }
+    return builder.active(active).build();
+  }
+
+  private final TokenCodec codec = codec(ring("k1", "k1"));
+
+  private ConsistencyToken threeUuids() {
+    return codec
+        .issue("orders", GtidSet.parse(A + ":1-1000:1005," + B + ":1-77," + C + ":1-3"))
+        .withRevision("order:101", 4);
+  }
+
+  private static Consumer<Throwable> rejectedWith(Reason reason) {
+    return e ->
+        assertThat(e)
+            .isInstanceOfSatisfying(
+                TokenRejectedException.class, r -> assertThat(r.reason()).isEqualTo(reason));
+  }
+
+  static LongStream seeds() {
+    return LongStream.range(0, 10);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void roundTripsAnyTokenThroughItsWireForm(long seed) {
+    RandomGtids gtids = new RandomGtids(seed, true);
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int i = 0; i < 100; i++) {
+      ConsistencyToken token = ConsistencyTokenTests.randomToken(gtids, random);
+      clock.advance(Duration.between(clock.instant(), token.issuedAt()));
+
+      String encoded = codec.encode(token);
+
+      assertThat(codec.verify(encoded, "orders")).isEqualTo(token);
+      assertThat(encoded).matches("v1\\.k1\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}");
+    }
+  }
+
+  @Test
+  void writesATokenThatFitsAHeaderListUnquoted() {
+    String encoded = codec.encode(threeUuids());
+
+    assertThat(encoded)
+        .doesNotContainAnyWhitespaces()
+        .doesNotContain(",", "=", ";", "\"", "+", "/");
+    assertThat(encoded.length()).isLessThan(200);
+  }
+
+  @Test
+  void failsVerificationWhenAnyCharacterIsChangedRemovedOrAdded() {
+    String encoded = codec.encode(threeUuids());
+    List<String> accepted = new ArrayList<>();
+    int attempts = 0;
+    for (int i = 0; i < encoded.length(); i++) {
+      List<String> variants = new ArrayList<>();
+      for (char c : ALPHABET.toCharArray()) {
+        if (c != encoded.charAt(i)) {
+          variants.add(encoded.substring(0, i) + c + encoded.substring(i + 1));
+        }
+      }
+      variants.add(encoded.substring(0, i) + encoded.substring(i + 1));
+      variants.add(encoded.substring(0, i) + 'A' + encoded.substring(i));
+      for (String tampered : variants) {
+        attempts++;
+        try {
+          codec.verify(tampered, "orders");
+          accepted.add(tampered);
+        } catch (TokenRejectedException expected) {
+          // Every variant must end here.
+        }
+      }
+    }
+
+    assertThat(attempts).isGreaterThan(10_000);
+    assertThat(accepted).isEmpty();
+  }
+
+  @Test
+  void rejectsTokenSignedWithTheSameKeyIdButAnotherSecret() {
+    TokenCodec forger = codec(KeyRing.builder().key("k1", secret('x')).active("k1").build());
+
+    String forged = forger.encode(threeUuids());
+
+    assertThatThrownBy(() -> codec.verify(forged, "orders"))
+        .satisfies(rejectedWith(Reason.BAD_SIGNATURE));
+  }
+
+  @Test
+  void verifiesTokensSignedWithAnyKeyOfTheRingAndSignsWithTheActiveOne() {
+    String old = codec.encode(threeUuids());
+    TokenCodec rotated = codec(ring("k2", "k1", "k2"));
+
+    assertThat(rotated.verify(old, "orders")).isEqualTo(threeUuids());
+    assertThat(rotated.encode(threeUuids())).startsWith("v1.k2.");
+    String relabelled = rotated.encode(threeUuids()).replace("v1.k2.", "v1.k1.");
+    assertThatThrownBy(() -> rotated.verify(relabelled, "orders"))
+        .satisfies(rejectedWith(Reason.BAD_SIGNATURE));
+  }
+
+  @Test
+  void rejectsTokenSignedWithUnknownKey() {
+    String old = codec.encode(threeUuids());
+    TokenCodec retired = codec(ring("k2", "k2"));
+
+    assertThatThrownBy(() -> retired.verify(old, "orders"))
+        .satisfies(rejectedWith(Reason.UNKNOWN_KEY_ID))
+        .hasMessageContaining("k1");
+  }
+
+  @Test
+  void rejectsTokenForAnotherCluster() {
+    String payments = codec.encode(codec.issue("payments", GtidSet.parse(A + ":1")));
+
+    assertThatThrownBy(() -> codec.verify(payments, "orders"))
+        .satisfies(rejectedWith(Reason.WRONG_CLUSTER))
+        .hasMessageContaining("payments");
+  }
+
+  @Test
+  void rejectsExpiredTokensAllowingForClockSkew() {
+    String encoded = codec.encode(threeUuids());
+    Duration limit = TokenConfig.DEFAULT_TIME_TO_LIVE.plus(TokenConfig.DEFAULT_CLOCK_SKEW);
+
+    clock.advance(limit);
+    assertThatCode(() -> codec.verify(encoded, "orders")).doesNotThrowAnyException();
+    clock.advance(Duration.ofSeconds(1));
+    assertThatThrownBy(() -> codec.verify(encoded, "orders"))
+        .satisfies(rejectedWith(Reason.EXPIRED));
+  }
+
+  @Test
+  void rejectsTokensFromTheFutureBeyondTheClockSkew() {
+    clock.advance(TokenConfig.DEFAULT_CLOCK_SKEW);
+    String withinSkew = codec.encode(threeUuids());
+    clock.advance(Duration.ofSeconds(1));
+    String beyondSkew = codec.encode(threeUuids());
+    clock.advance(TokenConfig.DEFAULT_CLOCK_SKEW.plusSeconds(1).negated());
+
+    assertThatCode(() -> codec.verify(withinSkew, "orders")).doesNotThrowAnyException();
+    assertThatThrownBy(() -> codec.verify(beyondSkew, "orders"))
+        .satisfies(rejectedWith(Reason.FROM_THE_FUTURE));
+  }
+
+  @Test
+  void rejectsAMegabyteTokenByItsLengthAlone() {
+    String huge = "v1.k1." + "A".repeat(1 << 20) + ".sig";
+
+    assertThatThrownBy(() -> codec.verify(huge, "orders"))
+        .satisfies(rejectedWith(Reason.TOO_LARGE));
+  }
+
+  @Test
+  void rejectsTokensWithTenThousandUuidsOrAHundredThousandIntervals() {
+    StringBuilder manyUuids = new StringBuilder();
+    for (int i = 0; i < 10_000; i++) {
+      manyUuids.append(String.format("%08x-0000-0000-0000-000000000000:1,", i));
+    }
+    StringBuilder manyIntervals = new StringBuilder(A);
+    for (long gno = 1; gno <= 100_000; gno++) {
+      manyIntervals.append(':').append(gno * 2);
+    }
+    GtidLimits unlimited = new GtidLimits(10_000_000, 100_000, 1_000_000);
+    KeyRing ring = ring("k1", "k1");
+    TokenCodec issuer =
+        new TokenCodec(
+            config(ring)
+                .maxTokenLength(10_000_000)
+                .maxUuids(100_000)
+                .maxIntervals(1_000_000)
+                .build());
+    TokenCodec verifier = new TokenCodec(config(ring).maxTokenLength(10_000_000).build());
+
+    String uuids = issuer.encode(issuer.issue("orders", GtidSet.parse(manyUuids, unlimited)));
+    String intervals =
+        issuer.encode(issuer.issue("orders", GtidSet.parse(manyIntervals, unlimited)));
+
+    assertThatThrownBy(() -> verifier.verify(uuids, "orders"))
+        .satisfies(rejectedWith(Reason.TOO_MANY_UUIDS));
+    assertThatThrownBy(() -> verifier.verify(intervals, "orders"))
+        .satisfies(rejectedWith(Reason.TOO_MANY_INTERVALS));
+    assertThatThrownBy(() -> codec.verify(uuids, "orders"))
+        .satisfies(rejectedWith(Reason.TOO_LARGE));
+  }
+
+  @Test
+  void rejectsTokensWithMoreRevisionsThanTheLimit() {
+    KeyRing ring = ring("k1", "k1");
+    TokenCodec issuer = new TokenCodec(config(ring).maxRevisions(10).build());
+    TokenCodec verifier = new TokenCodec(config(ring).maxRevisions(2).build());
+    ConsistencyToken token = issuer.issue("orders", GtidSet.EMPTY);
+    for (int i = 0; i < 3; i++) {
+      token = token.withRevision("order:" + i, i);
+    }
+    String encoded = issuer.encode(token);
+
+    assertThatThrownBy(() -> verifier.verify(encoded, "orders"))
+        .satisfies(rejectedWith(Reason.TOO_MANY_REVISIONS));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "",
+        "v1",
+        "v1.k1",
+        "v1.k1.payload",
+        "v1.k1..AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "v1.k1.AAAA.short",
+        "v1.k1.AAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.extra",
+        "v1.k1.AA AA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "v1.k1.AAAA\r\n.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "\"v1.k1.AAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"",
+        "v1.k1.AAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='",
+        "'; DROP TABLE orders; --",
+        "x1.k1.AAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        ".k1.AAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+      })
+  void rejectsMalformedTokensIncludingLineBreaksQuotesAndSql(String value) {
+    assertThatThrownBy(() -> codec.verify(value, "orders"))
+        .satisfies(rejectedWith(Reason.MALFORMED));
+  }
+
+  @Test
+  void rejectsTokensOfAnotherFormatVersion() {
+    String v2 = codec.encode(threeUuids()).replaceFirst("v1", "v2");
+
+    assertThatThrownBy(() -> codec.verify(v2, "orders"))
+        .satisfies(rejectedWith(Reason.UNSUPPORTED_VERSION));
+  }
+
+  @Test
+  void checksInOrderSizeSyntaxKeyIdSignatureClusterAgeLimits() {
+    KeyRing ring = ring("k1", "k1");
+    TokenCodec lenient =
+        new TokenCodec(config(ring).maxTokenLength(100_000).maxUuids(1_000).build());
+    TokenCodec strict = new TokenCodec(config(ring).maxTokenLength(100_000).maxUuids(2).build());
+    ConsistencyToken paymentsWithThreeUuids = lenient.issue("payments", threeUuids().gtids());
+    String valid = lenient.encode(paymentsWithThreeUuids);
+    String badMac = valid.substring(0, valid.length() - 1) + (valid.endsWith("A") ? "B" : "A");
+
+    assertThatThrownBy(() -> codec.verify(valid + "!".repeat(2_048), "orders"))
+        .satisfies(rejectedWith(Reason.TOO_LARGE));
+    assertThatThrownBy(() -> codec.verify("v1.k9.!.x", "orders"))
+        .satisfies(rejectedWith(Reason.MALFORMED));
+    assertThatThrownBy(() -> codec(ring("k2", "k2")).verify(badMac, "orders"))
+        .satisfies(rejectedWith(Reason.UNKNOWN_KEY_ID));
+    assertThatThrownBy(() -> strict.verify(badMac, "orders"))
+        .satisfies(rejectedWith(Reason.BAD_SIGNATURE));
+    clock.advance(Duration.ofDays(30));
+    assertThatThrownBy(() -> strict.verify(valid, "orders"))
+        .satisfies(rejectedWith(Reason.WRONG_CLUSTER));
+    assertThatThrownBy(() -> strict.verify(valid, "payments"))
+        .satisfies(rejectedWith(Reason.EXPIRED));
+    clock.advance(Duration.ofDays(-30));
+    assertThatThrownBy(() -> strict.verify(valid, "payments"))
+        .satisfies(rejectedWith(Reason.TOO_MANY_UUIDS));
+  }
+
+  @Test
+  void runsTheClusterCheckLastAndOnlyOnVerifiedTokens() {
+    GtidSet sourceExecuted = GtidSet.parse(A + ":1-2000," + B + ":1-100");
+    AtomicInteger calls = new AtomicInteger();
+    ClusterCheck check =
+        token -> {
+          calls.incrementAndGet();
+          for (var uuid : token.gtids().uuids()) {
+            if (!sourceExecuted.uuids().contains(uuid)) {
+              throw new TokenRejectedException(
+                  Reason.UNKNOWN_SOURCE_UUID, "unknown source " + uuid);
+            }
+          }
+          if (!sourceExecuted.containsAll(token.gtids())) {
+            throw new TokenRejectedException(Reason.AHEAD_OF_SOURCE, "ahead of the source");
+          }
+        };
+    TokenCodec checked = new TokenCodec(config(ring("k1", "k1")).clusterCheck(check).build());
+    String known = codec.encode(codec.issue("orders", GtidSet.parse(A + ":5," + B + ":7")));
+    String unknown = codec.encode(threeUuids());
+    String ahead = codec.encode(codec.issue("orders", GtidSet.parse(A + ":2001")));
+
+    assertThat(checked.verify(known, "orders").gtids()).hasToString(B + ":7,\n" + A + ":5");
+    assertThatThrownBy(() -> checked.verify(unknown, "orders"))
+        .satisfies(rejectedWith(Reason.UNKNOWN_SOURCE_UUID));
+    assertThatThrownBy(() -> checked.verify(ahead, "orders"))
+        .satisfies(rejectedWith(Reason.AHEAD_OF_SOURCE));
+    assertThatThrownBy(() -> checked.verify(known, "payments"))
+        .satisfies(rejectedWith(Reason.WRONG_CLUSTER));
+    assertThat(calls).hasValue(3);
+  }
+
+  @Test
+  void refusesToEncodeATokenOverTheLimitsUntilItIsCompacted() {
+    StringBuilder scattered = new StringBuilder(A);
+    for (long gno = 1; gno <= 400; gno += 2) {
+      scattered.append(':').append(gno);
+    }
+    ConsistencyToken token = codec.issue("orders", GtidSet.parse(scattered));
+
+    assertThatThrownBy(() -> codec.encode(token))
+        .isInstanceOfSatisfying(
+            TokenOverflowException.class,
+            e -> assertThat(e.reason()).isEqualTo(TokenOverflowException.Reason.TOO_MANY_INTERVALS))
+        .hasMessageContaining("200 intervals");
+    ConsistencyToken compacted = token.compact(GtidSet.parse(A + ":1-1000"));
+    assertThat(codec.verify(codec.encode(compacted), "orders").gtids()).hasToString(A + ":1-399");
+  }
+
+  @Test
+  void refusesToEncodeATokenWithTooManyUuidsOrRevisions() {
+    TokenCodec small = new TokenCodec(config(ring("k1", "k1")).maxUuids(2).maxRevisions(0).build());
+
+    assertThatThrownBy(() -> small.encode(threeUuids().compact(GtidSet.EMPTY)))
+        .isInstanceOfSatisfying(
+            TokenOverflowException.class,
+            e -> assertThat(e.reason()).isEqualTo(TokenOverflowException.Reason.TOO_MANY_UUIDS));
+    assertThatThrownBy(
+            () -> small.encode(small.issue("orders", GtidSet.EMPTY).withRevision("k", 1)))
+        .isInstanceOfSatisfying(
+            TokenOverflowException.class,
+            e ->
+                assertThat(e.reason()).isEqualTo(TokenOverflowException.Reason.TOO_MANY_REVISIONS));
+  }
+
+  @Test
+  void refusesToEncodeATokenLongerThanTheLimit() {
+    TokenCodec small = new TokenCodec(config(ring("k1", "k1")).maxTokenLength(128).build());
+
+    assertThatThrownBy(() -> small.encode(threeUuids()))
+        .isInstanceOfSatisfying(
+            TokenOverflowException.class,
+            e -> assertThat(e.reason()).isEqualTo(TokenOverflowException.Reason.TOO_LARGE));
+  }
+}
