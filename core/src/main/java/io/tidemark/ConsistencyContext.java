@@ -1,0 +1,167 @@
+package io.tidemark;
+
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one unit of work (a request, a job) must read at least: the union of the tokens it came with
+ * and of every write it committed, plus whether a write escaped capture ("dirty"), in which case
+ * its reads go to the source.
+ *
+ * <p>A context is bound to the current thread with {@link #open()} or {@link #attach()}; the bound
+ * one is {@link #current()}. Work handed to another thread takes it along with {@link #wrap}. A
+ * context only grows: merging is set union, and dirty stays dirty.
+ *
+ * <pre>{@code
+ * try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+ *   jdbc.update("INSERT ...");                      // captured into scope.context()
+ *   String token = scope.context().gtids().toString();
+ * }
+ * }</pre>
+ */
+public final class ConsistencyContext {
+
+  private static final ThreadLocal<@Nullable ConsistencyContext> CURRENT = new ThreadLocal<>();
+
+  private final AtomicReference<State> state;
+
+  private record State(GtidSet gtids, @Nullable String dirtyBecause) {}
+
+  private ConsistencyContext(GtidSet initial) {
+    this.state = new AtomicReference<>(new State(initial, null));
+  }
+
+  /** Binds a new, empty context to this thread until the scope closes. */
+  public static Scope open() {
+    return new ConsistencyContext(GtidSet.EMPTY).attach();
+  }
+
+  /** Binds a new context requiring {@code initial} (e.g. a verified request token). */
+  public static Scope open(GtidSet initial) {
+    return new ConsistencyContext(Objects.requireNonNull(initial, "initial")).attach();
+  }
+
+  /**
+   * The context bound to this thread, or a new one bound for good when there is none; open a {@link
+   * Scope} per unit of work instead of relying on the latter, or tokens pile up on pooled threads.
+   */
+  public static ConsistencyContext current() {
+    ConsistencyContext context = CURRENT.get();
+    if (context == null) {
+      context = new ConsistencyContext(GtidSet.EMPTY);
+      CURRENT.set(context);
+    }
+    return context;
+  }
+
+  /** The context bound to this thread, without binding one. */
+  public static @Nullable ConsistencyContext currentOrNull() {
+    return CURRENT.get();
+  }
+
+  /** Binds this context to the current thread until the returned scope closes. */
+  public Scope attach() {
+    return new Scope(this, CURRENT.get());
+  }
+
+  /** The union of everything merged so far. */
+  public GtidSet gtids() {
+    return state.get().gtids();
+  }
+
+  /** Adds {@code gtids} (set union). */
+  public void merge(GtidSet gtids) {
+    Objects.requireNonNull(gtids, "gtids");
+    if (!gtids.isEmpty()) {
+      state.updateAndGet(s -> new State(s.gtids().union(gtids), s.dirtyBecause()));
+    }
+  }
+
+  /** Marks the context dirty: a write committed without a captured GTID; reads use the source. */
+  public void markDirty(String because) {
+    Objects.requireNonNull(because, "because");
+    state.updateAndGet(s -> s.dirtyBecause() != null ? s : new State(s.gtids(), because));
+  }
+
+  /** Whether a write escaped capture, so reads must go to the source. */
+  public boolean isDirty() {
+    return state.get().dirtyBecause() != null;
+  }
+
+  /** Why the context is dirty, or {@code null}. */
+  public @Nullable String dirtyBecause() {
+    return state.get().dirtyBecause();
+  }
+
+  /** {@code task} running with this context bound, on whatever thread runs it. */
+  public Runnable wrap(Runnable task) {
+    Objects.requireNonNull(task, "task");
+    return () -> {
+      Scope scope = attach();
+      try {
+        task.run();
+      } finally {
+        scope.close();
+      }
+    };
+  }
+
+  /** {@code task} running with this context bound, on whatever thread runs it. */
+  public <T> Callable<T> wrap(Callable<T> task) {
+    Objects.requireNonNull(task, "task");
+    return () -> {
+      Scope scope = attach();
+      try {
+        return task.call();
+      } finally {
+        scope.close();
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    State s = state.get();
+    return "ConsistencyContext("
+        + s.gtids().toString().replace("\n", "")
+        + (s.dirtyBecause() != null ? ", dirty: " + s.dirtyBecause() : "")
+        + ")";
+  }
+
+  /** A binding of a context to a thread; closing it restores what was bound before. */
+  public static final class Scope implements AutoCloseable {
+    private final ConsistencyContext context;
+    private final @Nullable ConsistencyContext previous;
+    private final Thread thread;
+
+    private Scope(ConsistencyContext context, @Nullable ConsistencyContext previous) {
+      this.context = context;
+      this.previous = previous;
+      this.thread = Thread.currentThread();
+      CURRENT.set(context);
+    }
+
+    public ConsistencyContext context() {
+      return context;
+    }
+
+    /**
+     * Restores the previous binding.
+     *
+     * @throws IllegalStateException when closed on another thread than the one it was opened on
+     */
+    @Override
+    public void close() {
+      if (Thread.currentThread() != thread) {
+        throw new IllegalStateException("scope opened on " + thread + " closed on another thread");
+      }
+      if (previous == null) {
+        CURRENT.remove();
+      } else {
+        CURRENT.set(previous);
+      }
+    }
+  }
+}

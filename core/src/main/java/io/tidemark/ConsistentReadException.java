@@ -1,0 +1,67 @@
+package io.tidemark;
+
+import java.time.Duration;
+
+/**
+ * Thrown when a read can neither be served fresh nor fall back as its policy allows: the replica
+ * did not catch up, the source lacks the token, or no connection could be had in time. Carries the
+ * reason, the token, the replica and the time waited.
+ */
+public final class ConsistentReadException extends TidemarkException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final Reason reason;
+  private final transient GtidSet token;
+  private final String replica;
+  private final Duration waited;
+
+  ConsistentReadException(
+      Reason reason, GtidSet token, String replica, Duration waited, String message) {
+    super(message, true);
+    this.reason = reason;
+    this.token = token;
+    this.replica = replica;
+    this.waited = waited;
+  }
+
+  /** Creates the exception for a failed read; the message states the measured facts. */
+  public static ConsistentReadException of(
+      Reason reason, GtidSet token, String replica, Duration waited, String detail) {
+    return new ConsistentReadException(
+        reason,
+        token,
+        replica,
+        waited,
+        reason
+            + ": "
+            + detail
+            + " (replica "
+            + replica
+            + ", waited "
+            + waited.toMillis()
+            + " ms, token "
+            + token.toString().replace("\n", "")
+            + ")");
+  }
+
+  @Override
+  public Reason reason() {
+    return reason;
+  }
+
+  /** The GTID set the read required. */
+  public GtidSet token() {
+    return token;
+  }
+
+  /** The replica's {@code server_uuid}, or its name when it was never reached. */
+  public String replica() {
+    return replica;
+  }
+
+  /** Time spent waiting for the replica. */
+  public Duration waited() {
+    return waited;
+  }
+}

@@ -1,0 +1,58 @@
+package io.tidemark;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The instant by which a read must have ended, on a {@link Ticker}: everything a read does (pool
+ * acquire, wait, query) draws on the time left.
+ */
+public final class Deadline {
+
+  private final Ticker ticker;
+  private final long deadlineNanos;
+
+  private Deadline(Ticker ticker, long deadlineNanos) {
+    this.ticker = ticker;
+    this.deadlineNanos = deadlineNanos;
+  }
+
+  /** The deadline {@code budget} from now; a zero or negative budget is already expired. */
+  public static Deadline after(Duration budget, Ticker ticker) {
+    Objects.requireNonNull(budget, "budget");
+    long now = ticker.read();
+    long nanos =
+        budget.compareTo(Duration.ofDays(365)) > 0
+            ? Duration.ofDays(365).toNanos()
+            : budget.toNanos();
+    return new Deadline(ticker, now + nanos);
+  }
+
+  /** Time left, negative once passed. */
+  public Duration remaining() {
+    return Duration.ofNanos(remainingNanos());
+  }
+
+  long remainingNanos() {
+    return deadlineNanos - ticker.read();
+  }
+
+  public boolean isExpired() {
+    return remainingNanos() <= 0;
+  }
+
+  /** The earlier of this deadline and {@code budget} from now. */
+  public Deadline atMost(Duration budget) {
+    Deadline other = after(budget, ticker);
+    return other.deadlineNanos - deadlineNanos < 0 ? other : this;
+  }
+
+  Ticker ticker() {
+    return ticker;
+  }
+
+  @Override
+  public String toString() {
+    return "Deadline(" + remaining().toMillis() + " ms left)";
+  }
+}

@@ -1,0 +1,43 @@
+package io.tidemark;
+
+/**
+ * Why a read ran where it ran, or why it did not run: the stable codes of execution records,
+ * metrics tags and {@link ConsistentReadException}.
+ */
+public enum Reason {
+  /** On a replica already known to contain the token: no wait was sent. */
+  REPLICA_CAUGHT_UP(true),
+  /** On a replica after it executed the token within the budget. */
+  REPLICA_AFTER_WAIT(true),
+  /** On a replica without a token: bounded staleness only. */
+  REPLICA_NO_TOKEN(true),
+  /** On the source after the replica did not catch up, the source verified to hold the token. */
+  SOURCE_FALLBACK(true),
+  /** On the source because the scope is dirty: a write's GTID could not be captured. */
+  SOURCE_BY_POLICY(true),
+  /** The replica did not execute the token within the budget. */
+  WAIT_TIMEOUT(false),
+  /** No time was left for a wait; a non-blocking check found the token not executed. */
+  BUDGET_EXHAUSTED(false),
+  /** The source has not executed the token: writes were lost, e.g. in a failover. */
+  TOKEN_NOT_ON_SOURCE(false),
+  /** Too many reads fall back to the source at once. */
+  SOURCE_FALLBACK_LIMITED(false),
+  /** No connection could be had within the budget. */
+  DATABASE_BUSY(false),
+  /** The row read is older than the revision the read requires. */
+  REVISION_NOT_REACHED(false),
+  /** The replica connection failed during the wait. */
+  REPLICA_ERROR(false);
+
+  private final boolean served;
+
+  Reason(boolean served) {
+    this.served = served;
+  }
+
+  /** Whether a read with this reason returned data. */
+  public boolean served() {
+    return served;
+  }
+}

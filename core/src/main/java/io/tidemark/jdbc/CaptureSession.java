@@ -1,0 +1,125 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
+import io.tidemark.TidemarkException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Capture for one check-out of a source connection: every GTID the connection commits is merged
+ * into the context that was current when it was checked out.
+ *
+ * <p>With session tracking the server reports the GTID in the commit's OK packet and the driver
+ * hands it over while reading that packet, before anything else can run on the connection. When a
+ * write committed and no GTID came (tracking off, or reset by the pool),
+ * {@code @@GLOBAL.gtid_executed} is read on the same connection instead: a superset, so reads may
+ * wait longer but never miss the write. When even that fails the context turns dirty.
+ */
+final class CaptureSession {
+
+  /** Counters shared by all sessions of one data source. */
+  static final class Counters {
+    final LongAdder tracked = new LongAdder();
+    final LongAdder queried = new LongAdder();
+    final LongAdder failed = new LongAdder();
+
+    CaptureStats snapshot() {
+      return new CaptureStats(tracked.sum(), queried.sum(), failed.sum());
+    }
+  }
+
+  private final Connection connection;
+  private final PhysicalConnection physical;
+  private final ConsistencyContext context;
+  private final Counters counters;
+  private boolean wroteInTransaction;
+  private boolean gtidReported;
+
+  CaptureSession(
+      Connection connection,
+      PhysicalConnection physical,
+      ConsistencyContext context,
+      Counters counters) {
+    this.connection = connection;
+    this.physical = physical;
+    this.context = context;
+    this.counters = counters;
+    physical.enableGtidTracking(connection);
+    physical.routeGtidsTo(this::onReportedGtids);
+  }
+
+  private void onReportedGtids(String text) {
+    try {
+      context.merge(GtidSet.parse(text));
+      gtidReported = true;
+      counters.tracked.increment();
+    } catch (TidemarkException e) {
+      fail("server reported an unreadable GTID set: " + e.getMessage());
+    }
+  }
+
+  void beforeStatement() {
+    gtidReported = false;
+  }
+
+  /**
+   * After a statement ran; {@code mayHaveWritten} is false only for statements that cannot write
+   * (queries, and with tracking on, statements that returned rows).
+   */
+  void afterStatement(boolean mayHaveWritten) throws SQLException {
+    if (!mayHaveWritten) {
+      return;
+    }
+    if (connection.getAutoCommit()) {
+      if (!gtidReported) {
+        queryExecutedSet();
+      }
+    } else {
+      wroteInTransaction = true;
+    }
+  }
+
+  /** Whether a statement that returned rows may still have written, so needs a capture. */
+  boolean rowsMayHideWrites() {
+    return !physical.tracksGtids();
+  }
+
+  void beforeCommit() {
+    gtidReported = false;
+  }
+
+  void afterCommit() {
+    if (wroteInTransaction && !gtidReported) {
+      queryExecutedSet();
+    }
+    wroteInTransaction = false;
+  }
+
+  void afterRollback() {
+    wroteInTransaction = false;
+  }
+
+  void close() {
+    physical.routeGtidsTo(null);
+  }
+
+  private void queryExecutedSet() {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
+      rs.next();
+      context.merge(GtidSet.parse(rs.getString(1)));
+      counters.queried.increment();
+    } catch (SQLException | TidemarkException e) {
+      fail("could not read @@GLOBAL.gtid_executed after a commit: " + e.getMessage());
+    }
+  }
+
+  private void fail(String because) {
+    counters.failed.increment();
+    context.markDirty(because);
+  }
+}

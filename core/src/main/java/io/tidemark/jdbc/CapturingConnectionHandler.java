@@ -1,0 +1,125 @@
+package io.tidemark.jdbc;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Proxy handler of a checked-out source connection (and of its statements): it only tells the
+ * {@link CaptureSession} when statements ran and transactions ended; the session decides.
+ */
+final class CapturingConnectionHandler implements InvocationHandler {
+
+  private final Connection target;
+  private final CaptureSession session;
+
+  private CapturingConnectionHandler(Connection target, CaptureSession session) {
+    this.target = target;
+    this.session = session;
+  }
+
+  static Connection proxy(Connection target, CaptureSession session) {
+    return (Connection)
+        Proxy.newProxyInstance(
+            Connection.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            new CapturingConnectionHandler(target, session));
+  }
+
+  @Override
+  public @Nullable Object invoke(Object proxy, Method method, @Nullable Object[] args)
+      throws Throwable {
+    switch (method.getName()) {
+      case "commit" -> {
+        session.beforeCommit();
+        call(target, method, args);
+        session.afterCommit();
+        return null;
+      }
+      case "setAutoCommit" -> {
+        // Turning autocommit on inside a transaction commits it.
+        boolean commits = Boolean.TRUE.equals(args[0]) && !target.getAutoCommit();
+        if (commits) {
+          session.beforeCommit();
+        }
+        call(target, method, args);
+        if (commits) {
+          session.afterCommit();
+        }
+        return null;
+      }
+      case "rollback" -> {
+        call(target, method, args);
+        if (args == null) {
+          session.afterRollback();
+        }
+        return null;
+      }
+      case "close" -> {
+        session.close();
+        return call(target, method, args);
+      }
+      case "createStatement", "prepareStatement", "prepareCall" -> {
+        return statementProxy((Statement) call(target, method, args), (Connection) proxy);
+      }
+      default -> {
+        return Wrappers.handleCommon(proxy, target, method, args);
+      }
+    }
+  }
+
+  private Statement statementProxy(Statement statement, Connection connectionProxy) {
+    Class<?> type =
+        statement instanceof CallableStatement
+            ? CallableStatement.class
+            : statement instanceof PreparedStatement ? PreparedStatement.class : Statement.class;
+    return (Statement)
+        Proxy.newProxyInstance(
+            Statement.class.getClassLoader(),
+            new Class<?>[] {type},
+            new StatementHandler(statement, connectionProxy));
+  }
+
+  private static @Nullable Object call(Object target, Method method, @Nullable Object[] args)
+      throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  private final class StatementHandler implements InvocationHandler {
+    private final Statement statement;
+    private final Connection connectionProxy;
+
+    StatementHandler(Statement statement, Connection connectionProxy) {
+      this.statement = statement;
+      this.connectionProxy = connectionProxy;
+    }
+
+    @Override
+    public @Nullable Object invoke(Object proxy, Method method, @Nullable Object[] args)
+        throws Throwable {
+      String name = method.getName();
+      if (name.equals("getConnection")) {
+        return connectionProxy;
+      }
+      if (!name.startsWith("execute")) {
+        return Wrappers.handleCommon(proxy, statement, method, args);
+      }
+      session.beforeStatement();
+      Object result = call(statement, method, args);
+      boolean returnedRows =
+          name.equals("executeQuery") || (name.equals("execute") && Boolean.TRUE.equals(result));
+      session.afterStatement(!returnedRows || session.rowsMayHideWrites());
+      return result;
+    }
+  }
+}

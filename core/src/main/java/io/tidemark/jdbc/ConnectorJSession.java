@@ -1,0 +1,57 @@
+package io.tidemark.jdbc;
+
+import com.mysql.cj.MysqlConnection;
+import com.mysql.cj.conf.PropertyKey;
+import com.mysql.cj.protocol.ServerSessionStateController;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@link DriverSession} of MySQL Connector/J; loaded only when Connector/J is on the class path.
+ */
+final class ConnectorJSession implements DriverSession {
+
+  private final MysqlConnection connection;
+
+  private ConnectorJSession(MysqlConnection connection) {
+    this.connection = connection;
+  }
+
+  static @Nullable DriverSession unwrap(Connection c) throws SQLException {
+    return c.isWrapperFor(MysqlConnection.class)
+        ? new ConnectorJSession(c.unwrap(MysqlConnection.class))
+        : null;
+  }
+
+  @Override
+  public Object physicalConnection() {
+    return connection;
+  }
+
+  @Override
+  public boolean tracksSessionState() {
+    return connection.getPropertySet().getBooleanProperty(PropertyKey.trackSessionState).getValue();
+  }
+
+  @Override
+  public void onTrackedGtids(Consumer<String> listener) {
+    connection
+        .getServerSessionStateController()
+        .addSessionStateChangesListener(
+            changes -> {
+              for (ServerSessionStateController.SessionStateChange change :
+                  changes.getSessionStateChangesList()) {
+                if (change.getType() == ServerSessionStateController.SESSION_TRACK_GTIDS) {
+                  change.getValues().forEach(listener);
+                }
+              }
+            });
+  }
+
+  @Override
+  public boolean inTransactionOnServer() {
+    return connection.getSession().getServerSession().inTransactionOnServer();
+  }
+}

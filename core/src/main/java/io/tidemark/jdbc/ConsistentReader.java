@@ -1,0 +1,405 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.Deadline;
+import io.tidemark.ExecutionRecord;
+import io.tidemark.GtidSet;
+import io.tidemark.ReadPolicy;
+import io.tidemark.Reason;
+import io.tidemark.Ticker;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs reads that must see the current {@link ConsistencyContext}'s writes: on the replica after it
+ * executed the context's GTID set, on one pinned connection with no transaction open before the
+ * wait and a new read view after it; or, when the replica does not catch up within the budget, as
+ * the read's {@link ReadPolicy} says. Never returns data older than the token, and never turns "not
+ * caught up" into "not found".
+ *
+ * <pre>{@code
+ * ConsistentReader reader = ConsistentReader.builder(replicaPool, sourcePool).build();
+ * ReadResult<Order> order = reader.read(ReadOptions.defaults(), c -> findOrder(c, 101));
+ * }</pre>
+ *
+ * <p>This class is the read path's one larger class: the steps share the deadline, the pinned
+ * connection and the record, and read best in one place, in order.
+ */
+public final class ConsistentReader {
+
+  private final DataSource replica;
+  private final DataSource source;
+  private final Ticker ticker;
+  private final ReadOptions defaults;
+  private final Semaphore replicaReads;
+  private final Semaphore sourceFallbacks;
+  private final long queryReserveNanos;
+  private final Consumer<ExecutionRecord> recorder;
+  private final PhysicalConnection.Registry physicalConnections = new PhysicalConnection.Registry();
+  private final ReplicaProgress progress = new ReplicaProgress();
+  private final WaitCoalescer coalescer = new WaitCoalescer();
+  private final GtidWaiter waiter;
+  private volatile String lastReplicaUuid = "";
+
+  private ConsistentReader(Builder b) {
+    this.replica = b.replica;
+    this.source = b.source;
+    this.ticker = b.ticker;
+    this.defaults = b.defaults;
+    this.replicaReads = new Semaphore(b.maxReplicaReads, true);
+    this.sourceFallbacks = new Semaphore(b.maxSourceFallbacks);
+    this.queryReserveNanos = b.queryReserve.toNanos();
+    this.recorder = b.recorder;
+    this.waiter = new GtidWaiter(ticker);
+  }
+
+  /** Starts building a reader over the replica's and the source's data sources. */
+  public static Builder builder(DataSource replica, DataSource source) {
+    return new Builder(replica, source);
+  }
+
+  /** Runs {@code query} with the reader's default options. */
+  public <T> ReadResult<T> read(SqlFunction<T> query) throws SQLException {
+    return read(defaults, query, null);
+  }
+
+  /** Runs {@code query} with {@code options}. */
+  public <T> ReadResult<T> read(ReadOptions options, SqlFunction<T> query) throws SQLException {
+    return read(options, query, null);
+  }
+
+  /**
+   * Runs {@code query} requiring its result to have at least {@link ReadOptions#minRevision()} as
+   * told by {@code revisionOf} (which should give {@link Long#MIN_VALUE} for "no row"); an older
+   * result is never returned, the read goes on per policy instead.
+   *
+   * @throws ConsistentReadException when the read cannot be served as the policy allows
+   * @throws SQLException when {@code query} itself fails
+   */
+  public <T> ReadResult<T> read(
+      ReadOptions options, SqlFunction<T> query, @Nullable ToLongFunction<? super T> revisionOf)
+      throws SQLException {
+    Read<T> read = new Read<>(options, query, revisionOf);
+    try {
+      ReadResult<T> result = read.run();
+      recorder.accept(result.record());
+      return result;
+    } catch (ConsistentReadException e) {
+      recorder.accept(read.record("", "none", e.reason()));
+      throw e;
+    }
+  }
+
+  /** One read: its deadline, token, waited time and the way it went. */
+  private final class Read<T> {
+    private final ReadOptions options;
+    private final SqlFunction<T> query;
+    private final @Nullable ToLongFunction<? super T> revisionOf;
+    private final long started = ticker.read();
+    private final Deadline deadline;
+    private final GtidSet token;
+    private final ConsistencyContext context = ConsistencyContext.current();
+    private long waitedNanos;
+    private String replicaNode = "";
+
+    Read(
+        ReadOptions options, SqlFunction<T> query, @Nullable ToLongFunction<? super T> revisionOf) {
+      this.options = options;
+      this.query = query;
+      this.revisionOf = revisionOf;
+      this.deadline = Deadline.after(options.timeout(), ticker);
+      GtidSet required = options.token();
+      this.token = required != null ? required : context.gtids();
+    }
+
+    ReadResult<T> run() throws SQLException {
+      if (context.isDirty()) {
+        return onSource(Reason.SOURCE_BY_POLICY);
+      }
+      long pause = TimeUnit.MILLISECONDS.toNanos(5);
+      while (true) {
+        Outcome<T> outcome = onReplica();
+        if (outcome.result != null) {
+          return outcome.result;
+        }
+        Reason failure = outcome.failure;
+        switch (options.policy()) {
+          case FALLBACK_TO_SOURCE -> {
+            return onSource(Reason.SOURCE_FALLBACK);
+          }
+          case FAIL -> throw failed(failure, outcome.detail);
+          case RETRY -> {
+            long left = deadline.remaining().toNanos();
+            if (left <= 0) {
+              throw failed(failure, outcome.detail + "; retried until the deadline");
+            }
+            LockSupport.parkNanos(Math.min(pause, left));
+            pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(200));
+          }
+        }
+      }
+    }
+
+    private Outcome<T> onReplica() throws SQLException {
+      WaitCoalescer.Lead lead = token.isEmpty() ? null : coalesce();
+      try {
+        if (!replicaReads.tryAcquire(Math.max(0, deadline.remaining().toNanos()), NANOS)) {
+          return Outcome.failed(Reason.DATABASE_BUSY, "no replica connection within the budget");
+        }
+        try (Connection connection = replica.getConnection()) {
+          return readOnReplica(connection, lead);
+        } finally {
+          replicaReads.release();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Outcome.failed(Reason.DATABASE_BUSY, "interrupted while waiting for a connection");
+      } finally {
+        if (lead != null) {
+          lead.finish(progress.contains(lastReplicaUuid, token));
+        }
+      }
+    }
+
+    private @Nullable WaitCoalescer.Lead coalesce() {
+      while (!progress.contains(lastReplicaUuid, token) && !deadline.isExpired()) {
+        WaitCoalescer.Turn turn = coalescer.join(token);
+        if (turn instanceof WaitCoalescer.Lead lead) {
+          return lead;
+        }
+        long begun = ticker.read();
+        try {
+          Boolean reached =
+              ((WaitCoalescer.Follow) turn)
+                  .executed()
+                  .get(Math.max(0, deadline.remaining().toNanos()), NANOS);
+          waitedNanos += ticker.read() - begun;
+          if (reached) {
+            return null;
+          }
+        } catch (TimeoutException e) {
+          waitedNanos += ticker.read() - begun;
+          return null;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return null;
+        } catch (ExecutionException e) {
+          throw new IllegalStateException("a coalesced wait failed", e);
+        }
+      }
+      return null;
+    }
+
+    private Outcome<T> readOnReplica(Connection connection, WaitCoalescer.@Nullable Lead lead)
+        throws SQLException {
+      PhysicalConnection physical;
+      String uuid;
+      try {
+        physical = physicalConnections.of(connection);
+        physical.endOpenTransaction(connection);
+        uuid = physical.serverUuid(connection);
+      } catch (SQLException e) {
+        evictIfBroken(connection, e);
+        return Outcome.failed(Reason.REPLICA_ERROR, "replica connection failed: " + e);
+      }
+      replicaNode = uuid;
+      lastReplicaUuid = uuid;
+      Reason served;
+      if (token.isEmpty()) {
+        served = Reason.REPLICA_NO_TOKEN;
+      } else if (progress.contains(uuid, token)) {
+        served = Reason.REPLICA_CAUGHT_UP;
+      } else {
+        long budget = deadline.remaining().toNanos() - queryReserveNanos;
+        long begun = ticker.read();
+        boolean executed;
+        try {
+          executed = waiter.await(connection, uuid, token, budget);
+        } catch (SQLException e) {
+          waitedNanos += ticker.read() - begun;
+          evictIfBroken(connection, e);
+          return Outcome.failed(Reason.REPLICA_ERROR, "wait failed on replica " + uuid + ": " + e);
+        }
+        waitedNanos += ticker.read() - begun;
+        if (!executed) {
+          return Outcome.failed(
+              budget <= 0 ? Reason.BUDGET_EXHAUSTED : Reason.WAIT_TIMEOUT,
+              "replica "
+                  + uuid
+                  + " did not reach the token within "
+                  + Duration.ofNanos(Math.max(0, budget)).toMillis()
+                  + " ms");
+        }
+        progress.advance(uuid, token);
+        served = Reason.REPLICA_AFTER_WAIT;
+      }
+      T value = query.apply(connection);
+      if (!meetsRevision(value)) {
+        return Outcome.failed(
+            Reason.REVISION_NOT_REACHED,
+            "replica " + uuid + " returned a row older than revision " + options.minRevision());
+      }
+      return Outcome.served(new ReadResult<>(value, record(uuid, "replica", served)));
+    }
+
+    private ReadResult<T> onSource(Reason reason) throws SQLException {
+      if (!sourceFallbacks.tryAcquire()) {
+        throw failed(Reason.SOURCE_FALLBACK_LIMITED, "source fallbacks at their limit");
+      }
+      try (Connection connection = source.getConnection()) {
+        PhysicalConnection physical = physicalConnections.of(connection);
+        physical.endOpenTransaction(connection);
+        String uuid = physical.serverUuid(connection);
+        if (!token.isEmpty() && !waiter.executed(connection, token)) {
+          throw failed(
+              Reason.TOKEN_NOT_ON_SOURCE,
+              "source " + uuid + " has not executed the token: writes were lost");
+        }
+        T value = query.apply(connection);
+        if (!meetsRevision(value)) {
+          throw failed(
+              Reason.REVISION_NOT_REACHED,
+              "source " + uuid + " returned a row older than revision " + options.minRevision());
+        }
+        return new ReadResult<>(value, record(uuid, "source", reason));
+      } finally {
+        sourceFallbacks.release();
+      }
+    }
+
+    private boolean meetsRevision(T value) {
+      return revisionOf == null
+          || options.minRevision() == Long.MIN_VALUE
+          || revisionOf.applyAsLong(value) >= options.minRevision();
+    }
+
+    private ConsistentReadException failed(Reason reason, String detail) {
+      return ConsistentReadException.of(
+          reason, token, replicaNode.isEmpty() ? "replica" : replicaNode, waited(), detail);
+    }
+
+    private Duration waited() {
+      return Duration.ofNanos(waitedNanos);
+    }
+
+    ExecutionRecord record(String node, String role, Reason reason) {
+      return new ExecutionRecord(
+          node, role, reason, waited(), Duration.ofNanos(ticker.read() - started));
+    }
+  }
+
+  /** A replica attempt: served, or failed with a reason. */
+  private record Outcome<T>(@Nullable ReadResult<T> result, Reason failure, String detail) {
+    static <T> Outcome<T> served(ReadResult<T> result) {
+      return new Outcome<>(result, Reason.REPLICA_AFTER_WAIT, "");
+    }
+
+    static <T> Outcome<T> failed(Reason reason, String detail) {
+      return new Outcome<>(null, reason, detail);
+    }
+  }
+
+  private static void evictIfBroken(Connection connection, SQLException e) {
+    boolean broken =
+        e instanceof SQLNonTransientConnectionException
+            || (e.getSQLState() != null && e.getSQLState().startsWith("08"));
+    if (broken) {
+      try {
+        connection.abort(Runnable::run);
+      } catch (SQLException | RuntimeException ignored) {
+        // Already unusable; closing it in the caller's finally is all that is left to do.
+      }
+    }
+  }
+
+  private static final TimeUnit NANOS = TimeUnit.NANOSECONDS;
+
+  /** Builds a {@link ConsistentReader}; every setting has a default. */
+  public static final class Builder {
+
+    /** Default limit of reads holding a replica connection at once. */
+    public static final int DEFAULT_MAX_REPLICA_READS = 64;
+
+    /** Default limit of reads falling back to the source at once. */
+    public static final int DEFAULT_MAX_SOURCE_FALLBACKS = 16;
+
+    /** Default time kept back from the wait for the query itself. */
+    public static final Duration DEFAULT_QUERY_RESERVE = Duration.ofMillis(10);
+
+    private final DataSource replica;
+    private final DataSource source;
+    private Ticker ticker = Ticker.systemTicker();
+    private ReadOptions defaults = ReadOptions.defaults();
+    private int maxReplicaReads = DEFAULT_MAX_REPLICA_READS;
+    private int maxSourceFallbacks = DEFAULT_MAX_SOURCE_FALLBACKS;
+    private Duration queryReserve = DEFAULT_QUERY_RESERVE;
+    private Consumer<ExecutionRecord> recorder = r -> {};
+
+    private Builder(DataSource replica, DataSource source) {
+      this.replica = Objects.requireNonNull(replica, "replica");
+      this.source = Objects.requireNonNull(source, "source");
+    }
+
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /** Options of reads that name none. */
+    public Builder defaults(ReadOptions defaults) {
+      this.defaults = Objects.requireNonNull(defaults, "defaults");
+      return this;
+    }
+
+    /** At most this many reads hold a replica connection; more wait, then fail busy. */
+    public Builder maxReplicaReads(int max) {
+      this.maxReplicaReads = positive(max, "maxReplicaReads");
+      return this;
+    }
+
+    /** At most this many reads fall back to the source at once; more fail at once. */
+    public Builder maxSourceFallbacks(int max) {
+      this.maxSourceFallbacks = positive(max, "maxSourceFallbacks");
+      return this;
+    }
+
+    /** Time kept back from the wait so the query still fits in the budget. */
+    public Builder queryReserve(Duration reserve) {
+      if (reserve.isNegative()) {
+        throw new IllegalArgumentException("queryReserve must not be negative: " + reserve);
+      }
+      this.queryReserve = reserve;
+      return this;
+    }
+
+    /** Receives the record of every read, served or failed. */
+    public Builder recorder(Consumer<ExecutionRecord> recorder) {
+      this.recorder = Objects.requireNonNull(recorder, "recorder");
+      return this;
+    }
+
+    public ConsistentReader build() {
+      return new ConsistentReader(this);
+    }
+
+    private static int positive(int value, String name) {
+      if (value < 1) {
+        throw new IllegalArgumentException(name + " must be at least 1, was " + value);
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.GtidSet;
+import io.tidemark.Ticker;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Waits on a replica connection until the server has executed a GTID set, within a budget, with the
+ * server's own {@code WAIT_FOR_EXECUTED_GTID_SET}; never with a timeout of 0 or none, which both
+ * mean forever.
+ *
+ * <p>Some servers (MySQL 8.0.15 among them) truncate a fractional timeout to whole seconds: 0.3 s
+ * times out at once and 1.5 s waits 1 s. On those, the whole seconds of the budget are waited on
+ * the server and the rest is covered by polling {@code GTID_SUBSET} with growing pauses. Which kind
+ * a server is, is measured once per server with a 50 ms wait that cannot succeed.
+ */
+final class GtidWaiter {
+
+  private static final String WAIT = "SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)";
+  private static final String EXECUTED = "SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed)";
+  private static final String PROBE =
+      "SELECT WAIT_FOR_EXECUTED_GTID_SET(CONCAT(@@GLOBAL.server_uuid, ':', "
+          + GtidSet.MAX_GNO
+          + "), 0.05)";
+  private static final long PROBE_HONOURED_NANOS = TimeUnit.MILLISECONDS.toNanos(30);
+  private static final long MIN_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(32);
+  private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+  private final Ticker ticker;
+  private final ConcurrentMap<String, Boolean> honoursFractions = new ConcurrentHashMap<>();
+
+  GtidWaiter(Ticker ticker) {
+    this.ticker = ticker;
+  }
+
+  /**
+   * Returns whether the server executed {@code token} before {@code budgetNanos} ran out. A budget
+   * of zero or less sends no wait, only a non-blocking check.
+   */
+  boolean await(Connection connection, String serverUuid, GtidSet token, long budgetNanos)
+      throws SQLException {
+    if (budgetNanos <= 0) {
+      return executed(connection, token);
+    }
+    long end = ticker.read() + budgetNanos;
+    if (honoursFractions(connection, serverUuid)) {
+      long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos));
+      return waitOnServer(connection, token, BigDecimal.valueOf(millis, 3));
+    }
+    long wholeSeconds = budgetNanos / SECOND;
+    if (wholeSeconds > 0 && waitOnServer(connection, token, BigDecimal.valueOf(wholeSeconds))) {
+      return true;
+    }
+    return poll(connection, token, end);
+  }
+
+  /** Whether the server has executed {@code token} now: one round trip, never blocks. */
+  boolean executed(Connection connection, GtidSet token) throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement(EXECUTED)) {
+      ps.setString(1, token.toString());
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1) == 1;
+      }
+    }
+  }
+
+  private boolean poll(Connection connection, GtidSet token, long end) throws SQLException {
+    long pause = MIN_POLL_NANOS;
+    while (true) {
+      if (executed(connection, token)) {
+        return true;
+      }
+      long left = end - ticker.read();
+      if (left <= 0) {
+        return false;
+      }
+      // The server offers no sub-second wait here; a short pause bounded by the budget is the
+      // cheapest way to notice the token soon after it is applied.
+      LockSupport.parkNanos(Math.min(pause, left));
+      if (Thread.interrupted()) {
+        Thread.currentThread().interrupt();
+        return executed(connection, token);
+      }
+      pause = Math.min(pause * 2, MAX_POLL_NANOS);
+    }
+  }
+
+  private boolean waitOnServer(Connection connection, GtidSet token, BigDecimal seconds)
+      throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement(WAIT)) {
+      ps.setString(1, token.toString());
+      ps.setBigDecimal(2, seconds);
+      // A guard in case a server ignores its own timeout: the driver cancels the statement.
+      ps.setQueryTimeout(seconds.intValue() + 2);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1) == 0;
+      }
+    }
+  }
+
+  private boolean honoursFractions(Connection connection, String serverUuid) throws SQLException {
+    Boolean known = honoursFractions.get(serverUuid);
+    if (known != null) {
+      return known;
+    }
+    long started = ticker.read();
+    try (PreparedStatement ps = connection.prepareStatement(PROBE)) {
+      ps.setQueryTimeout(2);
+      ps.executeQuery().close();
+    }
+    boolean honoured = ticker.read() - started >= PROBE_HONOURED_NANOS;
+    honoursFractions.put(serverUuid, honoured);
+    return honoured;
+  }
+}

@@ -1,0 +1,116 @@
+package io.tidemark.jdbc;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What Tidemark remembers about one physical connection across pool check-outs: its driver session,
+ * whether its commits report GTIDs by session tracking, and the server it is connected to. With
+ * drivers other than Connector/J the physical connection cannot be told apart from its pool
+ * wrapper, so nothing is remembered and each check-out starts afresh.
+ */
+final class PhysicalConnection {
+
+  private final @Nullable DriverSession driver;
+  private volatile @Nullable String serverUuid;
+  private volatile boolean tracksGtids;
+  private volatile @Nullable Consumer<String> gtidSink;
+
+  private PhysicalConnection(@Nullable DriverSession driver) {
+    this.driver = driver;
+  }
+
+  /** A registry of physical connections, held weakly so closed connections are forgotten. */
+  static final class Registry {
+    private final Map<Object, PhysicalConnection> known =
+        Collections.synchronizedMap(new WeakHashMap<>());
+
+    PhysicalConnection of(Connection connection) throws SQLException {
+      DriverSession driver = DriverSession.of(connection);
+      if (driver == null) {
+        return new PhysicalConnection(null);
+      }
+      PhysicalConnection existing = known.get(driver.physicalConnection());
+      if (existing != null) {
+        return existing;
+      }
+      PhysicalConnection created = new PhysicalConnection(driver);
+      known.put(driver.physicalConnection(), created);
+      return created;
+    }
+  }
+
+  /**
+   * Turns on {@code session_track_gtids = OWN_GTID} once for this connection when the driver tracks
+   * session state, routing every reported GTID set to the current sink; returns whether commits on
+   * this connection report their GTIDs.
+   */
+  synchronized boolean enableGtidTracking(Connection connection) {
+    if (tracksGtids || driver == null || !driver.tracksSessionState()) {
+      return tracksGtids;
+    }
+    try (Statement s = connection.createStatement()) {
+      s.execute("SET SESSION session_track_gtids = OWN_GTID");
+    } catch (SQLException e) {
+      return false;
+    }
+    driver.onTrackedGtids(
+        gtids -> {
+          Consumer<String> sink = gtidSink;
+          if (sink != null) {
+            sink.accept(gtids);
+          }
+        });
+    tracksGtids = true;
+    return true;
+  }
+
+  boolean tracksGtids() {
+    return tracksGtids;
+  }
+
+  /**
+   * Routes reported GTID sets to {@code sink} (the session that has the connection checked out).
+   */
+  void routeGtidsTo(@Nullable Consumer<String> sink) {
+    gtidSink = sink;
+  }
+
+  /** The server's {@code server_uuid}, asked once per physical connection. */
+  String serverUuid(Connection connection) throws SQLException {
+    String uuid = serverUuid;
+    if (uuid == null) {
+      try (Statement s = connection.createStatement();
+          ResultSet rs = s.executeQuery("SELECT @@GLOBAL.server_uuid")) {
+        rs.next();
+        uuid = rs.getString(1);
+      }
+      serverUuid = uuid;
+    }
+    return uuid;
+  }
+
+  /**
+   * Ends whatever transaction the connection holds, so the next statement opens a fresh read view:
+   * an open REPEATABLE READ snapshot would otherwise survive the wait and show old rows. With
+   * Connector/J the server's status flags tell whether a transaction is open, at no cost.
+   */
+  void endOpenTransaction(Connection connection) throws SQLException {
+    if (!connection.getAutoCommit()) {
+      connection.rollback();
+      connection.setAutoCommit(true);
+    }
+    if (driver == null || driver.inTransactionOnServer()) {
+      try (Statement s = connection.createStatement()) {
+        s.execute("ROLLBACK");
+      }
+    }
+  }
+}

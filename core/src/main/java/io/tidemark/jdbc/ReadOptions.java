@@ -1,0 +1,86 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.GtidSet;
+import io.tidemark.ReadPolicy;
+import java.time.Duration;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How one read is run: its time budget, its policy when the replica is behind, the GTID set it
+ * requires (by default the current context's), and the revision it requires, if any. Immutable;
+ * each {@code with} method returns a copy.
+ */
+public final class ReadOptions {
+
+  /** Default budget of a read: pool acquire, wait and query together. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
+
+  private static final ReadOptions DEFAULTS =
+      new ReadOptions(DEFAULT_TIMEOUT, ReadPolicy.FALLBACK_TO_SOURCE, null, Long.MIN_VALUE);
+
+  private final Duration timeout;
+  private final ReadPolicy policy;
+  private final @Nullable GtidSet token;
+  private final long minRevision;
+
+  private ReadOptions(
+      Duration timeout, ReadPolicy policy, @Nullable GtidSet token, long minRevision) {
+    this.timeout = timeout;
+    this.policy = policy;
+    this.token = token;
+    this.minRevision = minRevision;
+  }
+
+  /** One second, {@link ReadPolicy#FALLBACK_TO_SOURCE}, the context's token, no revision. */
+  public static ReadOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * A budget of {@code timeout} for the whole read.
+   *
+   * @throws IllegalArgumentException when negative
+   */
+  public ReadOptions withTimeout(Duration timeout) {
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+    }
+    return new ReadOptions(timeout, policy, token, minRevision);
+  }
+
+  public ReadOptions withPolicy(ReadPolicy policy) {
+    return new ReadOptions(timeout, Objects.requireNonNull(policy, "policy"), token, minRevision);
+  }
+
+  /** Requires {@code token} instead of the current context's GTID set. */
+  public ReadOptions withToken(GtidSet token) {
+    return new ReadOptions(timeout, policy, Objects.requireNonNull(token, "token"), minRevision);
+  }
+
+  /**
+   * Requires the row read to have at least {@code revision}, as told by the revision function of
+   * {@link ConsistentReader#read(ReadOptions, SqlFunction, java.util.function.ToLongFunction)}.
+   */
+  public ReadOptions withMinRevision(long revision) {
+    return new ReadOptions(timeout, policy, token, revision);
+  }
+
+  public Duration timeout() {
+    return timeout;
+  }
+
+  public ReadPolicy policy() {
+    return policy;
+  }
+
+  /** The required GTID set, or {@code null} for the current context's. */
+  public @Nullable GtidSet token() {
+    return token;
+  }
+
+  /** The minimum revision, {@link Long#MIN_VALUE} when none is required. */
+  public long minRevision() {
+    return minRevision;
+  }
+}

@@ -1,0 +1,50 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.GtidSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Lets many reads that need the same replica to catch up share one server-side wait: the first
+ * becomes the leader and waits on its connection; later reads whose token the leader's covers
+ * follow, waiting in memory without a connection, and are told whether the leader's wait succeeded.
+ */
+final class WaitCoalescer {
+
+  private final List<Lead> leads = new ArrayList<>();
+
+  /** Either the leader's outcome to wait for, or the caller's own {@link Lead}. */
+  sealed interface Turn permits Follow, Lead {}
+
+  /** A wait already running whose token covers the caller's. */
+  record Follow(CompletableFuture<Boolean> executed) implements Turn {}
+
+  /** The caller waits on the server; it must {@link #finish} when done, whatever happened. */
+  final class Lead implements Turn {
+    private final GtidSet token;
+    private final CompletableFuture<Boolean> executed = new CompletableFuture<>();
+
+    private Lead(GtidSet token) {
+      this.token = token;
+    }
+
+    void finish(boolean reached) {
+      synchronized (WaitCoalescer.this) {
+        leads.remove(this);
+      }
+      executed.complete(reached);
+    }
+  }
+
+  synchronized Turn join(GtidSet token) {
+    for (Lead lead : leads) {
+      if (lead.token.containsAll(token)) {
+        return new Follow(lead.executed);
+      }
+    }
+    Lead lead = new Lead(token);
+    leads.add(lead);
+    return lead;
+  }
+}

@@ -1,0 +1,46 @@
+package io.tidemark.jdbc;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.sql.Wrapper;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The part every JDBC proxy handles alike: {@code unwrap}/{@code isWrapperFor} see through the
+ * proxy (so pool metrics and driver-specific calls still work), identity-based {@code equals}, and
+ * plain delegation for the rest.
+ */
+final class Wrappers {
+
+  private Wrappers() {}
+
+  static @Nullable Object handleCommon(
+      Object proxy, Object target, Method method, @Nullable Object[] args) throws Throwable {
+    switch (method.getName()) {
+      case "unwrap" -> {
+        Class<?> type = (Class<?>) args[0];
+        return type.isInstance(proxy) ? proxy : ((Wrapper) target).unwrap(type);
+      }
+      case "isWrapperFor" -> {
+        Class<?> type = (Class<?>) args[0];
+        return type.isInstance(proxy) || ((Wrapper) target).isWrapperFor(type);
+      }
+      case "equals" -> {
+        return proxy == args[0];
+      }
+      case "hashCode" -> {
+        return System.identityHashCode(proxy);
+      }
+      case "toString" -> {
+        return "Tidemark[" + target + "]";
+      }
+      default -> {
+        try {
+          return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+          throw e.getCause();
+        }
+      }
+    }
+  }
+}
