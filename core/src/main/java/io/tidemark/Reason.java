@@ -27,6 +27,8 @@ public enum Reason {
   DATABASE_BUSY(false),
   /** The row read is older than the revision the read requires. */
   REVISION_NOT_REACHED(false),
+  /** The token names a source UUID this cluster does not know; nothing was sent to a server. */
+  TOKEN_REJECTED(false),
   /** The replica connection failed during the wait. */
   REPLICA_ERROR(false);
 

@@ -43,7 +43,8 @@ final class CaptureSession {
       Connection connection,
       PhysicalConnection physical,
       ConsistencyContext context,
-      Counters counters) {
+      Counters counters)
+      throws SQLException {
     this.connection = connection;
     this.physical = physical;
     this.context = context;

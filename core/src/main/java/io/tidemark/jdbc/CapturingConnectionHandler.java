@@ -116,9 +116,12 @@ final class CapturingConnectionHandler implements InvocationHandler {
       }
       session.beforeStatement();
       Object result = call(statement, method, args);
-      boolean returnedRows =
-          name.equals("executeQuery") || (name.equals("execute") && Boolean.TRUE.equals(result));
-      session.afterStatement(!returnedRows || session.rowsMayHideWrites());
+      // A query cannot write; a statement that returned rows (a CALL, say) might have, which
+      // only session tracking would tell.
+      boolean mayHaveWritten =
+          !name.equals("executeQuery")
+              && (!Boolean.TRUE.equals(result) || session.rowsMayHideWrites());
+      session.afterStatement(mayHaveWritten);
       return result;
     }
   }

@@ -23,7 +23,6 @@ import javax.sql.DataSource;
 public final class CapturingDataSource implements DataSource {
 
   private final DataSource target;
-  private final PhysicalConnection.Registry physicalConnections = new PhysicalConnection.Registry();
   private final CaptureSession.Counters counters = new CaptureSession.Counters();
 
   private CapturingDataSource(DataSource target) {
@@ -50,7 +49,7 @@ public final class CapturingDataSource implements DataSource {
       CaptureSession session =
           new CaptureSession(
               connection,
-              physicalConnections.of(connection),
+              PhysicalConnection.of(connection),
               ConsistencyContext.current(),
               counters);
       return CapturingConnectionHandler.proxy(connection, session);

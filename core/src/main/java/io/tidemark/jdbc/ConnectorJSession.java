@@ -36,18 +36,18 @@ final class ConnectorJSession implements DriverSession {
   }
 
   @Override
-  public void onTrackedGtids(Consumer<String> listener) {
-    connection
-        .getServerSessionStateController()
-        .addSessionStateChangesListener(
-            changes -> {
-              for (ServerSessionStateController.SessionStateChange change :
-                  changes.getSessionStateChangesList()) {
-                if (change.getType() == ServerSessionStateController.SESSION_TRACK_GTIDS) {
-                  change.getValues().forEach(listener);
-                }
-              }
-            });
+  public Object onTrackedGtids(Consumer<String> listener) {
+    ServerSessionStateController.SessionStateChangesListener registered =
+        changes -> {
+          for (ServerSessionStateController.SessionStateChange change :
+              changes.getSessionStateChangesList()) {
+            if (change.getType() == ServerSessionStateController.SESSION_TRACK_GTIDS) {
+              change.getValues().forEach(listener);
+            }
+          }
+        };
+    connection.getServerSessionStateController().addSessionStateChangesListener(registered);
+    return registered;
   }
 
   @Override

@@ -48,10 +48,10 @@ public final class ConsistentReader {
   private final Semaphore sourceFallbacks;
   private final long queryReserveNanos;
   private final Consumer<ExecutionRecord> recorder;
-  private final PhysicalConnection.Registry physicalConnections = new PhysicalConnection.Registry();
   private final ReplicaProgress progress = new ReplicaProgress();
   private final WaitCoalescer coalescer = new WaitCoalescer();
   private final GtidWaiter waiter;
+  private final KnownSourceUuids knownSources;
   private volatile String lastReplicaUuid = "";
 
   private ConsistentReader(Builder b) {
@@ -64,11 +64,17 @@ public final class ConsistentReader {
     this.queryReserveNanos = b.queryReserve.toNanos();
     this.recorder = b.recorder;
     this.waiter = new GtidWaiter(ticker);
+    this.knownSources = new KnownSourceUuids(source, ticker);
   }
 
   /** Starts building a reader over the replica's and the source's data sources. */
   public static Builder builder(DataSource replica, DataSource source) {
     return new Builder(replica, source);
+  }
+
+  /** The options of reads that name none; derive per-read options from them. */
+  public ReadOptions defaults() {
+    return defaults;
   }
 
   /** Runs {@code query} with the reader's default options. */
@@ -128,6 +134,9 @@ public final class ConsistentReader {
     ReadResult<T> run() throws SQLException {
       if (context.isDirty()) {
         return onSource(Reason.SOURCE_BY_POLICY);
+      }
+      if (!token.isEmpty() && !knownSources.knowsAll(token)) {
+        throw failed(Reason.TOKEN_REJECTED, "the token names a source UUID this cluster lacks");
       }
       long pause = TimeUnit.MILLISECONDS.toNanos(5);
       while (true) {
@@ -208,8 +217,8 @@ public final class ConsistentReader {
       PhysicalConnection physical;
       String uuid;
       try {
-        physical = physicalConnections.of(connection);
-        physical.endOpenTransaction(connection);
+        physical = PhysicalConnection.of(connection);
+        PhysicalConnection.endOpenTransaction(connection);
         uuid = physical.serverUuid(connection);
       } catch (SQLException e) {
         evictIfBroken(connection, e);
@@ -260,8 +269,8 @@ public final class ConsistentReader {
         throw failed(Reason.SOURCE_FALLBACK_LIMITED, "source fallbacks at their limit");
       }
       try (Connection connection = source.getConnection()) {
-        PhysicalConnection physical = physicalConnections.of(connection);
-        physical.endOpenTransaction(connection);
+        PhysicalConnection physical = PhysicalConnection.of(connection);
+        PhysicalConnection.endOpenTransaction(connection);
         String uuid = physical.serverUuid(connection);
         if (!token.isEmpty() && !waiter.executed(connection, token)) {
           throw failed(

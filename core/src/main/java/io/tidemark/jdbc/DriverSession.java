@@ -18,8 +18,12 @@ interface DriverSession {
   /** Whether the driver parses session-state changes ({@code trackSessionState=true}). */
   boolean tracksSessionState();
 
-  /** Calls {@code listener} with each GTID set the server reports in an OK packet. */
-  void onTrackedGtids(Consumer<String> listener);
+  /**
+   * Calls {@code listener} with each GTID set the server reports in an OK packet. Returns the
+   * object registered with the driver, which holds it only weakly: the caller keeps it reachable
+   * for as long as the connection lives, or the driver drops it.
+   */
+  Object onTrackedGtids(Consumer<String> listener);
 
   /** Whether the server reported an open transaction in its last status flags. */
   boolean inTransactionOnServer();

@@ -11,40 +11,33 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What Tidemark remembers about one physical connection across pool check-outs: its driver session,
- * whether its commits report GTIDs by session tracking, and the server it is connected to. With
+ * What Tidemark remembers about one physical connection across pool check-outs: whether its commits
+ * report GTIDs by session tracking, who receives them, and the server it is connected to. The state
+ * belongs to the connection, not to any data source wrapping its pool, so it is kept in one
+ * registry, weakly keyed by the driver's connection object and never referring back to it. With
  * drivers other than Connector/J the physical connection cannot be told apart from its pool
  * wrapper, so nothing is remembered and each check-out starts afresh.
  */
 final class PhysicalConnection {
 
-  private final @Nullable DriverSession driver;
+  private static final Map<Object, PhysicalConnection> KNOWN =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
   private volatile @Nullable String serverUuid;
   private volatile boolean tracksGtids;
   private volatile @Nullable Consumer<String> gtidSink;
 
-  private PhysicalConnection(@Nullable DriverSession driver) {
-    this.driver = driver;
-  }
+  /** Keeps the listener registered with the driver reachable; the driver holds it weakly. */
+  private @Nullable Object driverListener;
 
-  /** A registry of physical connections, held weakly so closed connections are forgotten. */
-  static final class Registry {
-    private final Map<Object, PhysicalConnection> known =
-        Collections.synchronizedMap(new WeakHashMap<>());
+  private PhysicalConnection() {}
 
-    PhysicalConnection of(Connection connection) throws SQLException {
-      DriverSession driver = DriverSession.of(connection);
-      if (driver == null) {
-        return new PhysicalConnection(null);
-      }
-      PhysicalConnection existing = known.get(driver.physicalConnection());
-      if (existing != null) {
-        return existing;
-      }
-      PhysicalConnection created = new PhysicalConnection(driver);
-      known.put(driver.physicalConnection(), created);
-      return created;
+  static PhysicalConnection of(Connection connection) throws SQLException {
+    DriverSession driver = DriverSession.of(connection);
+    if (driver == null) {
+      return new PhysicalConnection();
     }
+    return KNOWN.computeIfAbsent(driver.physicalConnection(), key -> new PhysicalConnection());
   }
 
   /**
@@ -52,7 +45,8 @@ final class PhysicalConnection {
    * session state, routing every reported GTID set to the current sink; returns whether commits on
    * this connection report their GTIDs.
    */
-  synchronized boolean enableGtidTracking(Connection connection) {
+  synchronized boolean enableGtidTracking(Connection connection) throws SQLException {
+    DriverSession driver = DriverSession.of(connection);
     if (tracksGtids || driver == null || !driver.tracksSessionState()) {
       return tracksGtids;
     }
@@ -61,15 +55,16 @@ final class PhysicalConnection {
     } catch (SQLException e) {
       return false;
     }
-    driver.onTrackedGtids(
-        gtids -> {
-          Consumer<String> sink = gtidSink;
-          if (sink != null) {
-            sink.accept(gtids);
-          }
-        });
+    driverListener = driver.onTrackedGtids(this::deliver);
     tracksGtids = true;
     return true;
+  }
+
+  private void deliver(String gtids) {
+    Consumer<String> sink = gtidSink;
+    if (sink != null) {
+      sink.accept(gtids);
+    }
   }
 
   boolean tracksGtids() {
@@ -102,11 +97,12 @@ final class PhysicalConnection {
    * an open REPEATABLE READ snapshot would otherwise survive the wait and show old rows. With
    * Connector/J the server's status flags tell whether a transaction is open, at no cost.
    */
-  void endOpenTransaction(Connection connection) throws SQLException {
+  static void endOpenTransaction(Connection connection) throws SQLException {
     if (!connection.getAutoCommit()) {
       connection.rollback();
       connection.setAutoCommit(true);
     }
+    DriverSession driver = DriverSession.of(connection);
     if (driver == null || driver.inTransactionOnServer()) {
       try (Statement s = connection.createStatement()) {
         s.execute("ROLLBACK");

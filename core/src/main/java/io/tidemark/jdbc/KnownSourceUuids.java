@@ -1,0 +1,63 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.GtidSet;
+import io.tidemark.Ticker;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+
+/**
+ * The source UUIDs of the cluster, read from the source's {@code gtid_executed}. A token naming any
+ * other UUID is refused before it reaches a replica: MySQL adds every UUID it is asked to wait for
+ * to its global map for good, so a forged one would leave a mark on the server.
+ */
+final class KnownSourceUuids {
+
+  private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final DataSource source;
+  private final Ticker ticker;
+  private volatile Set<UUID> known = Set.of();
+  private volatile long refreshedAt;
+  private volatile boolean loaded;
+
+  KnownSourceUuids(DataSource source, Ticker ticker) {
+    this.source = source;
+    this.ticker = ticker;
+  }
+
+  /**
+   * Whether every UUID of {@code token} is a known source; on an unknown one the list is read
+   * again, at most once a second, since a new source may have joined.
+   */
+  boolean knowsAll(GtidSet token) throws SQLException {
+    if (known.containsAll(token.uuids())) {
+      return true;
+    }
+    synchronized (this) {
+      if (!loaded || ticker.read() - refreshedAt >= REFRESH_NANOS) {
+        known = read();
+        refreshedAt = ticker.read();
+        loaded = true;
+      }
+    }
+    return known.containsAll(token.uuids());
+  }
+
+  private Set<UUID> read() throws SQLException {
+    try (Connection c = source.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed, @@GLOBAL.server_uuid")) {
+      rs.next();
+      Set<UUID> uuids = new HashSet<>(GtidSet.parse(rs.getString(1)).uuids());
+      uuids.add(UUID.fromString(rs.getString(2)));
+      return Set.copyOf(uuids);
+    }
+  }
+}

@@ -1,0 +1,211 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
+import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every kind of commit yields a captured GTID set that the replica's wait honours: the row is there
+ * once the replica has executed the captured set, and not before (checked with the applier paused,
+ * so a capture that missed the write would be seen).
+ */
+@ExtendWith(TestkitExtension.class)
+class CaptureIT {
+
+  private static MySqlTopology topology;
+  private static String db;
+  private static HikariDataSource trackingPool;
+  private static HikariDataSource plainPool;
+  private static int nextId;
+
+  @BeforeAll
+  static void createPools(MySqlTopology shared) {
+    topology = shared;
+    db = topology.createDatabase("capture");
+    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, v VARCHAR(20))");
+    trackingPool = Pools.tracking(topology.source(), db, 2);
+    plainPool = Pools.plain(topology.source(), db, 2);
+  }
+
+  @AfterAll
+  static void closePools() {
+    trackingPool.close();
+    plainPool.close();
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void explicitCommitIsCaptured(boolean tracking) throws Exception {
+    assertCaptured(
+        tracking,
+        c -> {
+          c.setAutoCommit(false);
+          insert(c, ++nextId);
+          insert(c, ++nextId);
+          c.commit();
+        },
+        2);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void autocommitStatementIsCaptured(boolean tracking) throws Exception {
+    assertCaptured(tracking, c -> insert(c, ++nextId), 1);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void batchIsCaptured(boolean tracking) throws Exception {
+    assertCaptured(
+        tracking,
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, 'b')")) {
+            for (int i = 0; i < 3; i++) {
+              ps.setInt(1, ++nextId);
+              ps.addBatch();
+            }
+            ps.executeBatch();
+          }
+        },
+        3);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void ddlWithImplicitCommitIsCaptured(boolean tracking) throws Exception {
+    String table = "ddl_" + (tracking ? "tracked" : "queried");
+    GtidSet captured =
+        capture(
+            tracking,
+            c -> {
+              try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY)");
+              }
+            });
+    assertThat(captured.isEmpty()).isFalse();
+    assertThat(topology.replica().awaitGtidSet(captured.toString(), Duration.ofSeconds(10)))
+        .isTrue();
+    assertThat(
+            topology
+                .replica()
+                .queryString(
+                    "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '"
+                        + db
+                        + "' AND table_name = '"
+                        + table
+                        + "'"))
+        .isEqualTo("1");
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void severalCommitsOnOneConnectionAreAllCaptured(boolean tracking) throws Exception {
+    assertCaptured(
+        tracking,
+        c -> {
+          insert(c, ++nextId);
+          c.setAutoCommit(false);
+          insert(c, ++nextId);
+          c.commit();
+          insert(c, ++nextId);
+          c.setAutoCommit(true);
+        },
+        3);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void rollbackAndReadOnlyTransactionsCaptureNothing(boolean tracking) throws Exception {
+    GtidSet captured =
+        capture(
+            tracking,
+            c -> {
+              c.setAutoCommit(false);
+              insert(c, ++nextId);
+              c.rollback();
+              c.createStatement().executeQuery("SELECT COUNT(*) FROM t").close();
+              c.commit();
+            });
+    assertThat(captured.isEmpty()).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void trackedCaptureTakesTheServersReportAndQueriedCaptureAsksTheServer(boolean tracking)
+      throws Exception {
+    CapturingDataSource source = CapturingDataSource.wrap(tracking ? trackingPool : plainPool);
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      try (Connection c = source.getConnection()) {
+        insert(c, ++nextId);
+      }
+      assertThat(scope.context().isDirty()).isFalse();
+    }
+    CaptureStats stats = source.stats();
+    assertThat(stats.failed()).isZero();
+    if (tracking) {
+      assertThat(stats.tracked()).isEqualTo(1);
+      assertThat(stats.queried()).isZero();
+    } else {
+      assertThat(stats.tracked()).isZero();
+      assertThat(stats.queried()).isEqualTo(1);
+    }
+  }
+
+  private interface Work {
+    void run(Connection connection) throws SQLException;
+  }
+
+  private static void assertCaptured(boolean tracking, Work work, int rows) throws Exception {
+    MySqlNode replica = topology.replica();
+    int firstId = nextId + 1;
+    replica.pauseApplier();
+    GtidSet captured;
+    try {
+      captured = capture(tracking, work);
+      assertThat(captured.isEmpty()).as("captured a GTID").isFalse();
+      assertThat(replica.awaitGtidSet(captured.toString(), Duration.ofMillis(1)))
+          .as("replica paused: the captured set is not executed yet")
+          .isFalse();
+    } finally {
+      replica.resumeApplier();
+    }
+    assertThat(replica.awaitGtidSet(captured.toString(), Duration.ofSeconds(10))).isTrue();
+    String count =
+        replica.queryString(
+            "SELECT COUNT(*) FROM `" + db + "`.t WHERE id BETWEEN " + firstId + " AND " + nextId);
+    assertThat(count).isEqualTo(Integer.toString(rows));
+  }
+
+  private static GtidSet capture(boolean tracking, Work work) throws Exception {
+    CapturingDataSource source = CapturingDataSource.wrap(tracking ? trackingPool : plainPool);
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      try (Connection c = source.getConnection()) {
+        work.run(c);
+      }
+      assertThat(scope.context().isDirty()).isFalse();
+      return scope.context().gtids();
+    }
+  }
+
+  private static void insert(Connection c, int id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, 'v')")) {
+      ps.setInt(1, id);
+      ps.executeUpdate();
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package io.tidemark.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.testkit.MySqlNode;
+
+/** HikariCP pools on testkit nodes, as an application would configure them. */
+final class Pools {
+
+  private Pools() {}
+
+  /** A pool whose connections report each commit's GTID (Connector/J session tracking). */
+  static HikariDataSource tracking(MySqlNode node, String database, int size) {
+    return pool(node, database, size, "&trackSessionState=true");
+  }
+
+  static HikariDataSource plain(MySqlNode node, String database, int size) {
+    return pool(node, database, size, "");
+  }
+
+  private static HikariDataSource pool(MySqlNode node, String database, int size, String options) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(node.jdbcUrl(database) + options);
+    config.setUsername(node.user());
+    config.setPassword(node.password());
+    config.setMaximumPoolSize(size);
+    config.setMinimumIdle(0);
+    config.setConnectionTimeout(5_000);
+    config.setPoolName(node.name() + "-" + database);
+    return new HikariDataSource(config);
+  }
+}

@@ -1,0 +1,117 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.Reason;
+import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.MySqlTopology.FormerSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/** Faults that end a server's life, each on a topology of its own. */
+class ReadPathFailoverIT {
+
+  @Test
+  void replicaKilledMidWaitFallsBackToTheSourceWithinTheBudget() throws Exception {
+    try (MySqlTopology topology = MySqlTopology.builder().start();
+        HikariDataSource sourcePool = Pools.tracking(topology.source(), "", 2);
+        HikariDataSource replicaPool = Pools.plain(topology.replica(), "", 2)) {
+      MySqlNode replica = topology.replica();
+      topology.source().execute("CREATE DATABASE shop", "CREATE TABLE shop.t (id INT, v TEXT)");
+      topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+      CapturingDataSource source = CapturingDataSource.wrap(sourcePool);
+      ConsistentReader reader = ConsistentReader.builder(replicaPool, source).build();
+      replica.pauseApplier();
+      ExecutorService executor = Executors.newSingleThreadExecutor();
+      try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+        insert(source, 1, "written");
+        ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(4));
+        Future<ReadResult<String>> read =
+            executor.submit(scope.context().wrap(() -> reader.read(options, c -> value(c, 1))));
+        awaitWaiting(replica);
+
+        replica.kill();
+
+        ReadResult<String> result = read.get(10, TimeUnit.SECONDS);
+        assertThat(result.value()).isEqualTo("written");
+        assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+        assertThat(result.record().elapsed()).isLessThan(options.timeout());
+      } finally {
+        executor.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void writesLostInAFailoverAreReportedNotReadAsMissing() throws Exception {
+    try (MySqlTopology topology = MySqlTopology.builder().start()) {
+      MySqlNode oldSource = topology.source();
+      MySqlNode promoted = topology.replica();
+      oldSource.execute("CREATE DATABASE shop", "CREATE TABLE shop.t (id INT, v TEXT)");
+      topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+      promoted.stopReceiver();
+      try (HikariDataSource oldPool = Pools.tracking(oldSource, "shop", 1);
+          ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+        insert(CapturingDataSource.wrap(oldPool), 1, "acknowledged");
+
+        topology.promote(promoted, FormerSource.KILLED);
+
+        try (HikariDataSource newSource = Pools.plain(promoted, "shop", 2)) {
+          ConsistentReader reader = ConsistentReader.builder(newSource, newSource).build();
+          ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(300));
+          assertThatThrownBy(() -> reader.read(options, c -> value(c, 1)))
+              .isInstanceOfSatisfying(
+                  ConsistentReadException.class,
+                  e -> {
+                    assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
+                    assertThat(e.token()).isEqualTo(scope.context().gtids());
+                  });
+        }
+      }
+    }
+  }
+
+  private static void insert(CapturingDataSource source, int id, String value) throws SQLException {
+    try (Connection c = source.getConnection();
+        PreparedStatement ps = c.prepareStatement("INSERT INTO shop.t VALUES (?, ?)")) {
+      ps.setInt(1, id);
+      ps.setString(2, value);
+      ps.executeUpdate();
+    }
+  }
+
+  private static @Nullable String value(Connection c, int id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM shop.t WHERE id = ?")) {
+      ps.setInt(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
+  private static void awaitWaiting(MySqlNode replica) {
+    String sql =
+        "SELECT ID FROM information_schema.PROCESSLIST"
+            + " WHERE INFO LIKE 'SELECT WAIT_FOR_EXECUTED_GTID_SET(%' LIMIT 1";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (replica.queryString(sql) == null) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no wait running on the replica within 10 s");
+      }
+    }
+  }
+}

@@ -1,0 +1,479 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.ExecutionRecord;
+import io.tidemark.GtidSet;
+import io.tidemark.ReadPolicy;
+import io.tidemark.Reason;
+import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The read path against a real source and replica: never stale, within the budget, by the policy.
+ * The replica's general log records every statement, so the tests also check what was sent.
+ */
+@ExtendWith(TestkitExtension.class)
+class ReadPathIT {
+
+  private static final Duration SLACK = Duration.ofMillis(50);
+  private static final AtomicLong IDS = new AtomicLong();
+
+  private static MySqlTopology topology;
+  private static MySqlNode replica;
+  private static String db;
+  private static HikariDataSource sourcePool;
+  private static HikariDataSource replicaPool;
+  private static CapturingDataSource source;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    replica = topology.replica();
+    db = topology.createDatabase("reads");
+    topology
+        .source()
+        .execute(
+            "CREATE TABLE `"
+                + db
+                + "`.orders (id BIGINT PRIMARY KEY, status VARCHAR(20), revision BIGINT)");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    replica.execute("SET GLOBAL log_output = 'TABLE'", "SET GLOBAL general_log = 'ON'");
+    sourcePool = Pools.tracking(topology.source(), db, 4);
+    replicaPool = Pools.plain(replica, db, 24);
+    source = CapturingDataSource.wrap(sourcePool);
+  }
+
+  @AfterEach
+  void resumeReplication() {
+    replica.resumeApplier();
+  }
+
+  @AfterAll
+  static void everyWaitSentHadAPositiveTimeout() {
+    List<String> waits = sentWaits("%");
+    replica.execute("SET GLOBAL general_log = 'OFF'");
+    sourcePool.close();
+    replicaPool.close();
+    assertThat(waits).isNotEmpty();
+    for (String wait : waits) {
+      String timeout = wait.substring(wait.lastIndexOf(',') + 1, wait.lastIndexOf(')')).trim();
+      assertThat(new BigDecimal(timeout)).as(wait).isPositive();
+    }
+  }
+
+  @Test
+  void readsFreshWriteOnReplicaAfterWaitThenSkipsTheWait() throws SQLException {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      long id = create("created");
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+
+      ReadResult<String> first = reader.read(ReadOptions.defaults(), c -> status(c, id));
+      ReadResult<String> second = reader.read(ReadOptions.defaults(), c -> status(c, id));
+
+      assertThat(first.value()).isEqualTo("created");
+      assertThat(first.record().reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
+      assertThat(first.record().role()).isEqualTo("replica");
+      assertThat(first.record().node()).isEqualTo(replica.serverUuid());
+      assertThat(second.value()).isEqualTo("created");
+      assertThat(second.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+      assertThat(second.record().waited()).isZero();
+    }
+  }
+
+  @Test
+  void pausedApplierWithFailPolicyFailsWithinBudgetAndNeverReadsStale() {
+    replica.pauseApplier();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      long id = create("created");
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+      ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(1500));
+      long started = System.nanoTime();
+
+      assertThatThrownBy(() -> reader.read(options, c -> status(c, id)))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT);
+                assertThat(e.token()).isEqualTo(scope.context().gtids());
+                assertThat(e.replica()).isEqualTo(replica.serverUuid());
+                assertThat(e.waited()).isGreaterThan(Duration.ofMillis(1000));
+              });
+      assertThat(elapsedSince(started)).isLessThan(options.timeout().plus(SLACK));
+    }
+  }
+
+  @Test
+  void pausedApplierFallsBackToTheSourceAfterCheckingItHasTheToken() throws SQLException {
+    replica.pauseApplier();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      long id = create("created");
+      ReadOptions options = ReadOptions.defaults().withTimeout(Duration.ofMillis(300));
+
+      ReadResult<String> read =
+          reader(ReadPolicy.FALLBACK_TO_SOURCE).read(options, c -> status(c, id));
+
+      assertThat(read.value()).isEqualTo("created");
+      assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThat(read.record().role()).isEqualTo("source");
+      assertThat(read.record().elapsed()).isLessThan(options.timeout().plus(SLACK));
+    }
+  }
+
+  @Test
+  void resumingTheApplierMidWaitServesTheReadFreshFromTheReplica() throws Exception {
+    replica.pauseApplier();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      long id = create("created");
+      ExecutorService executor = Executors.newSingleThreadExecutor();
+      try {
+        ConsistentReader reader = reader(ReadPolicy.FAIL);
+        ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
+        Future<ReadResult<String>> read =
+            executor.submit(scope.context().wrap(() -> reader.read(options, c -> status(c, id))));
+        awaitWaitingOnReplica();
+        replica.resumeApplier();
+
+        ReadResult<String> result = read.get(10, TimeUnit.SECONDS);
+        assertThat(result.value()).isEqualTo("created");
+        assertThat(result.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+        assertThat(result.record().elapsed()).isLessThan(options.timeout());
+      } finally {
+        executor.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void budgetsOfZeroAFractionAndSecondsAreEachKept() {
+    replica.pauseApplier();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      long id = create("created");
+      String token = scope.context().gtids().toString();
+      int waitsBefore = sentWaits(token).size();
+      for (Duration budget :
+          List.of(Duration.ZERO, Duration.ofMillis(300), Duration.ofSeconds(2))) {
+        ConsistentReader reader = reader(ReadPolicy.FAIL);
+        ReadOptions options = reader.defaults().withTimeout(budget);
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> reader.read(options, c -> status(c, id)))
+            .isInstanceOfSatisfying(
+                ConsistentReadException.class,
+                e ->
+                    assertThat(e.reason())
+                        .isEqualTo(
+                            budget.isZero() ? Reason.BUDGET_EXHAUSTED : Reason.WAIT_TIMEOUT));
+        Duration elapsed = elapsedSince(started);
+        assertThat(elapsed).as("budget %s", budget).isLessThan(budget.plus(SLACK));
+        assertThat(elapsed)
+            .as("budget %s is used, not cut short", budget)
+            .isGreaterThanOrEqualTo(budget.minus(ConsistentReader.Builder.DEFAULT_QUERY_RESERVE));
+      }
+      assertThat(sentWaits(token).size() - waitsBefore)
+          .as("only the 2 s budget sends a server wait (1 s whole, then polls)")
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
+  void zeroBudgetStillServesAReplicaThatAlreadyHasTheToken() throws SQLException {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      long id = create("created");
+      topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+
+      ReadResult<String> read =
+          reader(ReadPolicy.FAIL)
+              .read(
+                  ReadOptions.defaults().withPolicy(ReadPolicy.FAIL).withTimeout(Duration.ZERO),
+                  c -> status(c, id));
+
+      assertThat(read.value()).isEqualTo("created");
+      assertThat(read.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+    }
+  }
+
+  @Test
+  void delayedReplicaServesEveryReadFreshWithinThreeSeconds() throws Exception {
+    replica.delayApplier(Duration.ofSeconds(1));
+    ExecutorService clients = Executors.newFixedThreadPool(10);
+    try {
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+      List<Future<List<ExecutionRecord>>> runs = new ArrayList<>();
+      for (int client = 0; client < 10; client++) {
+        runs.add(clients.submit(() -> writeThenRead(reader, 10)));
+      }
+      List<ExecutionRecord> records = new ArrayList<>();
+      for (Future<List<ExecutionRecord>> run : runs) {
+        records.addAll(run.get(120, TimeUnit.SECONDS));
+      }
+      assertThat(records).hasSize(100);
+      assertThat(records)
+          .allSatisfy(
+              r -> {
+                assertThat(r.role()).isEqualTo("replica");
+                assertThat(r.elapsed()).isLessThan(Duration.ofSeconds(3).plus(SLACK));
+              });
+    } finally {
+      clients.shutdownNow();
+      replica.delayApplier(Duration.ZERO);
+    }
+  }
+
+  private static List<ExecutionRecord> writeThenRead(ConsistentReader reader, int times)
+      throws SQLException {
+    List<ExecutionRecord> records = new ArrayList<>();
+    for (int i = 0; i < times; i++) {
+      try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+        long id = create("fresh-" + i);
+        ReadResult<String> read =
+            reader.read(reader.defaults().withTimeout(Duration.ofSeconds(3)), c -> status(c, id));
+        assertThat(read.value()).isEqualTo("fresh-" + i);
+        records.add(read.record());
+      }
+    }
+    return records;
+  }
+
+  @Test
+  void snapshotLeftOpenOnAPooledConnectionIsEndedBeforeTheRead() throws Exception {
+    try (HikariDataSource onePool = Pools.plain(replica, db, 1)) {
+      try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+        long id = create("old");
+        topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+        try (Connection c = onePool.getConnection();
+            Statement s = c.createStatement()) {
+          s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
+          assertThat(status(c, id)).isEqualTo("old");
+        }
+        update(id, "new");
+        topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+        try (Connection c = onePool.getConnection()) {
+          assertThat(status(c, id))
+              .as("negative control: the snapshot left open shows the old row")
+              .isEqualTo("old");
+        }
+
+        ReadResult<String> read =
+            ConsistentReader.builder(onePool, source)
+                .build()
+                .read(ReadOptions.defaults().withPolicy(ReadPolicy.FAIL), c -> status(c, id));
+
+        assertThat(read.value()).isEqualTo("new");
+        assertThat(read.record().role()).isEqualTo("replica");
+      }
+    }
+  }
+
+  @Test
+  void killQueryOnTheWaitingConnectionEndsTheReadByPolicy() throws Exception {
+    replica.pauseApplier();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      long id = create("created");
+      ExecutorService executor = Executors.newSingleThreadExecutor();
+      try {
+        ConsistentReader reader = reader(ReadPolicy.FAIL);
+        ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
+        Future<ReadResult<String>> read =
+            executor.submit(scope.context().wrap(() -> reader.read(options, c -> status(c, id))));
+        String waiting = awaitWaitingOnReplica();
+        long started = System.nanoTime();
+        replica.execute("KILL QUERY " + waiting);
+
+        assertThatThrownBy(() -> read.get(10, TimeUnit.SECONDS))
+            .hasCauseInstanceOf(ConsistentReadException.class)
+            .cause()
+            .satisfies(
+                e ->
+                    assertThat(((ConsistentReadException) e).reason())
+                        .isEqualTo(Reason.REPLICA_ERROR));
+        assertThat(elapsedSince(started)).isLessThan(Duration.ofSeconds(1));
+      } finally {
+        executor.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void tokenWithAnUnknownSourceUuidIsRefusedBeforeAnyServerSeesIt() {
+    String forged = "0badf00d-0000-4000-8000-000000000001";
+    GtidSet token = GtidSet.parse(forged + ":1-3");
+
+    assertThatThrownBy(
+            () ->
+                reader(ReadPolicy.FALLBACK_TO_SOURCE)
+                    .read(ReadOptions.defaults().withToken(token), c -> status(c, 1)))
+        .isInstanceOfSatisfying(
+            ConsistentReadException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.TOKEN_REJECTED));
+    assertThat(sentWaits(forged)).isEmpty();
+    assertThat(replica.gtidExecuted()).doesNotContain(forged);
+  }
+
+  @Test
+  void rowOlderThanTheRequiredRevisionIsNeverReturned() throws SQLException {
+    long id;
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      id = create("created");
+    }
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    replica.pauseApplier();
+    update(id, "paid");
+    ReadOptions needsRevision2 = ReadOptions.defaults().withToken(GtidSet.EMPTY).withMinRevision(2);
+
+    ReadResult<Long> fallback =
+        reader(ReadPolicy.FALLBACK_TO_SOURCE).read(needsRevision2, c -> revision(c, id), r -> r);
+    assertThat(fallback.value()).isEqualTo(2);
+    assertThat(fallback.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+
+    assertThatThrownBy(
+            () ->
+                reader(ReadPolicy.FAIL)
+                    .read(needsRevision2.withPolicy(ReadPolicy.FAIL), c -> revision(c, id), r -> r))
+        .isInstanceOfSatisfying(
+            ConsistentReadException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.REVISION_NOT_REACHED));
+  }
+
+  @Test
+  void manyReadsWaitingForOneWriteShareOneServerWait() throws Exception {
+    replica.pauseApplier();
+    int readers = 100;
+    ExecutorService clients = Executors.newFixedThreadPool(readers);
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      long id = create("shared");
+      String token = scope.context().gtids().toString();
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+      ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(8));
+      List<Future<ReadResult<String>>> reads = new ArrayList<>();
+      for (int i = 0; i < readers; i++) {
+        reads.add(
+            clients.submit(scope.context().wrap(() -> reader.read(options, c -> status(c, id)))));
+      }
+      awaitWaitingOnReplica();
+      replica.resumeApplier();
+
+      for (Future<ReadResult<String>> read : reads) {
+        assertThat(read.get(20, TimeUnit.SECONDS).value()).isEqualTo("shared");
+      }
+      assertThat(sentWaits(token)).hasSize(1);
+    } finally {
+      clients.shutdownNow();
+    }
+  }
+
+  private static ConsistentReader reader(ReadPolicy policy) {
+    return ConsistentReader.builder(replicaPool, source)
+        .defaults(ReadOptions.defaults().withPolicy(policy))
+        .build();
+  }
+
+  private static long create(String status) {
+    long id = IDS.incrementAndGet();
+    try (Connection c = source.getConnection();
+        PreparedStatement ps = c.prepareStatement("INSERT INTO orders VALUES (?, ?, 1)")) {
+      ps.setLong(1, id);
+      ps.setString(2, status);
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return id;
+  }
+
+  private static void update(long id, String status) {
+    topology
+        .source()
+        .execute(
+            "UPDATE `"
+                + db
+                + "`.orders SET status = '"
+                + status
+                + "', revision = revision + 1 WHERE id = "
+                + id);
+  }
+
+  private static @Nullable String status(Connection c, long id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT status FROM orders WHERE id = ?")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
+  private static long revision(Connection c, long id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT revision FROM orders WHERE id = ?")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : Long.MIN_VALUE;
+      }
+    }
+  }
+
+  /** Returns the id of the replica connection running a wait, once there is one. */
+  private static String awaitWaitingOnReplica() {
+    String sql =
+        "SELECT ID FROM information_schema.PROCESSLIST"
+            + " WHERE INFO LIKE 'SELECT WAIT_FOR_EXECUTED_GTID_SET(%' LIMIT 1";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      String id = replica.queryString(sql);
+      if (id != null) {
+        return id;
+      }
+    }
+    throw new AssertionError("no wait running on the replica within 10 s");
+  }
+
+  /** The waits the replica received whose text contains {@code fragment} (SQL LIKE). */
+  private static List<String> sentWaits(String fragment) {
+    List<String> waits = new ArrayList<>();
+    try (Connection c = replica.openConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
+                    + " WHERE command_type = 'Query'"
+                    + " AND argument LIKE 'SELECT WAIT_FOR_EXECUTED_GTID_SET(%'"
+                    + " AND argument NOT LIKE '%@@GLOBAL.server_uuid%'"
+                    + " AND CONVERT(argument USING utf8mb4) LIKE ?")) {
+      ps.setString(1, "%" + fragment.replace("\n", "%") + "%");
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          waits.add(rs.getString(1));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return waits;
+  }
+
+  private static Duration elapsedSince(long startedNanos) {
+    return Duration.ofNanos(System.nanoTime() - startedNanos);
+  }
+}
