@@ -319,6 +319,30 @@ class ReadPathIT {
   }
 
   @Test
+  void retryPolicyWaitsAgainAfterAFailedWaitAndServesFromTheReplica() throws Exception {
+    replica.pauseApplier();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      long id = create("created");
+      ExecutorService executor = Executors.newSingleThreadExecutor();
+      try {
+        ConsistentReader reader = reader(ReadPolicy.RETRY);
+        ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(6));
+        Future<ReadResult<String>> read =
+            executor.submit(scope.context().wrap(() -> reader.read(options, c -> status(c, id))));
+        replica.execute("KILL QUERY " + awaitWaitingOnReplica());
+        replica.resumeApplier();
+
+        ReadResult<String> result = read.get(10, TimeUnit.SECONDS);
+        assertThat(result.value()).isEqualTo("created");
+        assertThat(result.record().role()).isEqualTo("replica");
+        assertThat(result.record().elapsed()).isLessThan(options.timeout());
+      } finally {
+        executor.shutdownNow();
+      }
+    }
+  }
+
+  @Test
   void tokenWithAnUnknownSourceUuidIsRefusedBeforeAnyServerSeesIt() {
     String forged = "0badf00d-0000-4000-8000-000000000001";
     GtidSet token = GtidSet.parse(forged + ":1-3");
