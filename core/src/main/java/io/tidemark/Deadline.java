@@ -9,6 +9,8 @@ import java.util.Objects;
  */
 public final class Deadline {
 
+  private static final Duration YEAR = Duration.ofDays(365);
+
   private final Ticker ticker;
   private final long deadlineNanos;
 
@@ -21,11 +23,10 @@ public final class Deadline {
   public static Deadline after(Duration budget, Ticker ticker) {
     Objects.requireNonNull(budget, "budget");
     long now = ticker.read();
-    long nanos =
-        budget.compareTo(Duration.ofDays(365)) > 0
-            ? Duration.ofDays(365).toNanos()
-            : budget.toNanos();
-    return new Deadline(ticker, now + nanos);
+    // Clamped so that the arithmetic below cannot overflow; a year is forever for a read.
+    Duration clamped =
+        budget.isNegative() ? Duration.ZERO : budget.compareTo(YEAR) > 0 ? YEAR : budget;
+    return new Deadline(ticker, now + clamped.toNanos());
   }
 
   /** Time left, negative once passed. */

@@ -100,11 +100,21 @@ final class CaptureSession {
     wroteInTransaction = false;
   }
 
+  /**
+   * After a rollback. A transaction can end without {@code commit()}: DDL commits implicitly, and
+   * so does {@code COMMIT} sent as SQL text. With tracking the server reported those commits as
+   * they happened; without it, whatever may have been written is captured now (a superset).
+   */
   void afterRollback() {
+    if (wroteInTransaction && !physical.tracksGtids()) {
+      queryExecutedSet();
+    }
     wroteInTransaction = false;
   }
 
+  /** When the connection goes back to the pool, for the same reason as {@link #afterRollback}. */
   void close() {
+    afterRollback();
     physical.routeGtidsTo(null);
   }
 

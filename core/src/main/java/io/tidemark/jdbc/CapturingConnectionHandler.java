@@ -7,6 +7,7 @@ import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.Statement;
 import org.jspecify.annotations.Nullable;
 
@@ -115,7 +116,20 @@ final class CapturingConnectionHandler implements InvocationHandler {
         return Wrappers.handleCommon(proxy, statement, method, args);
       }
       session.beforeStatement();
-      Object result = call(statement, method, args);
+      Object result;
+      try {
+        result = call(statement, method, args);
+      } catch (Throwable failed) {
+        // A batch can fail after some of its statements committed.
+        if (!name.equals("executeQuery")) {
+          try {
+            session.afterStatement(true);
+          } catch (SQLException alsoFailed) {
+            failed.addSuppressed(alsoFailed);
+          }
+        }
+        throw failed;
+      }
       // A query cannot write; a statement that returned rows (a CALL, say) might have, which
       // only session tracking would tell.
       boolean mayHaveWritten =

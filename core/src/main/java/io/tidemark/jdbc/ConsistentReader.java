@@ -11,6 +11,7 @@ import io.tidemark.Ticker;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
@@ -117,7 +118,7 @@ public final class ConsistentReader {
     private final long started = ticker.read();
     private final Deadline deadline;
     private final GtidSet token;
-    private final ConsistencyContext context = ConsistencyContext.current();
+    private final @Nullable ConsistencyContext context = ConsistencyContext.currentOrNull();
     private long waitedNanos;
     private String replicaNode = "";
 
@@ -128,11 +129,11 @@ public final class ConsistentReader {
       this.revisionOf = revisionOf;
       this.deadline = Deadline.after(options.timeout(), ticker);
       GtidSet required = options.token();
-      this.token = required != null ? required : context.gtids();
+      this.token = required != null ? required : context != null ? context.gtids() : GtidSet.EMPTY;
     }
 
     ReadResult<T> run() throws SQLException {
-      if (context.isDirty()) {
+      if (context != null && context.isDirty()) {
         return onSource(Reason.SOURCE_BY_POLICY);
       }
       if (!token.isEmpty() && !knownSources.knowsAll(token)) {
@@ -170,6 +171,15 @@ public final class ConsistentReader {
         }
         try (Connection connection = replica.getConnection()) {
           return readOnReplica(connection, lead);
+        } catch (SQLException e) {
+          if (!isConnectionFailure(e)) {
+            throw e;
+          }
+          return Outcome.failed(
+              e instanceof SQLTransientConnectionException
+                  ? Reason.DATABASE_BUSY
+                  : Reason.REPLICA_ERROR,
+              "no replica connection: " + e.getMessage());
         } finally {
           replicaReads.release();
         }
@@ -253,6 +263,10 @@ public final class ConsistentReader {
                   + " ms");
         }
         progress.advance(uuid, token);
+        if (lead != null) {
+          // Followers need not wait for this read's query, only for the replica.
+          lead.finish(true);
+        }
         served = Reason.REPLICA_AFTER_WAIT;
       }
       T value = query.apply(connection);
@@ -321,11 +335,14 @@ public final class ConsistentReader {
     }
   }
 
+  private static boolean isConnectionFailure(SQLException e) {
+    return e instanceof SQLNonTransientConnectionException
+        || e instanceof SQLTransientConnectionException
+        || (e.getSQLState() != null && e.getSQLState().startsWith("08"));
+  }
+
   private static void evictIfBroken(Connection connection, SQLException e) {
-    boolean broken =
-        e instanceof SQLNonTransientConnectionException
-            || (e.getSQLState() != null && e.getSQLState().startsWith("08"));
-    if (broken) {
+    if (isConnectionFailure(e)) {
       try {
         connection.abort(Runnable::run);
       } catch (SQLException | RuntimeException ignored) {

@@ -52,11 +52,17 @@ final class GtidWaiter {
       return executed(connection, token);
     }
     long end = ticker.read() + budgetNanos;
-    if (honoursFractions(connection, serverUuid)) {
-      long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos));
+    boolean fractions = honoursFractions(connection, serverUuid);
+    // The first call on a server spends part of the budget on the probe.
+    long left = end - ticker.read();
+    if (left <= 0) {
+      return executed(connection, token);
+    }
+    if (fractions) {
+      long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
       return waitOnServer(connection, token, BigDecimal.valueOf(millis, 3));
     }
-    long wholeSeconds = budgetNanos / SECOND;
+    long wholeSeconds = left / SECOND;
     if (wholeSeconds > 0 && waitOnServer(connection, token, BigDecimal.valueOf(wholeSeconds))) {
       return true;
     }
@@ -104,7 +110,8 @@ final class GtidWaiter {
       ps.setQueryTimeout(seconds.intValue() + 2);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        return rs.getInt(1) == 0;
+        int result = rs.getInt(1);
+        return result == 0 && !rs.wasNull();
       }
     }
   }

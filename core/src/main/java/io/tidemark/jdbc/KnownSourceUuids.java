@@ -6,16 +6,16 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
- * The source UUIDs of the cluster, read from the source's {@code gtid_executed}. A token naming any
- * other UUID is refused before it reaches a replica: MySQL adds every UUID it is asked to wait for
- * to its global map for good, so a forged one would leave a mark on the server.
+ * The source UUIDs of the cluster: those in the source's {@code gtid_executed} (a token can hold no
+ * GTID of a source that never committed one). A token naming any other UUID is refused before it
+ * reaches a replica: MySQL adds every UUID it is asked to wait for to its global map for good, so a
+ * forged one would leave a mark on the server.
  */
 final class KnownSourceUuids {
 
@@ -53,11 +53,9 @@ final class KnownSourceUuids {
   private Set<UUID> read() throws SQLException {
     try (Connection c = source.getConnection();
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed, @@GLOBAL.server_uuid")) {
+        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
       rs.next();
-      Set<UUID> uuids = new HashSet<>(GtidSet.parse(rs.getString(1)).uuids());
-      uuids.add(UUID.fromString(rs.getString(2)));
-      return Set.copyOf(uuids);
+      return GtidSet.parse(rs.getString(1)).uuids();
     }
   }
 }

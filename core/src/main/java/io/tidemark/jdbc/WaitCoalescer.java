@@ -20,7 +20,10 @@ final class WaitCoalescer {
   /** A wait already running whose token covers the caller's. */
   record Follow(CompletableFuture<Boolean> executed) implements Turn {}
 
-  /** The caller waits on the server; it must {@link #finish} when done, whatever happened. */
+  /**
+   * The caller waits on the server; it must {@link #finish} when done, whatever happened (a second
+   * call changes nothing).
+   */
   final class Lead implements Turn {
     private final GtidSet token;
     private final CompletableFuture<Boolean> executed = new CompletableFuture<>();

@@ -1,0 +1,272 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.FakeTicker;
+import io.tidemark.GtidSet;
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Capture by querying {@code @@GLOBAL.gtid_executed} after a commit, as with drivers other than
+ * Connector/J, driven through {@link CapturingDataSource} as an application would.
+ */
+class CaptureSessionTests {
+
+  private static final String SOURCE_UUID = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
+  private static final String EXECUTED = SOURCE_UUID + ":1-42";
+  private static final String INSERT = "INSERT INTO orders (id, status) VALUES (101, 'NEW')";
+  private static final String UPDATE = "UPDATE orders SET status = 'PAID' WHERE id = 101";
+  private static final String SELECT = "SELECT status FROM orders WHERE id = 101";
+  private static final String CAPTURE = "SELECT @@GLOBAL.gtid_executed";
+
+  private final FakeMysql server =
+      new FakeMysql(SOURCE_UUID, new FakeTicker())
+          .executed(EXECUTED)
+          .answering(INSERT, null)
+          .answering(UPDATE, null)
+          .answering(SELECT, "NEW");
+  private final FakeConnection source = new FakeConnection(server);
+  private final CapturingDataSource dataSource = CapturingDataSource.wrap(source.pool());
+
+  @Test
+  void capturesTheExecutedSetAfterAnAutocommitWrite() throws SQLException {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+
+      statement.executeUpdate(INSERT);
+
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+    }
+    assertThat(source.sent()).extracting(FakeConnection.Sent::sql).containsExactly(INSERT, CAPTURE);
+    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 1, 0));
+  }
+
+  @Test
+  void capturesAfterAPreparedWrite() throws SQLException {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(UPDATE)) {
+
+      statement.executeUpdate();
+
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+    }
+    assertThat(source.sent(CAPTURE)).hasSize(1);
+  }
+
+  @Test
+  void capturesATransactionOnceAtItsCommit() throws SQLException {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try (Statement statement = connection.createStatement()) {
+        statement.executeUpdate(INSERT);
+        statement.executeUpdate(UPDATE);
+      }
+      assertThat(source.sent(CAPTURE)).isEmpty();
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+
+      connection.commit();
+
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+    }
+    assertThat(source.sent(CAPTURE)).hasSize(1);
+    assertThat(source.firstInLog(CAPTURE)).isGreaterThan(source.firstInLog("commit()"));
+  }
+
+  @Test
+  void capturesWhenTurningAutocommitBackOnCommitsATransaction() throws SQLException {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try (Statement statement = connection.createStatement()) {
+        statement.executeUpdate(INSERT);
+      }
+
+      connection.setAutoCommit(true);
+
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+    }
+    assertThat(source.sent(CAPTURE)).hasSize(1);
+  }
+
+  @Test
+  void capturesATransactionCommittedBySqlText() throws SQLException {
+    server.answering("COMMIT", null);
+    ConsistencyContext context;
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection()) {
+      context = scope.context();
+      connection.setAutoCommit(false);
+      try (Statement statement = connection.createStatement()) {
+        statement.executeUpdate(INSERT);
+        statement.execute("COMMIT");
+      }
+    }
+
+    // The write committed: its GTID must be in the context, or the context must be dirty.
+    assertThat(context.gtids().containsAll(GtidSet.parse(EXECUTED)) || context.isDirty())
+        .as("captured or dirty: %s", context)
+        .isTrue();
+  }
+
+  @Test
+  void capturesTheWritesOfAnAutocommitBatchThatFailedPartway() throws SQLException {
+    String duplicate = "INSERT INTO orders (id, status) VALUES (102, 'NEW')";
+    String another = "INSERT INTO orders (id, status) VALUES (103, 'NEW')";
+    server
+        .failing(duplicate, new SQLIntegrityConstraintViolationException("duplicate", "23000"))
+        .answering(another, null);
+    ConsistencyContext context;
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      context = scope.context();
+      statement.addBatch(INSERT);
+      statement.addBatch(duplicate);
+      statement.addBatch(another);
+
+      assertThatThrownBy(statement::executeBatch).isInstanceOf(BatchUpdateException.class);
+    }
+
+    // Two of the three inserts committed: the context must hold them, or be dirty.
+    assertThat(source.sent(INSERT)).hasSize(1);
+    assertThat(context.gtids().containsAll(GtidSet.parse(EXECUTED)) || context.isDirty())
+        .as("captured or dirty: %s", context)
+        .isTrue();
+  }
+
+  @Test
+  void capturesTheWritesOfAnAutocommitBatch() throws SQLException {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(UPDATE)) {
+      statement.addBatch();
+      statement.addBatch();
+
+      assertThat(statement.executeBatch()).containsExactly(1, 1);
+
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+    }
+    assertThat(source.sent(CAPTURE)).hasSize(1);
+  }
+
+  @Test
+  void capturesNothingWhenATransactionWithoutWritesRollsBack() throws SQLException {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try (Statement statement = connection.createStatement()) {
+        statement.executeQuery(SELECT).close();
+      }
+
+      connection.rollback();
+      connection.setAutoCommit(true);
+
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+      assertThat(scope.context().isDirty()).isFalse();
+    }
+    assertThat(source.sent(CAPTURE)).isEmpty();
+    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 0));
+  }
+
+  @Test
+  void capturesASupersetWhenAnUntrackedTransactionWithWritesRollsBack() throws SQLException {
+    // Without session tracking a rollback cannot tell whether DDL or a COMMIT sent as text
+    // committed part of the work, so it captures what the source executed: more, never less.
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try (Statement statement = connection.createStatement()) {
+        statement.executeUpdate(INSERT);
+      }
+
+      connection.rollback();
+
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+      assertThat(scope.context().isDirty()).isFalse();
+    }
+    assertThat(source.sent(CAPTURE)).hasSize(1);
+  }
+
+  @Test
+  void capturesNothingForAReadOnlyQuery() throws SQLException {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(SELECT)) {
+
+      assertThat(rows.next()).isTrue();
+      assertThat(rows.getString(1)).isEqualTo("NEW");
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+    }
+    assertThat(source.sent()).extracting(FakeConnection.Sent::sql).containsExactly(SELECT);
+  }
+
+  @Test
+  void marksTheContextDirtyWhenTheExecutedSetCannotBeRead() throws SQLException {
+    server.failing(CAPTURE, new SQLNonTransientConnectionException("gone", "08S01"));
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+
+      statement.executeUpdate(INSERT);
+
+      assertThat(scope.context().isDirty()).isTrue();
+      assertThat(scope.context().dirtyBecause()).contains("gtid_executed");
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+    }
+    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 1));
+  }
+
+  @Test
+  void capturesIntoTheContextCurrentWhenTheConnectionWasCheckedOut() throws SQLException {
+    try (ConsistencyContext.Scope request = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection()) {
+      try (ConsistencyContext.Scope later = ConsistencyContext.open();
+          Statement statement = connection.createStatement()) {
+
+        statement.executeUpdate(INSERT);
+
+        assertThat(later.context().gtids()).isEqualTo(GtidSet.EMPTY);
+      }
+      assertThat(request.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+    }
+  }
+
+  @Test
+  void statementsHandBackTheCapturingConnection() throws SQLException {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        PreparedStatement prepared = connection.prepareStatement(UPDATE)) {
+
+      assertThat(statement.getConnection()).isSameAs(connection);
+      assertThat(prepared.getConnection()).isSameAs(connection);
+      assertThat(connection).isNotSameAs(source.connection());
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+    }
+  }
+
+  @Test
+  void unwrapSeesThroughToTheWrappedDataSource() throws SQLException {
+    assertThat(dataSource.isWrapperFor(AutoCloseable.class)).isTrue();
+    assertThat(dataSource.unwrap(AutoCloseable.class)).isSameAs(source.pool());
+    assertThat(dataSource.isWrapperFor(CapturingDataSource.class)).isTrue();
+    assertThat(dataSource.unwrap(CapturingDataSource.class)).isSameAs(dataSource);
+    assertThat(dataSource.isWrapperFor(Runnable.class)).isFalse();
+    assertThat(dataSource.target()).isSameAs(source.pool());
+  }
+}

@@ -1,0 +1,365 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.ExecutionRecord;
+import io.tidemark.FakeTicker;
+import io.tidemark.GtidSet;
+import io.tidemark.ReadPolicy;
+import io.tidemark.Reason;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ConsistentReaderTests {
+
+  private static final List<String> SOURCE_UUIDS_LOOKUP =
+      List.of("getConnection()", "SELECT @@GLOBAL.gtid_executed", "close()");
+
+  private static final String SOURCE_UUID = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
+  private static final String REPLICA_UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+  private static final String WRITES = SOURCE_UUID + ":1-7";
+  private static final GtidSet TOKEN = GtidSet.parse(WRITES);
+  private static final String STATUS = "SELECT status FROM orders WHERE id = 101";
+  private static final String REVISION = "SELECT revision FROM orders WHERE id = 101";
+  private static final Duration SHORT = Duration.ofMillis(300);
+
+  private final FakeTicker ticker = new FakeTicker();
+  private final FakeMysql sourceServer =
+      new FakeMysql(SOURCE_UUID, ticker)
+          .executed(WRITES)
+          .answering(STATUS, "PAID")
+          .answering(REVISION, 5L);
+  private final FakeMysql replicaServer =
+      new FakeMysql(REPLICA_UUID, ticker).answering(STATUS, "NEW").answering(REVISION, 4L);
+  private final FakeConnection source = new FakeConnection(sourceServer);
+  private final FakeConnection replica = new FakeConnection(replicaServer);
+  private final List<ExecutionRecord> records = new CopyOnWriteArrayList<>();
+  private final ExecutorService other = Executors.newSingleThreadExecutor();
+
+  @AfterEach
+  void stopOtherThread() throws InterruptedException {
+    other.shutdownNow();
+    assertThat(other.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void readsTheReplicaAfterItExecutedTheToken() throws SQLException {
+    replicaServer.executesAfter(Duration.ofMillis(120), WRITES);
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      ReadResult<String> result = reader.read(c -> status(c));
+
+      assertThat(result.value()).isEqualTo("NEW");
+      assertThat(result.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertThat(result.record().node()).isEqualTo(REPLICA_UUID);
+      assertThat(result.record().role()).isEqualTo("replica");
+      assertThat(result.record().waited()).isEqualTo(Duration.ofMillis(120));
+      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+    }
+    assertThat(replica.firstInLog(STATUS)).isGreaterThan(replica.firstInLog("WAIT_FOR"));
+    assertThat(source.log())
+        .as("only the source UUIDs were looked up")
+        .isEqualTo(SOURCE_UUIDS_LOOKUP);
+  }
+
+  @Test
+  void skipsTheWaitOnceTheReplicaIsKnownToHaveTheToken() throws SQLException {
+    replicaServer.executed(WRITES);
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      assertThat(reader.read(c -> status(c)).record().reason())
+          .isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      int waitsBefore = replica.sent("WAIT_FOR").size() + replica.sent("GTID_SUBSET").size();
+
+      ReadResult<String> again = reader.read(c -> status(c));
+
+      assertThat(again.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+      assertThat(again.record().waited()).isZero();
+      assertThat(replica.sent("WAIT_FOR").size() + replica.sent("GTID_SUBSET").size())
+          .isEqualTo(waitsBefore);
+      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+    }
+  }
+
+  @Test
+  void readsTheSourceWhenTheContextIsDirty() throws SQLException {
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      scope.context().markDirty("a write escaped capture");
+
+      ReadResult<String> result = reader.read(c -> status(c));
+
+      assertThat(result.value()).isEqualTo("PAID");
+      assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
+      assertThat(result.record().node()).isEqualTo(SOURCE_UUID);
+      assertThat(result.record().role()).isEqualTo("source");
+    }
+    assertThat(replica.log()).isEmpty();
+  }
+
+  @Test
+  void readsTheReplicaWithoutWaitingWhenThereIsNoToken() throws SQLException {
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      ReadResult<String> result = reader.read(c -> status(c));
+
+      assertThat(result.value()).isEqualTo("NEW");
+      assertThat(result.record().reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
+      assertThat(result.record().node()).isEqualTo(REPLICA_UUID);
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+    }
+    assertThat(replica.sent("WAIT_FOR")).isEmpty();
+    assertThat(replica.sent("GTID_SUBSET")).isEmpty();
+    assertThat(source.log()).isEmpty();
+  }
+
+  @Test
+  void failsWithTheTokenAndTheTimeWaitedWhenTheReplicaDoesNotCatchUp() {
+    ConsistentReader reader = reader().build();
+    ReadOptions options = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      ConsistentReadException failure =
+          catchThrowableOfType(
+              ConsistentReadException.class, () -> reader.read(options, c -> status(c)));
+
+      assertThat(failure.reason()).isEqualTo(Reason.WAIT_TIMEOUT);
+      assertThat(failure.token()).isEqualTo(scope.context().gtids()).isEqualTo(TOKEN);
+      assertThat(failure.replica()).isEqualTo(REPLICA_UUID);
+      assertThat(failure.waited())
+          .isGreaterThanOrEqualTo(SHORT.minus(ConsistentReader.Builder.DEFAULT_QUERY_RESERVE));
+      assertThat(failure.getMessage()).contains("WAIT_TIMEOUT", REPLICA_UUID);
+    }
+    assertThat(replica.sent(STATUS)).isEmpty();
+    assertThat(source.log())
+        .as("only the source UUIDs were looked up")
+        .isEqualTo(SOURCE_UUIDS_LOOKUP);
+  }
+
+  @Test
+  void fallsBackToTheSourceAfterCheckingItHasTheToken() throws SQLException {
+    ConsistentReader reader = reader().build();
+    ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      ReadResult<String> result = reader.read(options, c -> status(c));
+
+      assertThat(result.value()).isEqualTo("PAID");
+      assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThat(result.record().node()).isEqualTo(SOURCE_UUID);
+      assertThat(result.record().waited()).isPositive();
+      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+    }
+    assertThat(source.sent("GTID_SUBSET"))
+        .singleElement()
+        .satisfies(check -> assertThat(check.parameter(1)).isEqualTo(TOKEN.toString()));
+    assertThat(source.firstInLog("GTID_SUBSET")).isLessThan(source.firstInLog(STATUS));
+  }
+
+  @Test
+  void failsWhenTheSourceLacksTheToken() {
+    FakeMysql lostWrites = new FakeMysql(SOURCE_UUID, ticker).executed(SOURCE_UUID + ":1-5");
+    FakeConnection failedOver = new FakeConnection(lostWrites);
+    ConsistentReader reader =
+        ConsistentReader.builder(replica.pool(), failedOver.pool())
+            .ticker(ticker)
+            .recorder(records::add)
+            .build();
+    ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      assertThatThrownBy(() -> reader.read(options, c -> status(c)))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
+                assertThat(e.token()).isEqualTo(scope.context().gtids());
+              });
+    }
+    assertThat(failedOver.sent("GTID_SUBSET")).hasSize(1);
+    assertThat(failedOver.sent(STATUS)).isEmpty();
+  }
+
+  @Test
+  void limitsHowManyReadsFallBackToTheSourceAtOnce() throws Exception {
+    ConsistentReader reader = reader().maxSourceFallbacks(1).build();
+    CountDownLatch onSource = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<ReadResult<String>> first;
+    try (ConsistencyContext.Scope dirty = ConsistencyContext.open()) {
+      dirty.context().markDirty("a write escaped capture");
+      first =
+          other.submit(
+              dirty
+                  .context()
+                  .wrap(
+                      () ->
+                          reader.read(
+                              c -> {
+                                onSource.countDown();
+                                awaitOrFail(release);
+                                return status(c);
+                              })));
+    }
+    assertThat(onSource.await(10, TimeUnit.SECONDS)).isTrue();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
+      assertThatThrownBy(() -> reader.read(options, c -> status(c)))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> assertThat(e.reason()).isEqualTo(Reason.SOURCE_FALLBACK_LIMITED));
+      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+    } finally {
+      release.countDown();
+    }
+    assertThat(first.get(10, TimeUnit.SECONDS).record().reason())
+        .isEqualTo(Reason.SOURCE_BY_POLICY);
+  }
+
+  @Test
+  void fallsBackToTheSourceWhenTheReplicaRefusesConnections() throws SQLException {
+    replica.refuseConnections(
+        new SQLTransientConnectionException("pool: no connection within 30000 ms", "08001"));
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      ReadResult<String> result = reader.read(c -> status(c));
+
+      assertThat(result.value()).isEqualTo("PAID");
+      assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+    }
+    assertThat(source.sent("GTID_SUBSET")).hasSize(1);
+    assertThat(records).hasSize(1);
+  }
+
+  @Test
+  void fallsBackToTheSourceWhenTheReplicaRowIsOlderThanRequired() throws SQLException {
+    ConsistentReader reader = reader().build();
+    ReadOptions options = ReadOptions.defaults().withMinRevision(5);
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      ReadResult<Long> result = reader.read(options, c -> revision(c), revision -> revision);
+
+      assertThat(result.value()).isEqualTo(5L);
+      assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+    }
+    assertThat(replica.sent(REVISION)).hasSize(1);
+    assertThat(source.sent(REVISION)).hasSize(1);
+  }
+
+  @Test
+  void recordsServedAndFailedReads() throws SQLException {
+    ConsistentReader reader = reader().build();
+    ReadOptions failFast = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      reader.read(c -> status(c));
+      assertThatThrownBy(() -> reader.read(failFast.withToken(TOKEN), c -> status(c)))
+          .isInstanceOf(ConsistentReadException.class);
+      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+    }
+
+    assertThat(records).hasSize(2);
+    assertThat(records.get(0).reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
+    assertThat(records.get(0).node()).isEqualTo(REPLICA_UUID);
+    assertThat(records.get(0).served()).isTrue();
+    assertThat(records.get(1).reason()).isEqualTo(Reason.WAIT_TIMEOUT);
+    assertThat(records.get(1).role()).isEqualTo("none");
+    assertThat(records.get(1).served()).isFalse();
+    assertThat(records.get(1).waited()).isPositive();
+  }
+
+  @Test
+  void endsAnOpenTransactionBeforeWaiting() throws SQLException {
+    replica.leaveTransactionOpen();
+    replicaServer.executed(WRITES);
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      assertThat(reader.read(c -> status(c)).record().reason())
+          .isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+    }
+
+    int rollback = replica.firstInLog("rollback()");
+    assertThat(rollback).isNotNegative();
+    assertThat(replica.firstInLog("setAutoCommit(true)")).isGreaterThan(rollback);
+    assertThat(replica.firstInLog("WAIT_FOR")).isGreaterThan(rollback);
+    assertThat(replica.firstInLog(STATUS)).isGreaterThan(rollback);
+    assertThat(replica.log().subList(0, rollback)).noneMatch(entry -> entry.contains("GTID"));
+  }
+
+  @Test
+  void builderRejectsLimitsThatCannotWork() {
+    ConsistentReader.Builder builder = reader();
+
+    assertThatThrownBy(() -> builder.maxReplicaReads(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxReplicaReads");
+    assertThatThrownBy(() -> builder.maxSourceFallbacks(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxSourceFallbacks");
+    assertThatThrownBy(() -> builder.maxReplicaReads(-1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> builder.queryReserve(Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("queryReserve");
+    assertThat(builder.queryReserve(Duration.ZERO).maxSourceFallbacks(1).build()).isNotNull();
+  }
+
+  private ConsistentReader.Builder reader() {
+    return ConsistentReader.builder(replica.pool(), source.pool())
+        .ticker(ticker)
+        .recorder(records::add);
+  }
+
+  private static void awaitOrFail(CountDownLatch latch) {
+    try {
+      if (!latch.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("never released");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String status(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(STATUS)) {
+      rows.next();
+      return rows.getString(1);
+    }
+  }
+
+  private static long revision(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(REVISION)) {
+      return rows.next() ? rows.getLong(1) : Long.MIN_VALUE;
+    }
+  }
+}
