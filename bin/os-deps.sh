@@ -3,7 +3,7 @@
 ensure_os_libraries() {
   local missing=() libs
   libs=$("$(command -v ldconfig || echo /sbin/ldconfig)" -p 2>/dev/null || true)
-  grep -q 'libaio\.so\.1' <<<"$libs" || missing+=(libaio)
+  grep -q 'libaio\.so\.1 ' <<<"$libs" || missing+=(libaio)
   grep -q 'libnuma\.so\.1' <<<"$libs" || missing+=(libnuma1)
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" -ne 0 ]; then
@@ -22,6 +22,13 @@ ensure_os_libraries() {
     fi
   done
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
+  # Debian 13's libaio1t64 ships libaio.so.1t64 only; the MySQL binaries ask for libaio.so.1.
+  local t64
+  t64=$(find /usr/lib /lib -name 'libaio.so.1t64' 2>/dev/null | head -n 1)
+  if [ -n "$t64" ] && [ ! -e "$(dirname "$t64")/libaio.so.1" ]; then
+    ln -s "$t64" "$(dirname "$t64")/libaio.so.1"
+    ldconfig
+  fi
 }
 
 ensure_java() {

@@ -26,9 +26,10 @@ final class CaptureSession {
     final LongAdder tracked = new LongAdder();
     final LongAdder queried = new LongAdder();
     final LongAdder failed = new LongAdder();
+    final LongAdder unscoped = new LongAdder();
 
     CaptureStats snapshot() {
-      return new CaptureStats(tracked.sum(), queried.sum(), failed.sum());
+      return new CaptureStats(tracked.sum(), queried.sum(), failed.sum(), unscoped.sum());
     }
   }
 
@@ -100,6 +101,12 @@ final class CaptureSession {
     wroteInTransaction = false;
   }
 
+  /** A commit that threw may or may not have committed: reads must not trust the token. */
+  void commitFailed(Throwable failure) {
+    wroteInTransaction = false;
+    fail("a commit failed and its outcome is unknown: " + failure);
+  }
+
   /**
    * After a rollback. A transaction can end without {@code commit()}: DDL commits implicitly, and
    * so does {@code COMMIT} sent as SQL text. With tracking the server reported those commits as
@@ -119,6 +126,11 @@ final class CaptureSession {
   }
 
   private void queryExecutedSet() {
+    if (physical.tracksGtids()) {
+      // The server should have reported a GTID; if session state was reset (a pool's
+      // COM_RESET_CONNECTION, a reconnect), turn tracking on again for the next commits.
+      physical.renewGtidTracking(connection);
+    }
     try (Statement s = connection.createStatement();
         ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
       rs.next();

@@ -38,20 +38,15 @@ final class CapturingConnectionHandler implements InvocationHandler {
       throws Throwable {
     switch (method.getName()) {
       case "commit" -> {
-        session.beforeCommit();
-        call(target, method, args);
-        session.afterCommit();
+        commit(method, args);
         return null;
       }
       case "setAutoCommit" -> {
         // Turning autocommit on inside a transaction commits it.
-        boolean commits = Boolean.TRUE.equals(args[0]) && !target.getAutoCommit();
-        if (commits) {
-          session.beforeCommit();
-        }
-        call(target, method, args);
-        if (commits) {
-          session.afterCommit();
+        if (Boolean.TRUE.equals(args[0]) && !target.getAutoCommit()) {
+          commit(method, args);
+        } else {
+          call(target, method, args);
         }
         return null;
       }
@@ -73,6 +68,17 @@ final class CapturingConnectionHandler implements InvocationHandler {
         return Wrappers.handleCommon(proxy, target, method, args);
       }
     }
+  }
+
+  private void commit(Method method, @Nullable Object[] args) throws Throwable {
+    session.beforeCommit();
+    try {
+      call(target, method, args);
+    } catch (Throwable failed) {
+      session.commitFailed(failed);
+      throw failed;
+    }
+    session.afterCommit();
   }
 
   private Statement statementProxy(Statement statement, Connection connectionProxy) {

@@ -12,8 +12,10 @@ import javax.sql.DataSource;
 /**
  * A {@link DataSource} over the source's pool that captures the GTID of every commit made through
  * it — explicit commits, autocommit statements, batches, DDL — into the {@link ConsistencyContext}
- * current when the connection was checked out. Rollbacks and read-only transactions change nothing;
- * a commit whose GTID cannot be captured makes the context dirty and is counted.
+ * bound to the thread when the connection was checked out. Connections checked out with no context
+ * bound are handed over as they are and counted ({@link CaptureStats#unscoped()}). Rollbacks and
+ * read-only transactions change nothing; a commit whose GTID cannot be captured makes the context
+ * dirty and is counted.
  *
  * <p>Works with any pool. With MySQL Connector/J and {@code trackSessionState=true} in the JDBC URL
  * the server reports each GTID with the commit (no extra round trip); otherwise, or when the server
@@ -45,13 +47,14 @@ public final class CapturingDataSource implements DataSource {
   }
 
   private Connection capture(Connection connection) throws SQLException {
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    if (context == null) {
+      counters.unscoped.increment();
+      return connection;
+    }
     try {
       CaptureSession session =
-          new CaptureSession(
-              connection,
-              PhysicalConnection.of(connection),
-              ConsistencyContext.current(),
-              counters);
+          new CaptureSession(connection, PhysicalConnection.of(connection), context, counters);
       return CapturingConnectionHandler.proxy(connection, session);
     } catch (SQLException | RuntimeException e) {
       connection.close();

@@ -99,6 +99,10 @@ public final class ConsistentReader {
   public <T> ReadResult<T> read(
       ReadOptions options, SqlFunction<T> query, @Nullable ToLongFunction<? super T> revisionOf)
       throws SQLException {
+    if (options.minRevision() != Long.MIN_VALUE && revisionOf == null) {
+      throw new IllegalArgumentException(
+          "a minimum revision needs a revision function: use read(options, query, revisionOf)");
+    }
     Read<T> read = new Read<>(options, query, revisionOf);
     try {
       ReadResult<T> result = read.run();
@@ -169,7 +173,8 @@ public final class ConsistentReader {
         if (!replicaReads.tryAcquire(Math.max(0, deadline.remaining().toNanos()), NANOS)) {
           return Outcome.failed(Reason.DATABASE_BUSY, "no replica connection within the budget");
         }
-        try (Connection connection = replica.getConnection()) {
+        try (Connection connection = replica.getConnection();
+            SocketTimeout bound = SocketTimeout.limit(connection, socketBudgetMillis(0))) {
           return readOnReplica(connection, lead);
         } catch (SQLException e) {
           if (!isConnectionFailure(e)) {
@@ -282,7 +287,9 @@ public final class ConsistentReader {
       if (!sourceFallbacks.tryAcquire()) {
         throw failed(Reason.SOURCE_FALLBACK_LIMITED, "source fallbacks at their limit");
       }
-      try (Connection connection = source.getConnection()) {
+      try (Connection connection = source.getConnection();
+          SocketTimeout bound =
+              SocketTimeout.limit(connection, socketBudgetMillis(SOURCE_GRACE_MILLIS))) {
         PhysicalConnection physical = PhysicalConnection.of(connection);
         PhysicalConnection.endOpenTransaction(connection);
         String uuid = physical.serverUuid(connection);
@@ -301,6 +308,16 @@ public final class ConsistentReader {
       } finally {
         sourceFallbacks.release();
       }
+    }
+
+    /**
+     * What is left of the budget plus a grace for socket reads: a server that answers nothing must
+     * not hold the read past its deadline, yet a wait the server ends on time must not be cut by
+     * the socket first. A source fallback may start with the budget spent, so it gets more.
+     */
+    private long socketBudgetMillis(long graceMillis) {
+      long left = Math.max(0, deadline.remaining().toMillis());
+      return left + SOCKET_GRACE_MILLIS + graceMillis;
     }
 
     private boolean meetsRevision(T value) {
@@ -352,6 +369,8 @@ public final class ConsistentReader {
   }
 
   private static final TimeUnit NANOS = TimeUnit.NANOSECONDS;
+  private static final long SOCKET_GRACE_MILLIS = 50;
+  private static final long SOURCE_GRACE_MILLIS = 200;
 
   /** Builds a {@link ConsistentReader}; every setting has a default. */
   public static final class Builder {

@@ -60,7 +60,17 @@ final class GtidWaiter {
     }
     if (fractions) {
       long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
-      return waitOnServer(connection, token, BigDecimal.valueOf(millis, 3));
+      long begun = ticker.read();
+      if (waitOnServer(connection, token, BigDecimal.valueOf(millis, 3))) {
+        return true;
+      }
+      if (ticker.read() - begun >= TimeUnit.MILLISECONDS.toNanos(millis) / 2) {
+        return false;
+      }
+      // Timed out well before its timeout: the probe was misled (a stall under load) and this
+      // server truncates; correct the record and spend the rest of the budget the other way.
+      honoursFractions.put(serverUuid, false);
+      left = end - ticker.read();
     }
     long wholeSeconds = left / SECOND;
     if (wholeSeconds > 0 && waitOnServer(connection, token, BigDecimal.valueOf(wholeSeconds))) {

@@ -60,6 +60,15 @@ final class PhysicalConnection {
     return true;
   }
 
+  /** Sets {@code session_track_gtids} again, best effort: a failure leaves the query fallback. */
+  void renewGtidTracking(Connection connection) {
+    try (Statement s = connection.createStatement()) {
+      s.execute("SET SESSION session_track_gtids = OWN_GTID");
+    } catch (SQLException e) {
+      tracksGtids = false;
+    }
+  }
+
   private void deliver(String gtids) {
     Consumer<String> sink = gtidSink;
     if (sink != null) {

@@ -7,8 +7,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Lets many reads that need the same replica to catch up share one server-side wait: the first
- * becomes the leader and waits on its connection; later reads whose token the leader's covers
- * follow, waiting in memory without a connection, and are told whether the leader's wait succeeded.
+ * becomes the leader and waits on its connection; later reads with the same token follow, waiting
+ * in memory without a connection, and are told whether the leader's wait succeeded.
  */
 final class WaitCoalescer {
 
@@ -17,7 +17,7 @@ final class WaitCoalescer {
   /** Either the leader's outcome to wait for, or the caller's own {@link Lead}. */
   sealed interface Turn permits Follow, Lead {}
 
-  /** A wait already running whose token covers the caller's. */
+  /** A wait already running for the same token. */
   record Follow(CompletableFuture<Boolean> executed) implements Turn {}
 
   /**
@@ -42,7 +42,9 @@ final class WaitCoalescer {
 
   synchronized Turn join(GtidSet token) {
     for (Lead lead : leads) {
-      if (lead.token.containsAll(token)) {
+      // Only an equal token: a leader waiting for more could keep a follower whose own token
+      // the replica already has waiting for nothing.
+      if (lead.token.equals(token)) {
         return new Follow(lead.executed);
       }
     }

@@ -49,7 +49,7 @@ class CaptureSessionTests {
       assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
     }
     assertThat(source.sent()).extracting(FakeConnection.Sent::sql).containsExactly(INSERT, CAPTURE);
-    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 1, 0));
+    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 1, 0, 0));
   }
 
   @Test
@@ -178,7 +178,7 @@ class CaptureSessionTests {
       assertThat(scope.context().isDirty()).isFalse();
     }
     assertThat(source.sent(CAPTURE)).isEmpty();
-    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 0));
+    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 0, 0));
   }
 
   @Test
@@ -228,7 +228,7 @@ class CaptureSessionTests {
       assertThat(scope.context().dirtyBecause()).contains("gtid_executed");
       assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
     }
-    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 1));
+    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 1, 0));
   }
 
   @Test
@@ -268,5 +268,35 @@ class CaptureSessionTests {
     assertThat(dataSource.unwrap(CapturingDataSource.class)).isSameAs(dataSource);
     assertThat(dataSource.isWrapperFor(Runnable.class)).isFalse();
     assertThat(dataSource.target()).isSameAs(source.pool());
+  }
+
+  @Test
+  void commitThatFailsMakesTheContextDirty() throws SQLException {
+    source.failCommits(new SQLException("Communications link failure", "08S01"));
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try (Statement statement = connection.createStatement()) {
+        statement.executeUpdate(INSERT);
+      }
+
+      assertThatThrownBy(connection::commit).isInstanceOf(SQLException.class);
+
+      assertThat(scope.context().isDirty()).isTrue();
+      assertThat(scope.context().dirtyBecause()).contains("outcome is unknown");
+    }
+    assertThat(dataSource.stats().failed()).isEqualTo(1);
+  }
+
+  @Test
+  void connectionWithoutABoundContextIsHandedOverUncapturedAndCounted() throws SQLException {
+    assertThat(ConsistencyContext.currentOrNull()).isNull();
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.executeUpdate(INSERT);
+    }
+    assertThat(ConsistencyContext.currentOrNull()).as("nothing bound to the thread").isNull();
+    assertThat(source.sent()).extracting(FakeConnection.Sent::sql).containsExactly(INSERT);
+    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 0, 1));
   }
 }

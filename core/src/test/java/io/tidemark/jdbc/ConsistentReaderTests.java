@@ -362,4 +362,33 @@ class ConsistentReaderTests {
       return rows.next() ? rows.getLong(1) : Long.MIN_VALUE;
     }
   }
+
+  @Test
+  void refusesAMinimumRevisionWithoutARevisionFunction() {
+    ConsistentReader reader = reader().build();
+    ReadOptions options = ReadOptions.defaults().withMinRevision(2);
+
+    assertThatThrownBy(() -> reader.read(options, c -> status(c)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("revision function");
+  }
+
+  @Test
+  void boundsSocketReadsDuringTheReadAndRestoresTheBoundAfter() throws SQLException {
+    replicaServer.executed(WRITES);
+    ConsistentReader reader = reader().build();
+    int[] boundDuringRead = new int[1];
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      reader.read(
+          ReadOptions.defaults().withTimeout(Duration.ofMillis(700)),
+          c -> {
+            boundDuringRead[0] = c.getNetworkTimeout();
+            return status(c);
+          });
+    }
+
+    assertThat(boundDuringRead[0]).isPositive().isLessThanOrEqualTo(700 + 50);
+    assertThat(replica.networkTimeoutMillis()).isZero();
+  }
 }

@@ -54,6 +54,8 @@ final class FakeConnection {
   private final Connection connection;
   private final DataSource pool;
   private volatile boolean autoCommit = true;
+  private int networkTimeoutMillis;
+  private @Nullable SQLException commitFailure;
   private volatile @Nullable SQLException refusal;
 
   FakeConnection(Server server) {
@@ -78,6 +80,11 @@ final class FakeConnection {
   }
 
   /** Makes {@link #pool()} fail every {@code getConnection} with {@code error}. */
+  /** Makes every {@code commit()} throw {@code error}, as when the link drops mid-commit. */
+  void failCommits(SQLException error) {
+    commitFailure = error;
+  }
+
   void refuseConnections(SQLException error) {
     refusal = error;
   }
@@ -134,17 +141,36 @@ final class FakeConnection {
         autoCommit = (Boolean) args[0];
         return null;
       }
-      case "commit", "rollback", "close", "abort" -> {
+      case "commit" -> {
+        log.add("commit()");
+        if (commitFailure != null) {
+          throw commitFailure;
+        }
+        return null;
+      }
+      case "rollback", "close", "abort" -> {
         log.add(method.getName() + (args.length == 0 ? "()" : "(...)"));
         return null;
       }
       case "isClosed" -> {
         return false;
       }
+      case "getNetworkTimeout" -> {
+        return networkTimeoutMillis;
+      }
+      case "setNetworkTimeout" -> {
+        networkTimeoutMillis = (Integer) args[1];
+        return null;
+      }
       default -> {
         return common(proxy, method, args);
       }
     }
+  }
+
+  /** The socket read bound the code under test set last, in milliseconds; 0 is none. */
+  int networkTimeoutMillis() {
+    return networkTimeoutMillis;
   }
 
   private @Nullable Object onPool(Object proxy, Method method, Object[] args) throws SQLException {

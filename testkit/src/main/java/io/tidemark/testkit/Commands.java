@@ -1,7 +1,11 @@
 package io.tidemark.testkit;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -10,17 +14,25 @@ final class Commands {
 
   private Commands() {}
 
-  /** Runs a command to completion within 60 s and returns its output; fails on non-zero exit. */
-  static String run(List<String> command) {
+  /**
+   * Runs a command to completion within {@code timeout} and returns its output; fails on a non-zero
+   * exit or when it takes longer (the process is then killed).
+   */
+  static String run(List<String> command, Duration timeout) {
+    Path output = null;
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      p.getOutputStream().close();
-      byte[] out = p.getInputStream().readAllBytes();
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      output = Files.createTempFile("tidemark-command-", ".out");
+      Process p =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .start();
+      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly();
-        throw new TestkitException("command timed out: " + command);
+        throw new TestkitException("command took longer than " + timeout + ": " + command);
       }
-      String text = new String(out, StandardCharsets.UTF_8);
+      String text = Files.readString(output, StandardCharsets.UTF_8);
       if (p.exitValue() != 0) {
         throw new TestkitException(
             "command failed with exit " + p.exitValue() + ": " + command + "\n" + text);
@@ -31,11 +43,23 @@ final class Commands {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new TestkitException("interrupted while running " + command, e);
+    } finally {
+      if (output != null) {
+        try {
+          Files.deleteIfExists(output);
+        } catch (IOException e) {
+          System.getLogger(Commands.class.getName())
+              .log(System.Logger.Level.WARNING, "could not delete " + output, e);
+        }
+      }
     }
   }
 
-  /** Sends a signal such as {@code STOP}, {@code CONT} or {@code KILL} to a process. */
+  /**
+   * Sends a signal such as {@code STOP}, {@code CONT} or {@code KILL} to a process, with the
+   * shell's own {@code kill} (the {@code kill} program is missing from minimal images).
+   */
   static void signal(long pid, String signal) {
-    run(List.of("kill", "-" + signal, Long.toString(pid)));
+    run(List.of("sh", "-c", "kill -" + signal + " " + pid), Duration.ofSeconds(10));
   }
 }

@@ -3,6 +3,7 @@ package io.tidemark.testkit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -75,7 +76,7 @@ final class DataDirectoryTemplate {
       command.add("--user=root");
     }
     try {
-      Commands.run(command);
+      Commands.run(command, Duration.ofMinutes(3));
     } catch (TestkitException e) {
       Path log = scratch.resolve("initialize.err");
       String detail = Files.exists(log) ? Files.readString(log) : "(no log)";

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -116,7 +117,7 @@ public final class MySqlBinaries {
   private static ServerVersion readVersion(Path mysqld) {
     String banner;
     try {
-      banner = Commands.run(List.of(mysqld.toString(), "--version"));
+      banner = Commands.run(List.of(mysqld.toString(), "--version"), Duration.ofSeconds(30));
     } catch (TestkitException e) {
       if (e.getMessage().contains("error while loading shared libraries")) {
         throw new TestkitException(

@@ -41,10 +41,6 @@ final class MySqlServerProcess {
     return port;
   }
 
-  Path home() {
-    return home;
-  }
-
   Path errorLog() {
     return home.resolve("mysqld.err");
   }
@@ -158,17 +154,6 @@ final class MySqlServerProcess {
       Files.deleteIfExists(home.resolve("mysqld.pid"));
     } catch (IOException e) {
       throw new TestkitException("cannot remove pid file of mysqld on port " + port, e);
-    }
-  }
-
-  /** Stops the server cleanly (SIGTERM), killing it when it takes longer than 30 s. */
-  void stop() {
-    if (process == null || !process.isAlive()) {
-      return;
-    }
-    ProcessHandle.of(pid()).ifPresent(ProcessHandle::destroy);
-    if (!awaitExit(process, Duration.ofSeconds(30))) {
-      kill();
     }
   }
 

@@ -3,7 +3,8 @@ package io.tidemark.testkit;
 /**
  * Replication statements in the syntax the server understands: {@code CHANGE MASTER}/{@code START
  * SLAVE} before 8.0.23, {@code CHANGE REPLICATION SOURCE}/{@code START REPLICA} from then on (the
- * old forms are gone in 9.x).
+ * old forms are gone in 9.x). Replicas retry a lost source every second (the default is a minute),
+ * so restarts and failovers in tests settle quickly.
  */
 final class ReplicationDialect {
 
@@ -33,7 +34,9 @@ final class ReplicationDialect {
         + quote(password)
         + ", "
         + p
-        + "AUTO_POSITION = 1, GET_"
+        + "AUTO_POSITION = 1, "
+        + p
+        + "CONNECT_RETRY = 1, GET_"
         + (sourceReplicaSyntax ? "SOURCE" : "MASTER")
         + "_PUBLIC_KEY = 1";
   }

@@ -15,7 +15,8 @@ class ReplicationDialectTests {
     assertThat(mysql80.changeSource("127.0.0.1", 3307, "repl", "pw"))
         .isEqualTo(
             "CHANGE MASTER TO MASTER_HOST = '127.0.0.1', MASTER_PORT = 3307, MASTER_USER = 'repl',"
-                + " MASTER_PASSWORD = 'pw', MASTER_AUTO_POSITION = 1, GET_MASTER_PUBLIC_KEY = 1");
+                + " MASTER_PASSWORD = 'pw', MASTER_AUTO_POSITION = 1, MASTER_CONNECT_RETRY = 1,"
+                + " GET_MASTER_PUBLIC_KEY = 1");
     assertThat(mysql80.start(Thread.APPLIER)).isEqualTo("START SLAVE SQL_THREAD");
     assertThat(mysql80.stop(Thread.RECEIVER)).isEqualTo("STOP SLAVE IO_THREAD");
     assertThat(mysql80.changeDelay(2)).isEqualTo("CHANGE MASTER TO MASTER_DELAY = 2");
@@ -28,7 +29,7 @@ class ReplicationDialectTests {
         .isEqualTo(
             "CHANGE REPLICATION SOURCE TO SOURCE_HOST = '127.0.0.1', SOURCE_PORT = 3307,"
                 + " SOURCE_USER = 'repl', SOURCE_PASSWORD = 'pw', SOURCE_AUTO_POSITION = 1,"
-                + " GET_SOURCE_PUBLIC_KEY = 1");
+                + " SOURCE_CONNECT_RETRY = 1, GET_SOURCE_PUBLIC_KEY = 1");
     assertThat(mysql84.start(Thread.BOTH)).isEqualTo("START REPLICA");
     assertThat(mysql84.stop(Thread.APPLIER)).isEqualTo("STOP REPLICA SQL_THREAD");
     assertThat(mysql84.changeDelay(0)).isEqualTo("CHANGE REPLICATION SOURCE TO SOURCE_DELAY = 0");

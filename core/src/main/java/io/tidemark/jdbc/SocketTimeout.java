@@ -1,0 +1,33 @@
+package io.tidemark.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Bounds every socket read on a connection for a while, then restores the previous bound. The
+ * server's own wait timeout ends a wait on a healthy server; this catches a server that answers
+ * nothing at all (frozen, or cut off), where cancelling the statement would hang as well.
+ */
+final class SocketTimeout implements AutoCloseable {
+
+  private final Connection connection;
+  private final int previousMillis;
+
+  private SocketTimeout(Connection connection, int previousMillis) {
+    this.connection = connection;
+    this.previousMillis = previousMillis;
+  }
+
+  static SocketTimeout limit(Connection connection, long millis) throws SQLException {
+    int previous = connection.getNetworkTimeout();
+    connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, millis));
+    return new SocketTimeout(connection, previous);
+  }
+
+  @Override
+  public void close() throws SQLException {
+    if (!connection.isClosed()) {
+      connection.setNetworkTimeout(Runnable::run, previousMillis);
+    }
+  }
+}
