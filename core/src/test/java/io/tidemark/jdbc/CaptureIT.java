@@ -114,6 +114,38 @@ class CaptureIT {
 
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
+  void commitSentAsSqlTextIsCaptured(boolean tracking) throws Exception {
+    assertCaptured(
+        tracking,
+        c -> {
+          c.setAutoCommit(false);
+          insert(c, ++nextId);
+          try (Statement s = c.createStatement()) {
+            s.execute("COMMIT");
+          }
+        },
+        1);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void ddlInsideAnOpenTransactionCommitsItAndIsCaptured(boolean tracking) throws Exception {
+    String table = "implicit_" + (tracking ? "tracked" : "queried");
+    assertCaptured(
+        tracking,
+        c -> {
+          c.setAutoCommit(false);
+          insert(c, ++nextId);
+          try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY)");
+          }
+          c.rollback();
+        },
+        1);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
   void severalCommitsOnOneConnectionAreAllCaptured(boolean tracking) throws Exception {
     assertCaptured(
         tracking,
@@ -194,7 +226,14 @@ class CaptureIT {
     replica.pauseApplier();
     GtidSet captured;
     try {
+      GtidSet before = GtidSet.parse(topology.source().gtidExecuted());
       captured = capture(tracking, work);
+      GtidSet committed = GtidSet.parse(topology.source().gtidExecuted()).subtract(before);
+      if (tracking) {
+        assertThat(captured).as("exactly the GTIDs the work committed").isEqualTo(committed);
+      } else {
+        assertThat(captured.containsAll(committed)).as("every GTID the work committed").isTrue();
+      }
       assertThat(captured.isEmpty()).as("captured a GTID").isFalse();
       assertThat(replica.awaitGtidSet(captured.toString(), Duration.ofMillis(1)))
           .as("replica paused: the captured set is not executed yet")
