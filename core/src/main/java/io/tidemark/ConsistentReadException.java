@@ -55,7 +55,7 @@ public final class ConsistentReadException extends TidemarkException {
     return token;
   }
 
-  /** The replica's {@code server_uuid}, or its name when it was never reached. */
+  /** The replica's {@code server_uuid}, or {@code "replica"} when no replica connection was had. */
   public String replica() {
     return replica;
   }

@@ -48,10 +48,6 @@ public final class Deadline {
     return other.deadlineNanos - deadlineNanos < 0 ? other : this;
   }
 
-  Ticker ticker() {
-    return ticker;
-  }
-
   @Override
   public String toString() {
     return "Deadline(" + remaining().toMillis() + " ms left)";
