@@ -50,6 +50,7 @@ class ReadPathIT {
   private static HikariDataSource sourcePool;
   private static HikariDataSource replicaPool;
   private static CapturingDataSource source;
+  private static ExecutorService background;
 
   @BeforeAll
   static void start(MySqlTopology shared) {
@@ -67,6 +68,7 @@ class ReadPathIT {
     sourcePool = Pools.tracking(topology.source(), db, 4);
     replicaPool = Pools.plain(replica, db, 24);
     source = CapturingDataSource.wrap(sourcePool);
+    background = Executors.newCachedThreadPool();
   }
 
   @AfterEach
@@ -78,6 +80,7 @@ class ReadPathIT {
   static void everyWaitSentHadAPositiveTimeout() {
     List<String> waits = sentWaits("%");
     replica.execute("SET GLOBAL general_log = 'OFF'");
+    background.shutdownNow();
     sourcePool.close();
     replicaPool.close();
     assertThat(waits).isNotEmpty();
@@ -150,22 +153,16 @@ class ReadPathIT {
     replica.pauseApplier();
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
       long id = create("created");
-      ExecutorService executor = Executors.newSingleThreadExecutor();
-      try {
-        ConsistentReader reader = reader(ReadPolicy.FAIL);
-        ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
-        Future<ReadResult<String>> read =
-            executor.submit(scope.context().wrap(() -> reader.read(options, c -> status(c, id))));
-        RunningWaits.awaitOne(replica);
-        replica.resumeApplier();
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+      ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
+      Future<ReadResult<String>> read = readInBackground(reader, options, id);
+      RunningWaits.awaitOne(replica);
+      replica.resumeApplier();
 
-        ReadResult<String> result = read.get(10, TimeUnit.SECONDS);
-        assertThat(result.value()).isEqualTo("created");
-        assertThat(result.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
-        assertThat(result.record().elapsed()).isLessThan(options.timeout());
-      } finally {
-        executor.shutdownNow();
-      }
+      ReadResult<String> result = read.get(10, TimeUnit.SECONDS);
+      assertThat(result.value()).isEqualTo("created");
+      assertThat(result.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertThat(result.record().elapsed()).isLessThan(options.timeout());
     }
   }
 
@@ -179,8 +176,8 @@ class ReadPathIT {
           List.of(Duration.ZERO, Duration.ofMillis(300), Duration.ofSeconds(2))) {
         ConsistentReader reader = reader(ReadPolicy.FAIL);
         ReadOptions options = reader.defaults().withTimeout(budget);
-        long started = System.nanoTime();
         int waitsBefore = sentWaits(token).size();
+        long started = System.nanoTime();
         assertThatThrownBy(() -> reader.read(options, c -> status(c, id)))
             .isInstanceOfSatisfying(
                 ConsistentReadException.class,
@@ -188,10 +185,10 @@ class ReadPathIT {
                     assertThat(e.reason())
                         .isEqualTo(
                             budget.isZero() ? Reason.BUDGET_EXHAUSTED : Reason.WAIT_TIMEOUT));
+        Duration elapsed = elapsedSince(started);
         if (budget.isZero()) {
           assertThat(sentWaits(token)).as("no budget, no wait sent").hasSize(waitsBefore);
         }
-        Duration elapsed = elapsedSince(started);
         assertThat(elapsed).as("budget %s", budget).isLessThan(budget.plus(SLACK));
         assertThat(elapsed)
             .as("budget %s is used, not cut short", budget)
@@ -294,27 +291,21 @@ class ReadPathIT {
     replica.pauseApplier();
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
       long id = create("created");
-      ExecutorService executor = Executors.newSingleThreadExecutor();
-      try {
-        ConsistentReader reader = reader(ReadPolicy.FAIL);
-        ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
-        Future<ReadResult<String>> read =
-            executor.submit(scope.context().wrap(() -> reader.read(options, c -> status(c, id))));
-        String waiting = RunningWaits.awaitOne(replica);
-        long started = System.nanoTime();
-        replica.execute("KILL QUERY " + waiting);
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+      ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
+      Future<ReadResult<String>> read = readInBackground(reader, options, id);
+      String waiting = RunningWaits.awaitOne(replica);
+      long started = System.nanoTime();
+      replica.execute("KILL QUERY " + waiting);
 
-        assertThatThrownBy(() -> read.get(10, TimeUnit.SECONDS))
-            .hasCauseInstanceOf(ConsistentReadException.class)
-            .cause()
-            .satisfies(
-                e ->
-                    assertThat(((ConsistentReadException) e).reason())
-                        .isEqualTo(Reason.REPLICA_ERROR));
-        assertThat(elapsedSince(started)).isLessThan(Duration.ofSeconds(1));
-      } finally {
-        executor.shutdownNow();
-      }
+      assertThatThrownBy(() -> read.get(10, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(ConsistentReadException.class)
+          .cause()
+          .satisfies(
+              e ->
+                  assertThat(((ConsistentReadException) e).reason())
+                      .isEqualTo(Reason.REPLICA_ERROR));
+      assertThat(elapsedSince(started)).isLessThan(Duration.ofSeconds(1));
     }
   }
 
@@ -323,22 +314,16 @@ class ReadPathIT {
     replica.pauseApplier();
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
       long id = create("created");
-      ExecutorService executor = Executors.newSingleThreadExecutor();
-      try {
-        ConsistentReader reader = reader(ReadPolicy.RETRY);
-        ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(6));
-        Future<ReadResult<String>> read =
-            executor.submit(scope.context().wrap(() -> reader.read(options, c -> status(c, id))));
-        replica.execute("KILL QUERY " + RunningWaits.awaitOne(replica));
-        replica.resumeApplier();
+      ConsistentReader reader = reader(ReadPolicy.RETRY);
+      ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(6));
+      Future<ReadResult<String>> read = readInBackground(reader, options, id);
+      replica.execute("KILL QUERY " + RunningWaits.awaitOne(replica));
+      replica.resumeApplier();
 
-        ReadResult<String> result = read.get(10, TimeUnit.SECONDS);
-        assertThat(result.value()).isEqualTo("created");
-        assertThat(result.record().role()).isEqualTo("replica");
-        assertThat(result.record().elapsed()).isLessThan(options.timeout());
-      } finally {
-        executor.shutdownNow();
-      }
+      ReadResult<String> result = read.get(10, TimeUnit.SECONDS);
+      assertThat(result.value()).isEqualTo("created");
+      assertThat(result.record().role()).isEqualTo("replica");
+      assertThat(result.record().elapsed()).isLessThan(options.timeout());
     }
   }
 
@@ -407,6 +392,14 @@ class ReadPathIT {
     } finally {
       clients.shutdownNow();
     }
+  }
+
+  /** Starts the read on another thread, with this thread's context handed over. */
+  private static Future<ReadResult<String>> readInBackground(
+      ConsistentReader reader, ReadOptions options, long id) {
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    assertThat(context).isNotNull();
+    return background.submit(context.wrap(() -> reader.read(options, c -> status(c, id))));
   }
 
   private static ConsistentReader reader(ReadPolicy policy) {
