@@ -29,6 +29,14 @@ public enum Reason {
   REVISION_NOT_REACHED(false),
   /** The token names a source UUID this cluster does not know; nothing was sent to a server. */
   TOKEN_REJECTED(false),
+  /** No replica can serve reads: none available, read-only, in GTID mode, without errant GTIDs. */
+  NO_READABLE_REPLICA(false),
+  /** Every readable replica is further behind than the lag threshold. */
+  REPLICA_LAG_EXCEEDED(false),
+  /** No node accepts writes (mid-failover, or the source is down). */
+  NO_WRITABLE_SOURCE(false),
+  /** More than one node accepts writes: writes are refused rather than sent to a guess. */
+  SPLIT_BRAIN(false),
   /** The replica connection failed during the wait. */
   REPLICA_ERROR(false);
 

@@ -1,0 +1,105 @@
+package io.tidemark.topology;
+
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Picks the node a statement runs on from the latest {@link TopologySnapshot}: the one writable
+ * source for writes (refusing when there are none or several), and for reads a readable replica
+ * within the lag threshold, preferring one already known to have executed the read's token, then
+ * the least lagging, taking turns among equals.
+ */
+public final class NodeSelector {
+
+  /** Default lag above which a replica is not chosen. */
+  public static final Duration DEFAULT_MAX_LAG = Duration.ofSeconds(5);
+
+  private final TopologyView view;
+  private final Duration maxLag;
+  private final AtomicInteger turn = new AtomicInteger();
+
+  /**
+   * @throws IllegalArgumentException when {@code maxLag} is negative
+   */
+  public NodeSelector(TopologyView view, Duration maxLag) {
+    this.view = Objects.requireNonNull(view, "view");
+    if (maxLag.isNegative()) {
+      throw new IllegalArgumentException("maxLag must not be negative: " + maxLag);
+    }
+    this.maxLag = maxLag;
+  }
+
+  /**
+   * A choice of node, or the reason there is none.
+   *
+   * @param node the chosen node, or {@code null}
+   * @param reason why it was chosen ({@link Reason#REPLICA_CAUGHT_UP} when known to hold the
+   *     token), or why nothing was
+   * @param detail what was seen, for messages
+   */
+  public record Choice(@Nullable NodeState node, Reason reason, String detail) {
+
+    public boolean chosen() {
+      return node != null;
+    }
+  }
+
+  /** The writable source now; {@link Reason#SPLIT_BRAIN} or {@link Reason#NO_WRITABLE_SOURCE}. */
+  public Choice writer() {
+    List<NodeState> writable = view.snapshot().writable();
+    if (writable.size() == 1) {
+      return new Choice(writable.get(0), Reason.SOURCE_BY_POLICY, "");
+    }
+    if (writable.isEmpty()) {
+      return new Choice(null, Reason.NO_WRITABLE_SOURCE, "no node accepts writes");
+    }
+    return new Choice(
+        null,
+        Reason.SPLIT_BRAIN,
+        "nodes "
+            + writable.stream().map(NodeState::name).toList()
+            + " all accept writes; refusing to pick one");
+  }
+
+  /**
+   * A replica for a read that needs {@code token} (empty for bounded staleness only). {@link
+   * Reason#NO_READABLE_REPLICA} or {@link Reason#REPLICA_LAG_EXCEEDED} when none fits.
+   */
+  public Choice replicaFor(GtidSet token) {
+    List<NodeState> readable =
+        view.snapshot().nodes().stream().filter(NodeState::readable).toList();
+    if (readable.isEmpty()) {
+      return new Choice(null, Reason.NO_READABLE_REPLICA, "no available read-only replica");
+    }
+    List<NodeState> fresh = readable.stream().filter(n -> n.lag().compareTo(maxLag) <= 0).toList();
+    if (fresh.isEmpty()) {
+      return new Choice(
+          null,
+          Reason.REPLICA_LAG_EXCEEDED,
+          "every replica lags more than " + maxLag.toMillis() + " ms");
+    }
+    List<NodeState> holding =
+        token.isEmpty()
+            ? List.of()
+            : fresh.stream().filter(n -> n.gtidExecuted().containsAll(token)).toList();
+    if (!holding.isEmpty()) {
+      return new Choice(takeTurn(holding), Reason.REPLICA_CAUGHT_UP, "");
+    }
+    Duration least = fresh.stream().map(NodeState::lag).min(Comparator.naturalOrder()).get();
+    List<NodeState> leastLagging = fresh.stream().filter(n -> n.lag().equals(least)).toList();
+    return new Choice(
+        takeTurn(leastLagging),
+        token.isEmpty() ? Reason.REPLICA_NO_TOKEN : Reason.REPLICA_AFTER_WAIT,
+        "");
+  }
+
+  private NodeState takeTurn(List<NodeState> equals) {
+    return equals.get(Math.floorMod(turn.getAndIncrement(), equals.size()));
+  }
+}

@@ -1,0 +1,90 @@
+package io.tidemark.topology;
+
+import io.tidemark.GtidSet;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the last probe of a node found.
+ *
+ * @param name the node's configured name
+ * @param availability whether it answered, and if not why
+ * @param detail the probe's error, or empty
+ * @param serverUuid its {@code server_uuid}, or {@code null} when never reached
+ * @param writable whether it accepts writes ({@code read_only} off)
+ * @param replicating whether its replication receiver and applier both run
+ * @param replica whether it has a replication channel configured
+ * @param gtidModeOn whether {@code gtid_mode} is {@code ON}
+ * @param gtidExecuted its {@code gtid_executed}
+ * @param errant transactions of its own {@code server_uuid} the source lacks: written on the
+ *     replica directly (errant GTIDs), so its data may differ from the source's
+ * @param lag how far behind the source it is; {@link Duration#ZERO} for a caught-up replica or the
+ *     source, and an upper bound when the exact figure cannot be read
+ */
+public record NodeState(
+    String name,
+    Availability availability,
+    String detail,
+    @Nullable String serverUuid,
+    boolean writable,
+    boolean replica,
+    boolean replicating,
+    boolean gtidModeOn,
+    GtidSet gtidExecuted,
+    GtidSet errant,
+    Duration lag) {
+
+  /** Whether the node answered its probe, and if not, why. */
+  public enum Availability {
+    /** Answered its last probe. */
+    AVAILABLE,
+    /** Refused the probe's credentials: a configuration error, never treated as healthy. */
+    AUTH_FAILED,
+    /** Did not answer within the probe's timeouts, or the connection failed. */
+    UNREACHABLE,
+    /** Not probed yet. */
+    UNKNOWN
+  }
+
+  static NodeState unknown(String name) {
+    return new NodeState(
+        name,
+        Availability.UNKNOWN,
+        "",
+        null,
+        false,
+        false,
+        false,
+        false,
+        GtidSet.EMPTY,
+        GtidSet.EMPTY,
+        Duration.ZERO);
+  }
+
+  static NodeState failed(String name, Availability availability, String detail) {
+    return new NodeState(
+        name,
+        availability,
+        detail,
+        null,
+        false,
+        false,
+        false,
+        false,
+        GtidSet.EMPTY,
+        GtidSet.EMPTY,
+        Duration.ZERO);
+  }
+
+  public boolean available() {
+    return availability == Availability.AVAILABLE;
+  }
+
+  /**
+   * Whether reads may run here: an available read-only replica in GTID mode without errant GTIDs. A
+   * stopped applier alone does not disqualify it; its growing lag does, past the threshold.
+   */
+  public boolean readable() {
+    return available() && replica && !writable && gtidModeOn && errant.isEmpty();
+  }
+}

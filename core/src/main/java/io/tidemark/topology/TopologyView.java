@@ -1,0 +1,164 @@
+package io.tidemark.topology;
+
+import io.tidemark.Ticker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The cluster as its servers describe themselves: every node is probed on its own schedule (the
+ * refresh interval, and at once when {@link #refreshNow()} is called after a connection error or a
+ * write refused as read-only), and {@link #snapshot()} returns what was last seen without waiting
+ * for any probe. A node that hangs delays only its own probe, which its timeouts then end.
+ */
+public final class TopologyView implements AutoCloseable {
+
+  /** Default time between two probes of a node. */
+  public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(1);
+
+  /** Default connect timeout of a probe. */
+  public static final Duration DEFAULT_PROBE_CONNECT_TIMEOUT = Duration.ofMillis(500);
+
+  /** Default read timeout of a probe. */
+  public static final Duration DEFAULT_PROBE_READ_TIMEOUT = Duration.ofSeconds(1);
+
+  private static final AtomicInteger VIEWS = new AtomicInteger();
+
+  private final Map<String, NodeProbe> probes = new LinkedHashMap<>();
+  private final Map<String, NodeState> states = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService scheduler;
+  private final Duration interval;
+  private final SourceTimeline timeline;
+
+  private TopologyView(Builder b) {
+    for (NodeConfig node : b.nodes) {
+      if (probes.put(node.name(), new NodeProbe(node, b.connectTimeout, b.readTimeout)) != null) {
+        throw new IllegalArgumentException("node name used twice: " + node.name());
+      }
+      states.put(node.name(), NodeState.unknown(node.name()));
+    }
+    this.interval = b.interval;
+    this.timeline = new SourceTimeline(b.ticker);
+    int id = VIEWS.incrementAndGet();
+    AtomicInteger threads = new AtomicInteger();
+    this.scheduler =
+        Executors.newScheduledThreadPool(
+            2 * probes.size(),
+            task -> {
+              Thread t =
+                  new Thread(task, "tidemark-topology-" + id + "-" + threads.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Starts building a view of {@code nodes}. */
+  public static Builder builder(List<NodeConfig> nodes) {
+    return new Builder(nodes);
+  }
+
+  /**
+   * Probes every node once (each within its probe timeouts), then keeps probing on the interval.
+   * Returns the first snapshot.
+   */
+  public TopologySnapshot start() {
+    TopologySnapshot first = refreshNow().join();
+    for (String name : probes.keySet()) {
+      scheduler.scheduleWithFixedDelay(
+          () -> probe(name), interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+    return first;
+  }
+
+  /** What was last seen of every node, in configuration order; never waits for a probe. */
+  public TopologySnapshot snapshot() {
+    List<NodeState> nodes = new ArrayList<>(probes.size());
+    for (String name : probes.keySet()) {
+      nodes.add(states.get(name));
+    }
+    return new TopologySnapshot(nodes);
+  }
+
+  /**
+   * Probes every node now, without waiting; the returned future completes with the snapshot once
+   * all have answered or timed out.
+   */
+  public CompletableFuture<TopologySnapshot> refreshNow() {
+    List<CompletableFuture<Void>> all = new ArrayList<>();
+    for (String name : probes.keySet()) {
+      all.add(CompletableFuture.runAsync(() -> probe(name), scheduler));
+    }
+    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+        .thenApply(done -> snapshot());
+  }
+
+  private void probe(String name) {
+    NodeState state = probes.get(name).probe(timeline);
+    states.put(name, state);
+    if (state.available() && state.writable()) {
+      timeline.record(state.gtidExecuted());
+    }
+  }
+
+  /** Stops probing and closes the probes' connections. */
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
+    probes.values().forEach(NodeProbe::close);
+  }
+
+  /** Builds a {@link TopologyView}. */
+  public static final class Builder {
+    private final List<NodeConfig> nodes;
+    private Duration interval = DEFAULT_REFRESH_INTERVAL;
+    private Duration connectTimeout = DEFAULT_PROBE_CONNECT_TIMEOUT;
+    private Duration readTimeout = DEFAULT_PROBE_READ_TIMEOUT;
+    private Ticker ticker = Ticker.systemTicker();
+
+    private Builder(List<NodeConfig> nodes) {
+      if (nodes.isEmpty()) {
+        throw new IllegalArgumentException("at least one node must be configured");
+      }
+      this.nodes = List.copyOf(nodes);
+    }
+
+    /** Time between two probes of a node. */
+    public Builder refreshInterval(Duration interval) {
+      this.interval = positive(interval, "refreshInterval");
+      return this;
+    }
+
+    /** Connect and read timeouts of a probe. */
+    public Builder probeTimeouts(Duration connect, Duration read) {
+      this.connectTimeout = positive(connect, "probe connect timeout");
+      this.readTimeout = positive(read, "probe read timeout");
+      return this;
+    }
+
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    public TopologyView build() {
+      return new TopologyView(this);
+    }
+
+    private static Duration positive(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + value);
+      }
+      return value;
+    }
+  }
+}
