@@ -217,12 +217,12 @@ class ReadPathIT {
   @Test
   void delayedReplicaServesEveryReadFreshWithinThreeSeconds() throws Exception {
     replica.delayApplier(Duration.ofSeconds(1));
-    ExecutorService clients = Executors.newFixedThreadPool(10);
+    ExecutorService clients = Executors.newFixedThreadPool(5);
     try {
       ConsistentReader reader = reader(ReadPolicy.FAIL);
       List<Future<List<ExecutionRecord>>> runs = new ArrayList<>();
-      for (int client = 0; client < 10; client++) {
-        runs.add(clients.submit(() -> writeThenRead(reader, 10)));
+      for (int client = 0; client < 5; client++) {
+        runs.add(clients.submit(() -> writeThenRead(reader, 20)));
       }
       List<ExecutionRecord> records = new ArrayList<>();
       for (Future<List<ExecutionRecord>> run : runs) {
