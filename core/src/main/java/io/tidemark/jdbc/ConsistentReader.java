@@ -41,8 +41,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ConsistentReader {
 
-  private final DataSource replica;
-  private final DataSource source;
+  private final NodeRoutes routes;
   private final Ticker ticker;
   private final ReadOptions defaults;
   private final Semaphore replicaReads;
@@ -56,8 +55,7 @@ public final class ConsistentReader {
   private volatile String lastReplicaUuid = "";
 
   private ConsistentReader(Builder b) {
-    this.replica = b.replica;
-    this.source = b.source;
+    this.routes = b.routes;
     this.ticker = b.ticker;
     this.defaults = b.defaults;
     this.replicaReads = new Semaphore(b.maxReplicaReads, true);
@@ -65,12 +63,17 @@ public final class ConsistentReader {
     this.queryReserveNanos = b.queryReserve.toNanos();
     this.recorder = b.recorder;
     this.waiter = new GtidWaiter(ticker);
-    this.knownSources = new KnownSourceUuids(source, ticker);
+    this.knownSources = new KnownSourceUuids(routes, ticker);
   }
 
   /** Starts building a reader over the replica's and the source's data sources. */
   public static Builder builder(DataSource replica, DataSource source) {
-    return new Builder(replica, source);
+    return new Builder(NodeRoutes.fixed(replica, source));
+  }
+
+  /** Starts building a reader whose nodes are chosen when each read runs. */
+  public static Builder builder(NodeRoutes routes) {
+    return new Builder(Objects.requireNonNull(routes, "routes"));
   }
 
   /** The options of reads that name none; derive per-read options from them. */
@@ -173,6 +176,11 @@ public final class ConsistentReader {
         if (!replicaReads.tryAcquire(Math.max(0, deadline.remaining().toNanos()), NANOS)) {
           return Outcome.failed(Reason.DATABASE_BUSY, "no replica connection within the budget");
         }
+        NodeRoutes.Route route = routes.replicaFor(token);
+        DataSource replica = route.dataSource();
+        if (replica == null) {
+          return Outcome.failed(route.reason(), route.detail());
+        }
         try (Connection connection = replica.getConnection();
             SocketTimeout bound = SocketTimeout.limit(connection, socketBudgetMillis(0))) {
           return readOnReplica(connection, lead);
@@ -180,6 +188,7 @@ public final class ConsistentReader {
           if (!isConnectionFailure(e)) {
             throw e;
           }
+          routes.failed(route.node());
           return Outcome.failed(
               e instanceof SQLTransientConnectionException
                   ? Reason.DATABASE_BUSY
@@ -284,6 +293,11 @@ public final class ConsistentReader {
     }
 
     private ReadResult<T> onSource(Reason reason) throws SQLException {
+      NodeRoutes.Route route = routes.source();
+      DataSource source = route.dataSource();
+      if (source == null) {
+        throw failed(route.reason(), route.detail());
+      }
       if (!sourceFallbacks.tryAcquire()) {
         throw failed(Reason.SOURCE_FALLBACK_LIMITED, "source fallbacks at their limit");
       }
@@ -384,8 +398,7 @@ public final class ConsistentReader {
     /** Default time kept back from the wait for the query itself. */
     public static final Duration DEFAULT_QUERY_RESERVE = Duration.ofMillis(10);
 
-    private final DataSource replica;
-    private final DataSource source;
+    private final NodeRoutes routes;
     private Ticker ticker = Ticker.systemTicker();
     private ReadOptions defaults = ReadOptions.defaults();
     private int maxReplicaReads = DEFAULT_MAX_REPLICA_READS;
@@ -393,9 +406,8 @@ public final class ConsistentReader {
     private Duration queryReserve = DEFAULT_QUERY_RESERVE;
     private Consumer<ExecutionRecord> recorder = r -> {};
 
-    private Builder(DataSource replica, DataSource source) {
-      this.replica = Objects.requireNonNull(replica, "replica");
-      this.source = Objects.requireNonNull(source, "source");
+    private Builder(NodeRoutes routes) {
+      this.routes = routes;
     }
 
     public Builder ticker(Ticker ticker) {

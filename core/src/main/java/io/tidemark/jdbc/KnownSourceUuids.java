@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The source UUIDs of the cluster: those in the source's {@code gtid_executed} (a token can hold no
@@ -21,14 +22,14 @@ final class KnownSourceUuids {
 
   private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-  private final DataSource source;
+  private final NodeRoutes routes;
   private final Ticker ticker;
   private volatile Set<UUID> known = Set.of();
   private volatile long refreshedAt;
   private volatile boolean loaded;
 
-  KnownSourceUuids(DataSource source, Ticker ticker) {
-    this.source = source;
+  KnownSourceUuids(NodeRoutes routes, Ticker ticker) {
+    this.routes = routes;
     this.ticker = ticker;
   }
 
@@ -42,15 +43,23 @@ final class KnownSourceUuids {
     }
     synchronized (this) {
       if (!loaded || ticker.read() - refreshedAt >= REFRESH_NANOS) {
-        known = read();
-        refreshedAt = ticker.read();
-        loaded = true;
+        Set<UUID> read = read();
+        if (read != null) {
+          known = read;
+          refreshedAt = ticker.read();
+          loaded = true;
+        }
       }
     }
     return known.containsAll(token.uuids());
   }
 
-  private Set<UUID> read() throws SQLException {
+  /** The source's UUIDs, or {@code null} while no source can be reached (what is known stays). */
+  private @Nullable Set<UUID> read() throws SQLException {
+    DataSource source = routes.source().dataSource();
+    if (source == null) {
+      return null;
+    }
     try (Connection c = source.getConnection();
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,7 +21,7 @@ public final class NodeSelector {
   /** Default lag above which a replica is not chosen. */
   public static final Duration DEFAULT_MAX_LAG = Duration.ofSeconds(5);
 
-  private final TopologyView view;
+  private final Supplier<TopologySnapshot> snapshots;
   private final Duration maxLag;
   private final AtomicInteger turn = new AtomicInteger();
 
@@ -28,7 +29,11 @@ public final class NodeSelector {
    * @throws IllegalArgumentException when {@code maxLag} is negative
    */
   public NodeSelector(TopologyView view, Duration maxLag) {
-    this.view = Objects.requireNonNull(view, "view");
+    this(Objects.requireNonNull(view, "view")::snapshot, maxLag);
+  }
+
+  NodeSelector(Supplier<TopologySnapshot> snapshots, Duration maxLag) {
+    this.snapshots = snapshots;
     if (maxLag.isNegative()) {
       throw new IllegalArgumentException("maxLag must not be negative: " + maxLag);
     }
@@ -52,7 +57,7 @@ public final class NodeSelector {
 
   /** The writable source now; {@link Reason#SPLIT_BRAIN} or {@link Reason#NO_WRITABLE_SOURCE}. */
   public Choice writer() {
-    List<NodeState> writable = view.snapshot().writable();
+    List<NodeState> writable = snapshots.get().writable();
     if (writable.size() == 1) {
       return new Choice(writable.get(0), Reason.SOURCE_BY_POLICY, "");
     }
@@ -73,7 +78,7 @@ public final class NodeSelector {
    */
   public Choice replicaFor(GtidSet token) {
     List<NodeState> readable =
-        view.snapshot().nodes().stream().filter(NodeState::readable).toList();
+        snapshots.get().nodes().stream().filter(NodeState::readable).toList();
     if (readable.isEmpty()) {
       return new Choice(null, Reason.NO_READABLE_REPLICA, "no available read-only replica");
     }

@@ -1,0 +1,64 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where a {@link ConsistentReader} sends a read and its fallback: to fixed data sources, or to
+ * nodes chosen when the read runs (see {@code io.tidemark.topology.SelectedNodeRoutes}).
+ */
+public interface NodeRoutes {
+
+  /** The replica for a read that needs {@code token}, or why there is none. */
+  Route replicaFor(GtidSet token);
+
+  /** The source, for fallbacks and verification, or why there is none. */
+  Route source();
+
+  /** Told when a connection to {@code node} failed, so that roles are checked again soon. */
+  void failed(String node);
+
+  /**
+   * A data source to use, or the reason there is none.
+   *
+   * @param dataSource where to connect, or {@code null} when there is no node to use
+   * @param node the node's name, for records
+   * @param reason why this node (or why none)
+   * @param detail what was seen, for messages
+   */
+  record Route(@Nullable DataSource dataSource, String node, Reason reason, String detail) {
+
+    /** A route to {@code dataSource}. */
+    public static Route to(DataSource dataSource, String node, Reason reason) {
+      return new Route(Objects.requireNonNull(dataSource, "dataSource"), node, reason, "");
+    }
+
+    /** No route, for {@code reason}. */
+    public static Route none(Reason reason, String detail) {
+      return new Route(null, "", reason, detail);
+    }
+  }
+
+  /** Always the same replica and source. */
+  static NodeRoutes fixed(DataSource replica, DataSource source) {
+    Objects.requireNonNull(replica, "replica");
+    Objects.requireNonNull(source, "source");
+    return new NodeRoutes() {
+      @Override
+      public Route replicaFor(GtidSet token) {
+        return Route.to(replica, "replica", Reason.REPLICA_AFTER_WAIT);
+      }
+
+      @Override
+      public Route source() {
+        return Route.to(source, "source", Reason.SOURCE_FALLBACK);
+      }
+
+      @Override
+      public void failed(String node) {}
+    };
+  }
+}

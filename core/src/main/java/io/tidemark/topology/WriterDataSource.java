@@ -1,0 +1,157 @@
+package io.tidemark.topology;
+
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.Objects;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link DataSource} for writes that connects to whichever node is the writable source when the
+ * connection is asked for, and refuses (with the reason) when none or several are. A statement
+ * refused because the node turned read-only, or a failed connection, makes the view check the roles
+ * at once.
+ */
+public final class WriterDataSource implements DataSource {
+
+  private static final int READ_ONLY = 1290;
+  private static final int SUPER_READ_ONLY = 1836;
+
+  private final TopologyView view;
+  private final NodeSelector selector;
+  private final Map<String, DataSource> pools;
+
+  /**
+   * @param pools each configured node's pool, by node name
+   */
+  public WriterDataSource(TopologyView view, NodeSelector selector, Map<String, DataSource> pools) {
+    this.view = Objects.requireNonNull(view, "view");
+    this.selector = Objects.requireNonNull(selector, "selector");
+    this.pools = Map.copyOf(pools);
+  }
+
+  /**
+   * @throws SQLTransientConnectionException when no single node accepts writes; the message starts
+   *     with the reason ({@code NO_WRITABLE_SOURCE}, {@code SPLIT_BRAIN})
+   */
+  @Override
+  public Connection getConnection() throws SQLException {
+    NodeSelector.Choice writer = selector.writer();
+    NodeState node = writer.node();
+    if (node == null) {
+      throw new SQLTransientConnectionException(writer.reason() + ": " + writer.detail(), "08001");
+    }
+    DataSource pool = pools.get(node.name());
+    if (pool == null) {
+      throw new SQLTransientConnectionException("no pool for node " + node.name(), "08001");
+    }
+    try {
+      return (Connection) proxy(pool.getConnection(), Connection.class);
+    } catch (SQLException e) {
+      view.refreshNow();
+      throw e;
+    }
+  }
+
+  @Override
+  public Connection getConnection(String username, String password) throws SQLException {
+    throw new SQLFeatureNotSupportedException("credentials are set per node pool");
+  }
+
+  private Object proxy(Object target, Class<?> type) {
+    return Proxy.newProxyInstance(
+        type.getClassLoader(), new Class<?>[] {type}, new RefreshOnRefusal(target));
+  }
+
+  /** Passes every call through; tells the view when the node refused a write or failed. */
+  private final class RefreshOnRefusal implements InvocationHandler {
+    private final Object target;
+
+    RefreshOnRefusal(Object target) {
+      this.target = target;
+    }
+
+    @Override
+    public @Nullable Object invoke(Object proxy, Method method, @Nullable Object[] args)
+        throws Throwable {
+      if (method.getName().equals("unwrap") && ((Class<?>) args[0]).isInstance(proxy)) {
+        return proxy;
+      }
+      Object result;
+      try {
+        result = method.invoke(target, args);
+      } catch (InvocationTargetException e) {
+        if (e.getCause() instanceof SQLException sql && refusedOrBroken(sql)) {
+          view.refreshNow();
+        }
+        throw e.getCause();
+      }
+      if (result instanceof CallableStatement) {
+        return proxy(result, CallableStatement.class);
+      }
+      if (result instanceof PreparedStatement) {
+        return proxy(result, PreparedStatement.class);
+      }
+      if (result instanceof Statement) {
+        return proxy(result, Statement.class);
+      }
+      return result;
+    }
+  }
+
+  private static boolean refusedOrBroken(SQLException e) {
+    return e.getErrorCode() == READ_ONLY
+        || e.getErrorCode() == SUPER_READ_ONLY
+        || (e.getSQLState() != null && e.getSQLState().startsWith("08"));
+  }
+
+  @Override
+  public @Nullable PrintWriter getLogWriter() {
+    return null;
+  }
+
+  @Override
+  public void setLogWriter(PrintWriter out) throws SQLException {
+    throw new SQLFeatureNotSupportedException("log writers are set per node pool");
+  }
+
+  @Override
+  public void setLoginTimeout(int seconds) throws SQLException {
+    throw new SQLFeatureNotSupportedException("login timeouts are set per node pool");
+  }
+
+  @Override
+  public int getLoginTimeout() {
+    return 0;
+  }
+
+  @Override
+  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+    throw new SQLFeatureNotSupportedException("no java.util.logging parent");
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> type) throws SQLException {
+    if (type.isInstance(this)) {
+      return type.cast(this);
+    }
+    throw new SQLException("not a wrapper for " + type.getName());
+  }
+
+  @Override
+  public boolean isWrapperFor(Class<?> type) {
+    return type.isInstance(this);
+  }
+}

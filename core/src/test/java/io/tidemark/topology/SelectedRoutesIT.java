@@ -1,0 +1,173 @@
+package io.tidemark.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.ReadPolicy;
+import io.tidemark.Reason;
+import io.tidemark.jdbc.CapturingDataSource;
+import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.jdbc.ReadResult;
+import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.MySqlTopology.FormerSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/** Writes and reads routed by the view, with no configuration change across role changes. */
+class SelectedRoutesIT {
+
+  @Test
+  void writesFollowTheSourceAcrossAFailoverAndNoneLandsOnAReadOnlyNode() throws Exception {
+    try (Cluster cluster = new Cluster(Duration.ofSeconds(5))) {
+      cluster.write(1, "before");
+      assertThat(cluster.read(1, ReadPolicy.FAIL).value()).isEqualTo("before");
+
+      cluster.topology.promote(cluster.replica1, FormerSource.READ_ONLY);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+      while (true) {
+        try {
+          cluster.write(2, "after");
+          break;
+        } catch (SQLException refused) {
+          // Refused by the old source until the view sees the new roles; never written there.
+          assertThat(System.nanoTime()).isLessThan(deadline);
+        }
+      }
+
+      assertThat(cluster.replica1.queryString("SELECT v FROM shop.t WHERE id = 2"))
+          .isEqualTo("after");
+      assertThat(cluster.oldSource.queryString("SELECT COUNT(*) FROM shop.t WHERE id = 2"))
+          .isEqualTo("0");
+    }
+  }
+
+  @Test
+  void readsAvoidAReplicaPastTheLagThresholdAndReportWhenAllAre() throws Exception {
+    try (Cluster cluster = new Cluster(Duration.ofMillis(500))) {
+      cluster.replica1.pauseApplier();
+      try {
+        cluster.write(1, "fresh");
+        cluster.awaitLagging("replica1");
+        for (int i = 0; i < 4; i++) {
+          ReadResult<String> read = cluster.read(1, ReadPolicy.FAIL);
+          assertThat(read.value()).isEqualTo("fresh");
+          assertThat(read.record().node()).isEqualTo(cluster.replica2.serverUuid());
+        }
+
+        cluster.replica2.pauseApplier();
+        cluster.write(2, "fresh too");
+        cluster.awaitLagging("replica2");
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> cluster.read(2, ReadPolicy.FAIL))
+            .isInstanceOfSatisfying(
+                ConsistentReadException.class,
+                e -> assertThat(e.reason()).isEqualTo(Reason.REPLICA_LAG_EXCEEDED));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
+        ReadResult<String> fallback = cluster.read(2, ReadPolicy.FALLBACK_TO_SOURCE);
+        assertThat(fallback.value()).isEqualTo("fresh too");
+        assertThat(fallback.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      } finally {
+        cluster.replica1.resumeApplier();
+        cluster.replica2.resumeApplier();
+      }
+    }
+  }
+
+  /** A topology, its view, a pool per node, and writes and reads routed through them. */
+  private static final class Cluster implements AutoCloseable {
+    final MySqlTopology topology = MySqlTopology.builder().replicas(2).start();
+    final MySqlNode oldSource = topology.source();
+    final MySqlNode replica1 = topology.replicas().get(0);
+    final MySqlNode replica2 = topology.replicas().get(1);
+    final Map<String, HikariDataSource> pools = new LinkedHashMap<>();
+    final TopologyView view;
+    final CapturingDataSource writer;
+    final ConsistentReader reader;
+    ConsistencyContext.Scope scope = ConsistencyContext.open();
+
+    Cluster(Duration maxLag) {
+      oldSource.execute("CREATE DATABASE shop", "CREATE TABLE shop.t (id INT, v TEXT)");
+      topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+      for (MySqlNode node : topology.nodes()) {
+        pools.put(node.name(), pool(node));
+      }
+      view =
+          TopologyView.builder(topology.nodes().stream().map(TopologyViewIT::config).toList())
+              .build();
+      view.start();
+      NodeSelector selector = new NodeSelector(view, maxLag);
+      Map<String, DataSource> byName = Map.copyOf(pools);
+      writer = CapturingDataSource.wrap(new WriterDataSource(view, selector, byName));
+      reader =
+          ConsistentReader.builder(new SelectedNodeRoutes(view, selector, byName))
+              .recorder(new ExecutionHistory(16))
+              .build();
+    }
+
+    void write(int id, String value) throws SQLException {
+      try (Connection c = writer.getConnection();
+          PreparedStatement ps = c.prepareStatement("INSERT INTO shop.t VALUES (?, ?)")) {
+        ps.setInt(1, id);
+        ps.setString(2, value);
+        ps.executeUpdate();
+      }
+    }
+
+    ReadResult<String> read(int id, ReadPolicy policy) throws SQLException {
+      ReadOptions options =
+          reader.defaults().withPolicy(policy).withTimeout(Duration.ofMillis(800));
+      return reader.read(options, c -> value(c, id));
+    }
+
+    void awaitLagging(String node) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+      while (view.refreshNow().join().node(node).orElseThrow().lag().toMillis() <= 600) {
+        assertThat(System.nanoTime()).as("%s lagging within 15 s", node).isLessThan(deadline);
+      }
+    }
+
+    private static @Nullable String value(Connection c, int id) throws SQLException {
+      try (PreparedStatement ps = c.prepareStatement("SELECT v FROM shop.t WHERE id = ?")) {
+        ps.setInt(1, id);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? rs.getString(1) : null;
+        }
+      }
+    }
+
+    private static HikariDataSource pool(MySqlNode node) {
+      HikariConfig config = new HikariConfig();
+      config.setJdbcUrl(node.jdbcUrl() + "&trackSessionState=true");
+      config.setUsername(node.user());
+      config.setPassword(node.password());
+      config.setMaximumPoolSize(4);
+      config.setMinimumIdle(0);
+      config.setConnectionTimeout(2_000);
+      config.setPoolName("routes-" + node.name());
+      return new HikariDataSource(config);
+    }
+
+    @Override
+    public void close() {
+      scope.close();
+      view.close();
+      pools.values().forEach(HikariDataSource::close);
+      topology.close();
+    }
+  }
+}
