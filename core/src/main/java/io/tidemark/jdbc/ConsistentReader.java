@@ -140,7 +140,7 @@ public final class ConsistentReader {
     }
 
     ReadResult<T> run() throws SQLException {
-      if (context != null && context.isDirty()) {
+      if (options.sourceOnly() || (context != null && context.isDirty())) {
         return onSource(Reason.SOURCE_BY_POLICY);
       }
       if (!token.isEmpty() && !knownSources.knowsAll(token)) {
@@ -181,7 +181,9 @@ public final class ConsistentReader {
         if (replica == null) {
           return Outcome.failed(route.reason(), route.detail());
         }
-        try (Connection connection = replica.getConnection();
+        try (Connection connection =
+                BoundedAcquire.connection(
+                    replica, TimeUnit.MILLISECONDS.toNanos(socketBudgetMillis(0)));
             SocketTimeout bound = SocketTimeout.limit(connection, socketBudgetMillis(0))) {
           return readOnReplica(connection, lead);
         } catch (SQLException e) {
@@ -301,7 +303,9 @@ public final class ConsistentReader {
       if (!sourceFallbacks.tryAcquire()) {
         throw failed(Reason.SOURCE_FALLBACK_LIMITED, "source fallbacks at their limit");
       }
-      try (Connection connection = source.getConnection();
+      try (Connection connection =
+              BoundedAcquire.connection(
+                  source, TimeUnit.MILLISECONDS.toNanos(socketBudgetMillis(SOURCE_GRACE_MILLIS)));
           SocketTimeout bound =
               SocketTimeout.limit(connection, socketBudgetMillis(SOURCE_GRACE_MILLIS))) {
         PhysicalConnection physical = PhysicalConnection.of(connection);

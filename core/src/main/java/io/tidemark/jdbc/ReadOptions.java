@@ -17,19 +17,25 @@ public final class ReadOptions {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
 
   private static final ReadOptions DEFAULTS =
-      new ReadOptions(DEFAULT_TIMEOUT, ReadPolicy.FALLBACK_TO_SOURCE, null, Long.MIN_VALUE);
+      new ReadOptions(DEFAULT_TIMEOUT, ReadPolicy.FALLBACK_TO_SOURCE, null, Long.MIN_VALUE, false);
 
   private final Duration timeout;
   private final ReadPolicy policy;
   private final @Nullable GtidSet token;
   private final long minRevision;
+  private final boolean sourceOnly;
 
   private ReadOptions(
-      Duration timeout, ReadPolicy policy, @Nullable GtidSet token, long minRevision) {
+      Duration timeout,
+      ReadPolicy policy,
+      @Nullable GtidSet token,
+      long minRevision,
+      boolean sourceOnly) {
     this.timeout = timeout;
     this.policy = policy;
     this.token = token;
     this.minRevision = minRevision;
+    this.sourceOnly = sourceOnly;
   }
 
   /** One second, {@link ReadPolicy#FALLBACK_TO_SOURCE}, the context's token, no revision. */
@@ -46,16 +52,18 @@ public final class ReadOptions {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("timeout must not be negative: " + timeout);
     }
-    return new ReadOptions(timeout, policy, token, minRevision);
+    return new ReadOptions(timeout, policy, token, minRevision, sourceOnly);
   }
 
   public ReadOptions withPolicy(ReadPolicy policy) {
-    return new ReadOptions(timeout, Objects.requireNonNull(policy, "policy"), token, minRevision);
+    return new ReadOptions(
+        timeout, Objects.requireNonNull(policy, "policy"), token, minRevision, sourceOnly);
   }
 
   /** Requires {@code token} instead of the current context's GTID set. */
   public ReadOptions withToken(GtidSet token) {
-    return new ReadOptions(timeout, policy, Objects.requireNonNull(token, "token"), minRevision);
+    return new ReadOptions(
+        timeout, policy, Objects.requireNonNull(token, "token"), minRevision, sourceOnly);
   }
 
   /**
@@ -63,7 +71,20 @@ public final class ReadOptions {
    * {@link ConsistentReader#read(ReadOptions, SqlFunction, java.util.function.ToLongFunction)}.
    */
   public ReadOptions withMinRevision(long revision) {
-    return new ReadOptions(timeout, policy, token, revision);
+    return new ReadOptions(timeout, policy, token, revision, sourceOnly);
+  }
+
+  /**
+   * Runs the read on the source, verified to hold the token: for what only the source can answer
+   * (node-local statistics, a counter read right before a write of the same transaction).
+   */
+  public ReadOptions withSourceOnly() {
+    return new ReadOptions(timeout, policy, token, minRevision, true);
+  }
+
+  /** Whether the read runs on the source only. */
+  public boolean sourceOnly() {
+    return sourceOnly;
   }
 
   public Duration timeout() {

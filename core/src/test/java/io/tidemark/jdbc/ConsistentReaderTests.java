@@ -118,6 +118,23 @@ class ConsistentReaderTests {
   }
 
   @Test
+  void sourceOnlyReadsGoToTheSourceAfterCheckingTheToken() throws SQLException {
+    sourceServer.executed(WRITES);
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      ReadResult<String> result =
+          reader.read(ReadOptions.defaults().withSourceOnly(), c -> status(c));
+
+      assertThat(result.value()).isEqualTo("PAID");
+      assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
+      assertThat(result.record().role()).isEqualTo("source");
+    }
+    assertThat(replica.log()).isEmpty();
+    assertThat(source.sent("GTID_SUBSET")).hasSize(1);
+  }
+
+  @Test
   void readsTheReplicaWithoutWaitingWhenThereIsNoToken() throws SQLException {
     ConsistentReader reader = reader().build();
 

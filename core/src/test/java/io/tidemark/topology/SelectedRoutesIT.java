@@ -88,6 +88,29 @@ class SelectedRoutesIT {
     }
   }
 
+  @Test
+  void frozenReplicaNeverMakesAReadMissItsDeadline() throws Exception {
+    try (Cluster cluster = new Cluster(Duration.ofSeconds(5))) {
+      cluster.write(1, "fresh");
+      cluster.topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+      cluster.replica2.freeze();
+      try {
+        for (int i = 0; i < 6; i++) {
+          long started = System.nanoTime();
+          ReadResult<String> read = cluster.read(1, ReadPolicy.FALLBACK_TO_SOURCE);
+          assertThat(read.value()).isEqualTo("fresh");
+          assertThat(Duration.ofNanos(System.nanoTime() - started))
+              .as("read %d", i)
+              .isLessThan(Duration.ofMillis(800 + 250));
+        }
+        assertThat(cluster.view.refreshNow().join().node("replica2").orElseThrow().available())
+            .isFalse();
+      } finally {
+        cluster.replica2.thaw();
+      }
+    }
+  }
+
   /** A topology, its view, a pool per node, and writes and reads routed through them. */
   private static final class Cluster implements AutoCloseable {
     final MySqlTopology topology = MySqlTopology.builder().replicas(2).start();
