@@ -47,18 +47,7 @@ public record NodeState(
   }
 
   static NodeState unknown(String name) {
-    return new NodeState(
-        name,
-        Availability.UNKNOWN,
-        "",
-        null,
-        false,
-        false,
-        false,
-        false,
-        GtidSet.EMPTY,
-        GtidSet.EMPTY,
-        Duration.ZERO);
+    return failed(name, Availability.UNKNOWN, "");
   }
 
   static NodeState failed(String name, Availability availability, String detail) {
