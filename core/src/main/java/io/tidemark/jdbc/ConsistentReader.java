@@ -176,7 +176,7 @@ public final class ConsistentReader {
         if (!replicaReads.tryAcquire(Math.max(0, deadline.remaining().toNanos()), NANOS)) {
           return Outcome.failed(Reason.DATABASE_BUSY, "no replica connection within the budget");
         }
-        NodeRoutes.Route route = routes.replicaFor(token);
+        NodeRoutes.Route route = routes.replicaFor(token, options.tables());
         DataSource replica = route.dataSource();
         if (replica == null) {
           return Outcome.failed(route.reason(), route.detail());

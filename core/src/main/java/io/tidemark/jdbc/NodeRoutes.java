@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import java.util.Objects;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -12,8 +13,11 @@ import org.jspecify.annotations.Nullable;
  */
 public interface NodeRoutes {
 
-  /** The replica for a read that needs {@code token}, or why there is none. */
-  Route replicaFor(GtidSet token);
+  /**
+   * The replica for a read that needs {@code token} and reads {@code tables} (empty when not told),
+   * or why there is none.
+   */
+  Route replicaFor(GtidSet token, Set<String> tables);
 
   /** The source, for fallbacks and verification, or why there is none. */
   Route source();
@@ -48,7 +52,7 @@ public interface NodeRoutes {
     Objects.requireNonNull(source, "source");
     return new NodeRoutes() {
       @Override
-      public Route replicaFor(GtidSet token) {
+      public Route replicaFor(GtidSet token, Set<String> tables) {
         return Route.to(replica, "replica", Reason.REPLICA_AFTER_WAIT);
       }
 

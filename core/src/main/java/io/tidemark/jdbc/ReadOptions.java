@@ -4,6 +4,7 @@ import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,25 +18,29 @@ public final class ReadOptions {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
 
   private static final ReadOptions DEFAULTS =
-      new ReadOptions(DEFAULT_TIMEOUT, ReadPolicy.FALLBACK_TO_SOURCE, null, Long.MIN_VALUE, false);
+      new ReadOptions(
+          DEFAULT_TIMEOUT, ReadPolicy.FALLBACK_TO_SOURCE, null, Long.MIN_VALUE, false, Set.of());
 
   private final Duration timeout;
   private final ReadPolicy policy;
   private final @Nullable GtidSet token;
   private final long minRevision;
   private final boolean sourceOnly;
+  private final Set<String> tables;
 
   private ReadOptions(
       Duration timeout,
       ReadPolicy policy,
       @Nullable GtidSet token,
       long minRevision,
-      boolean sourceOnly) {
+      boolean sourceOnly,
+      Set<String> tables) {
     this.timeout = timeout;
     this.policy = policy;
     this.token = token;
     this.minRevision = minRevision;
     this.sourceOnly = sourceOnly;
+    this.tables = tables;
   }
 
   /** One second, {@link ReadPolicy#FALLBACK_TO_SOURCE}, the context's token, no revision. */
@@ -52,18 +57,18 @@ public final class ReadOptions {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("timeout must not be negative: " + timeout);
     }
-    return new ReadOptions(timeout, policy, token, minRevision, sourceOnly);
+    return new ReadOptions(timeout, policy, token, minRevision, sourceOnly, tables);
   }
 
   public ReadOptions withPolicy(ReadPolicy policy) {
     return new ReadOptions(
-        timeout, Objects.requireNonNull(policy, "policy"), token, minRevision, sourceOnly);
+        timeout, Objects.requireNonNull(policy, "policy"), token, minRevision, sourceOnly, tables);
   }
 
   /** Requires {@code token} instead of the current context's GTID set. */
   public ReadOptions withToken(GtidSet token) {
     return new ReadOptions(
-        timeout, policy, Objects.requireNonNull(token, "token"), minRevision, sourceOnly);
+        timeout, policy, Objects.requireNonNull(token, "token"), minRevision, sourceOnly, tables);
   }
 
   /**
@@ -71,7 +76,7 @@ public final class ReadOptions {
    * {@link ConsistentReader#read(ReadOptions, SqlFunction, java.util.function.ToLongFunction)}.
    */
   public ReadOptions withMinRevision(long revision) {
-    return new ReadOptions(timeout, policy, token, revision, sourceOnly);
+    return new ReadOptions(timeout, policy, token, revision, sourceOnly, tables);
   }
 
   /**
@@ -79,7 +84,20 @@ public final class ReadOptions {
    * (node-local statistics, a counter read right before a write of the same transaction).
    */
   public ReadOptions withSourceOnly() {
-    return new ReadOptions(timeout, policy, token, minRevision, true);
+    return new ReadOptions(timeout, policy, token, minRevision, true, tables);
+  }
+
+  /**
+   * Names the tables ({@code db.table}) the read touches, so that replicas whose replication
+   * filters leave any of them out are not chosen.
+   */
+  public ReadOptions withTables(String... tables) {
+    return new ReadOptions(timeout, policy, token, minRevision, sourceOnly, Set.of(tables));
+  }
+
+  /** The tables the read touches, as told; empty when not told. */
+  public Set<String> tables() {
+    return tables;
   }
 
   /** Whether the read runs on the source only. */

@@ -1,6 +1,10 @@
 package io.tidemark.topology;
 
+import static java.util.stream.Collectors.toUnmodifiableSet;
+
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One configured node: a name for records and logs, and how to reach it. Its role is not part of
@@ -10,8 +14,16 @@ import java.util.Objects;
  * @param jdbcUrl {@code jdbc:mysql://host:port/...}
  * @param user user for probes
  * @param password password for probes
+ * @param filteredTables tables ({@code db.table}, lower case) this node's replication filters leave
+ *     out: reads of them never run here
  */
-public record NodeConfig(String name, String jdbcUrl, String user, String password) {
+public record NodeConfig(
+    String name, String jdbcUrl, String user, String password, Set<String> filteredTables) {
+
+  /** A node without replication filters. */
+  public NodeConfig(String name, String jdbcUrl, String user, String password) {
+    this(name, jdbcUrl, user, password, Set.of());
+  }
 
   /**
    * @throws IllegalArgumentException on a blank name or a URL that is not a MySQL JDBC URL
@@ -21,6 +33,8 @@ public record NodeConfig(String name, String jdbcUrl, String user, String passwo
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(password, "password");
+    filteredTables =
+        filteredTables.stream().map(t -> t.toLowerCase(Locale.ROOT)).collect(toUnmodifiableSet());
     if (name.isBlank()) {
       throw new IllegalArgumentException("node name must not be blank");
     }

@@ -22,7 +22,7 @@ final class NodeProbe {
   private static final String CHANNEL = " WHERE CHANNEL_NAME = ''";
   private static final String QUERY =
       "SELECT @@GLOBAL.server_uuid, @@GLOBAL.read_only, @@GLOBAL.gtid_mode,"
-          + " @@GLOBAL.gtid_executed,"
+          + " @@GLOBAL.gtid_executed, @@GLOBAL.super_read_only,"
           + " (SELECT COUNT(*) FROM performance_schema.replication_connection_status"
           + CHANNEL
           + "),"
@@ -82,9 +82,10 @@ final class NodeProbe {
     boolean writable = !rs.getBoolean(2);
     boolean gtidModeOn = "ON".equalsIgnoreCase(rs.getString(3));
     GtidSet executed = GtidSet.parse(rs.getString(4));
-    boolean replica = rs.getInt(5) > 0;
-    boolean replicating = "ON".equals(rs.getString(6)) && "ON".equals(rs.getString(7));
-    long applyingMicros = rs.getLong(8);
+    boolean superReadOnly = rs.getBoolean(5);
+    boolean replica = rs.getInt(6) > 0;
+    boolean replicating = "ON".equals(rs.getString(7)) && "ON".equals(rs.getString(8));
+    long applyingMicros = rs.getLong(9);
     boolean applying = !rs.wasNull();
     GtidSet errant = writable ? GtidSet.EMPTY : own(executed.subtract(timeline.latest()), uuid);
     Duration lag = Duration.ZERO;
@@ -102,11 +103,13 @@ final class NodeProbe {
         "",
         uuid,
         writable,
+        superReadOnly,
         replica,
         replicating,
         gtidModeOn,
         executed,
         errant,
+        config.filteredTables(),
         lag);
   }
 

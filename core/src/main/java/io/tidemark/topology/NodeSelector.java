@@ -1,11 +1,15 @@
 package io.tidemark.topology;
 
+import static java.util.stream.Collectors.toUnmodifiableSet;
+
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -77,8 +81,15 @@ public final class NodeSelector {
    * Reason#NO_READABLE_REPLICA} or {@link Reason#REPLICA_LAG_EXCEEDED} when none fits.
    */
   public Choice replicaFor(GtidSet token) {
+    return replicaFor(token, Set.of());
+  }
+
+  /** As {@link #replicaFor(GtidSet)}, among replicas whose filters keep {@code tables}. */
+  public Choice replicaFor(GtidSet token, Set<String> tables) {
+    Set<String> wanted =
+        tables.stream().map(t -> t.toLowerCase(Locale.ROOT)).collect(toUnmodifiableSet());
     List<NodeState> readable =
-        snapshots.get().nodes().stream().filter(NodeState::readable).toList();
+        snapshots.get().nodes().stream().filter(n -> n.readable(wanted)).toList();
     if (readable.isEmpty()) {
       return new Choice(null, Reason.NO_READABLE_REPLICA, "no available read-only replica");
     }

@@ -2,6 +2,7 @@ package io.tidemark.topology;
 
 import io.tidemark.GtidSet;
 import java.time.Duration;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,12 +13,14 @@ import org.jspecify.annotations.Nullable;
  * @param detail the probe's error, or empty
  * @param serverUuid its {@code server_uuid}, or {@code null} when never reached
  * @param writable whether it accepts writes ({@code read_only} off)
+ * @param superReadOnly whether {@code super_read_only} is on
  * @param replicating whether its replication receiver and applier both run
  * @param replica whether it has a replication channel configured
  * @param gtidModeOn whether {@code gtid_mode} is {@code ON}
  * @param gtidExecuted its {@code gtid_executed}
  * @param errant transactions of its own {@code server_uuid} the source lacks: written on the
  *     replica directly (errant GTIDs), so its data may differ from the source's
+ * @param filteredTables tables its replication filters leave out (from its configuration)
  * @param lag how far behind the source it is; {@link Duration#ZERO} for a caught-up replica or the
  *     source, and an upper bound when the exact figure cannot be read
  */
@@ -27,11 +30,13 @@ public record NodeState(
     String detail,
     @Nullable String serverUuid,
     boolean writable,
+    boolean superReadOnly,
     boolean replica,
     boolean replicating,
     boolean gtidModeOn,
     GtidSet gtidExecuted,
     GtidSet errant,
+    Set<String> filteredTables,
     Duration lag) {
 
   /** Whether the node answered its probe, and if not, why. */
@@ -60,8 +65,10 @@ public record NodeState(
         false,
         false,
         false,
+        false,
         GtidSet.EMPTY,
         GtidSet.EMPTY,
+        Set.of(),
         Duration.ZERO);
   }
 
@@ -75,5 +82,10 @@ public record NodeState(
    */
   public boolean readable() {
     return available() && replica && !writable && gtidModeOn && errant.isEmpty();
+  }
+
+  /** Whether reads of {@code tables} may run here: readable, and none of them filtered out. */
+  public boolean readable(Set<String> tables) {
+    return readable() && tables.stream().noneMatch(filteredTables::contains);
   }
 }

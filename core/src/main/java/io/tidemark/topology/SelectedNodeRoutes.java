@@ -4,6 +4,7 @@ import io.tidemark.GtidSet;
 import io.tidemark.jdbc.NodeRoutes;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -34,8 +35,8 @@ public final class SelectedNodeRoutes implements NodeRoutes {
   }
 
   @Override
-  public Route replicaFor(GtidSet token) {
-    return route(selector.replicaFor(token));
+  public Route replicaFor(GtidSet token, Set<String> tables) {
+    return route(selector.replicaFor(token, tables));
   }
 
   @Override

@@ -32,12 +32,14 @@ public final class TopologyView implements AutoCloseable {
   public static final Duration DEFAULT_PROBE_READ_TIMEOUT = Duration.ofSeconds(1);
 
   private static final AtomicInteger VIEWS = new AtomicInteger();
+  private static final System.Logger LOG = System.getLogger(TopologyView.class.getName());
 
   private final Map<String, NodeProbe> probes = new LinkedHashMap<>();
   private final Map<String, NodeState> states = new ConcurrentHashMap<>();
   private final ScheduledExecutorService scheduler;
   private final Duration interval;
   private final SourceTimeline timeline;
+  private boolean splitBrainReported;
 
   private TopologyView(Builder b) {
     for (NodeConfig node : b.nodes) {
@@ -107,6 +109,19 @@ public final class TopologyView implements AutoCloseable {
     if (state.available() && state.writable()) {
       timeline.record(state.gtidExecuted());
     }
+    reportSplitBrain();
+  }
+
+  private synchronized void reportSplitBrain() {
+    List<NodeState> writable = snapshot().writable();
+    boolean split = writable.size() > 1;
+    if (split && !splitBrainReported) {
+      LOG.log(
+          System.Logger.Level.ERROR,
+          "split brain: nodes {0} all accept writes; writes are refused until one remains",
+          writable.stream().map(NodeState::name).toList());
+    }
+    splitBrainReported = split;
   }
 
   /** Stops probing and closes the probes' connections. */

@@ -9,6 +9,7 @@ import io.tidemark.topology.NodeState.Availability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class NodeSelectorTests {
@@ -86,19 +87,27 @@ class NodeSelectorTests {
     nodes.clear();
     nodes.add(NodeState.failed("refused", Availability.AUTH_FAILED, "Access denied"));
     nodes.add(
-        new NodeState(
+        node(
             "errant",
-            Availability.AVAILABLE,
-            "",
-            "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb",
             false,
-            true,
-            true,
-            true,
             UP_TO_9,
             GtidSet.parse("bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb:1"),
+            Set.of(),
             Duration.ZERO));
     assertThat(selector.replicaFor(GtidSet.EMPTY).reason()).isEqualTo(Reason.NO_READABLE_REPLICA);
+  }
+
+  @Test
+  void replicasWhoseFiltersLeaveOutATableReadAreNotChosenForIt() {
+    nodes.add(node("filtered", false, UP_TO_9, GtidSet.EMPTY, Set.of("shop.audit"), Duration.ZERO));
+    nodes.add(replica("full", UP_TO_9, Duration.ofMillis(100)));
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(selector.replicaFor(UP_TO_9, Set.of("Shop.Audit")).node().name())
+          .isEqualTo("full");
+    }
+    assertThat(selector.replicaFor(UP_TO_9, Set.of("shop.orders")).node().name())
+        .isIn("filtered", "full");
   }
 
   @Test
@@ -109,32 +118,33 @@ class NodeSelectorTests {
   }
 
   private static NodeState source(String name) {
-    return new NodeState(
-        name,
-        Availability.AVAILABLE,
-        "",
-        SOURCE_UUID,
-        true,
-        false,
-        false,
-        true,
-        UP_TO_9,
-        GtidSet.EMPTY,
-        Duration.ZERO);
+    return node(name, true, UP_TO_9, GtidSet.EMPTY, Set.of(), Duration.ZERO);
   }
 
   private static NodeState replica(String name, GtidSet executed, Duration lag) {
+    return node(name, false, executed, GtidSet.EMPTY, Set.of(), lag);
+  }
+
+  private static NodeState node(
+      String name,
+      boolean writable,
+      GtidSet executed,
+      GtidSet errant,
+      Set<String> filteredTables,
+      Duration lag) {
     return new NodeState(
         name,
         Availability.AVAILABLE,
         "",
-        "cccccccc-cccc-cccc-cccc-cccccccccccc",
-        false,
-        true,
-        true,
+        writable ? SOURCE_UUID : "cccccccc-cccc-cccc-cccc-cccccccccccc",
+        writable,
+        !writable,
+        !writable,
+        !writable,
         true,
         executed,
-        GtidSet.EMPTY,
+        errant,
+        filteredTables,
         lag);
   }
 }
