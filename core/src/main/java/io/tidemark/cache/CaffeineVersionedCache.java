@@ -15,17 +15,41 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
 
-  private final Cache<String, Entry<V>> entries;
+  /**
+   * An entry with the ticker time it expires at. A refused write hands Caffeine the old entry back
+   * from {@code compute}, which Caffeine counts as an update; the fixed instant keeps that from
+   * renewing the entry's life.
+   */
+  private record Stamped<V>(Entry<V> entry, long expiresAt) {}
+
+  private final Cache<String, Stamped<V>> entries;
+  private final VersionedCacheConfig config;
 
   private CaffeineVersionedCache(VersionedCacheConfig config) {
+    this.config = config;
     this.entries =
         Caffeine.newBuilder()
             .ticker(config.ticker()::read)
             .maximumSize(config.maximumSize())
             .expireAfter(
-                Expiry.<String, Entry<V>>writing(
-                    (key, entry) ->
-                        entry.isTombstone() ? config.tombstoneTimeToLive() : config.timeToLive()))
+                new Expiry<String, Stamped<V>>() {
+                  @Override
+                  public long expireAfterCreate(String key, Stamped<V> value, long now) {
+                    return value.expiresAt() - now;
+                  }
+
+                  @Override
+                  public long expireAfterUpdate(
+                      String key, Stamped<V> value, long now, long currentDuration) {
+                    return value.expiresAt() - now;
+                  }
+
+                  @Override
+                  public long expireAfterRead(
+                      String key, Stamped<V> value, long now, long currentDuration) {
+                    return currentDuration;
+                  }
+                })
             .build();
   }
 
@@ -59,11 +83,12 @@ public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
    * which miss on the older entry anyway; it only delays fresher data for reads without one.
    */
   public void invalidate(String key, long version) {
-    entries.asMap().computeIfPresent(key, (k, old) -> old.olderThan(version) ? null : old);
+    entries.asMap().computeIfPresent(key, (k, old) -> old.entry().olderThan(version) ? null : old);
   }
 
   @Nullable Entry<V> lookup(String key) {
-    return entries.getIfPresent(key);
+    Stamped<V> stamped = entries.getIfPresent(key);
+    return stamped == null ? null : stamped.entry();
   }
 
   /** Stores {@code entry} unless the key holds its version or a newer one; atomic per key. */
@@ -74,11 +99,16 @@ public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
         .compute(
             key,
             (k, old) -> {
-              if (old != null && !old.olderThan(entry.version())) {
+              if (old != null && !old.entry().olderThan(entry.version())) {
                 return old;
               }
               stored[0] = true;
-              return entry;
+              long now = config.ticker().read();
+              return new Stamped<>(
+                  entry,
+                  now
+                      + (entry.isTombstone() ? config.tombstoneTimeToLive() : config.timeToLive())
+                          .toNanos());
             });
     return stored[0];
   }
