@@ -6,6 +6,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.tidemark.testkit.RedisCluster;
 import io.tidemark.testkit.RedisServer;
 import java.time.Duration;
@@ -30,6 +31,24 @@ public final class RedisClients implements AutoCloseable {
             .build());
     open.add(client::shutdown);
     StatefulRedisConnection<String, String> connection = client.connect();
+    open.add(connection);
+    return connection;
+  }
+
+  public StatefulRedisPubSubConnection<String, String> connectPubSub(RedisServer redis) {
+    RedisClient client = RedisClient.create(redis.uri());
+    open.add(client::shutdown);
+    StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub();
+    open.add(connection);
+    return connection;
+  }
+
+  public StatefulRedisPubSubConnection<String, String> connectPubSub(RedisCluster cluster) {
+    RedisClusterClient client =
+        RedisClusterClient.create(
+            cluster.uris().stream().map(io.lettuce.core.RedisURI::create).toList());
+    open.add(client::shutdown);
+    StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub();
     open.add(connection);
     return connection;
   }

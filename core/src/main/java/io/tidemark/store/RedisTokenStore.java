@@ -32,6 +32,9 @@ import java.util.Objects;
  * <p>Lua numbers are doubles, exact up to 2<sup>53</sup>: a set with a GNO of 16 digits or more is
  * not sent to the script; its scope is marked dirty instead. No MySQL server comes near it.
  *
+ * <p>Both scripts publish the scope's key on {@link TokenStoreConfig#invalidationChannel()} after
+ * the write, for {@link NearCacheTokenStore}s; a publish without subscribers costs next to nothing.
+ *
  * <p>Every call waits at most {@link TokenStoreConfig#commandTimeout()}. Build the Lettuce client
  * with {@code ClientOptions.disconnectedBehavior(REJECT_COMMANDS)}, so that calls fail at once
  * while Redis is unreachable instead of queueing until it returns; Lettuce reconnects by itself.
@@ -106,10 +109,20 @@ public final class RedisTokenStore implements TokenStore {
           if count > tonumber(ARGV[3]) then
             redis.call('DEL', KEYS[1])
             redis.call('SET', KEYS[2], 'more than ' .. ARGV[3] .. ' GTID intervals', 'PX', ARGV[2])
+            redis.call('PUBLISH', ARGV[4], ARGV[5])
             return -1
           end
           redis.call('SET', KEYS[1], table.concat(out, ','), 'PX', ARGV[2])
+          redis.call('PUBLISH', ARGV[4], ARGV[5])
           return count
+          """);
+
+  private static final RedisScript MARK_DIRTY =
+      new RedisScript(
+          """
+          redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+          redis.call('PUBLISH', ARGV[3], ARGV[4])
+          return 1
           """);
 
   private final RedisClusterAsyncCommands<String, String> redis;
@@ -182,7 +195,9 @@ public final class RedisTokenStore implements TokenStore {
                   new String[] {key(scope), dirtyKey(scope)},
                   text,
                   Long.toString(config.timeToLive().toMillis()),
-                  Integer.toString(config.maxIntervals())),
+                  Integer.toString(config.maxIntervals()),
+                  config.invalidationChannel(),
+                  scope.toString()),
           config.commandTimeout());
       return counters.wrote(true);
     } catch (RedisCallFailedException e) {
@@ -195,7 +210,15 @@ public final class RedisTokenStore implements TokenStore {
     Objects.requireNonNull(because, "because");
     try {
       RedisScript.await(
-          () -> redis.psetex(dirtyKey(scope), config.dirtyTimeToLive().toMillis(), because),
+          () ->
+              MARK_DIRTY.<Long>run(
+                  redis,
+                  ScriptOutputType.INTEGER,
+                  new String[] {dirtyKey(scope)},
+                  because,
+                  Long.toString(config.dirtyTimeToLive().toMillis()),
+                  config.invalidationChannel(),
+                  scope.toString()),
           config.commandTimeout());
       return counters.wrote(true);
     } catch (RedisCallFailedException e) {

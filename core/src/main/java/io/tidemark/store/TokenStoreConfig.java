@@ -25,6 +25,12 @@ public final class TokenStoreConfig {
   /** Default for {@link #maxIntervals()}, the default interval limit of a token. */
   public static final int DEFAULT_MAX_INTERVALS = 128;
 
+  /** Default for {@link #invalidationChannel()}. */
+  public static final String DEFAULT_INVALIDATION_CHANNEL = "tidemark:scope:changed";
+
+  /** Default for {@link #localTimeToLive()}. */
+  public static final Duration DEFAULT_LOCAL_TIME_TO_LIVE = Duration.ofSeconds(1);
+
   private static final TokenStoreConfig DEFAULTS = custom().build();
 
   private final String keyPrefix;
@@ -32,6 +38,8 @@ public final class TokenStoreConfig {
   private final Duration dirtyTimeToLive;
   private final Duration commandTimeout;
   private final int maxIntervals;
+  private final String invalidationChannel;
+  private final Duration localTimeToLive;
   private final Ticker ticker;
 
   private TokenStoreConfig(Builder builder) {
@@ -40,6 +48,8 @@ public final class TokenStoreConfig {
     this.dirtyTimeToLive = builder.dirtyTimeToLive;
     this.commandTimeout = builder.commandTimeout;
     this.maxIntervals = builder.maxIntervals;
+    this.invalidationChannel = builder.invalidationChannel;
+    this.localTimeToLive = builder.localTimeToLive;
     this.ticker = builder.ticker;
   }
 
@@ -61,6 +71,8 @@ public final class TokenStoreConfig {
     builder.dirtyTimeToLive = dirtyTimeToLive;
     builder.commandTimeout = commandTimeout;
     builder.maxIntervals = maxIntervals;
+    builder.invalidationChannel = invalidationChannel;
+    builder.localTimeToLive = localTimeToLive;
     builder.ticker = ticker;
     return builder;
   }
@@ -93,7 +105,23 @@ public final class TokenStoreConfig {
     return maxIntervals;
   }
 
-  /** Time source of the in-process store's expiry. */
+  /**
+   * Redis pub/sub channel on which every merge and dirty mark names its scope, so that near caches
+   * drop their copy.
+   */
+  public String invalidationChannel() {
+    return invalidationChannel;
+  }
+
+  /**
+   * Longest time a {@link NearCacheTokenStore} answers a scope from memory without hearing of a
+   * change: the bound on staleness when an invalidation message is lost.
+   */
+  public Duration localTimeToLive() {
+    return localTimeToLive;
+  }
+
+  /** Time source of the in-process stores' expiry. */
   public Ticker ticker() {
     return ticker;
   }
@@ -105,6 +133,8 @@ public final class TokenStoreConfig {
     private Duration dirtyTimeToLive = DEFAULT_DIRTY_TIME_TO_LIVE;
     private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
     private int maxIntervals = DEFAULT_MAX_INTERVALS;
+    private String invalidationChannel = DEFAULT_INVALIDATION_CHANNEL;
+    private Duration localTimeToLive = DEFAULT_LOCAL_TIME_TO_LIVE;
     private Ticker ticker = Ticker.systemTicker();
 
     private Builder() {}
@@ -142,6 +172,21 @@ public final class TokenStoreConfig {
         throw new IllegalArgumentException("maxIntervals must be at least 1: " + maxIntervals);
       }
       this.maxIntervals = maxIntervals;
+      return this;
+    }
+
+    /** Redis pub/sub channel of scope changes; not empty. */
+    public Builder invalidationChannel(String invalidationChannel) {
+      if (invalidationChannel.isEmpty()) {
+        throw new IllegalArgumentException("invalidationChannel must not be empty");
+      }
+      this.invalidationChannel = invalidationChannel;
+      return this;
+    }
+
+    /** Longest time a near cache serves a scope from memory; at least 1 ms. */
+    public Builder localTimeToLive(Duration localTimeToLive) {
+      this.localTimeToLive = atLeastOneMilli("localTimeToLive", localTimeToLive);
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.tidemark.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
 import io.tidemark.testkit.RedisServer;
@@ -67,6 +68,52 @@ class RedisOutageIT {
         .isTrue();
     // Redis ran without persistence: what was merged before the crash is gone.
     assertThat(store.get(scope)).isEqualTo(ScopeToken.known(GtidSet.parse(A + ":100")));
+  }
+
+  @Test
+  void aNearCacheStopsServingCopiesWhenRedisDiesAndForgetsThemAfterRestart() {
+    TokenStoreConfig config =
+        TokenStoreConfig.custom()
+            .commandTimeout(TIMEOUT)
+            .ticker(new FakeTicker())
+            .localTimeToLive(Duration.ofDays(1))
+            .build();
+    NearCacheTokenStore near =
+        NearCacheTokenStore.create(
+            RedisTokenStore.create(clients.connect(redis), config),
+            clients.connectPubSub(redis),
+            config);
+    ScopeKey scope = ScopeKey.session(UUID.randomUUID().toString());
+    near.merge(scope, GtidSet.parse(A + ":1"));
+    assertThat(
+            RedisClients.eventually(
+                Duration.ofSeconds(10),
+                () -> {
+                  long before = near.localHits();
+                  near.get(scope);
+                  near.get(scope);
+                  return near.localHits() > before;
+                }))
+        .as("copy in use")
+        .isTrue();
+
+    redis.kill();
+    assertThat(
+            RedisClients.eventually(
+                Duration.ofSeconds(5), () -> near.get(scope).status() == ScopeToken.Status.UNKNOWN))
+        .isTrue();
+    long hits = near.localHits();
+    assertThat(near.get(scope).status()).isEqualTo(ScopeToken.Status.UNKNOWN);
+    assertThat(near.localHits()).isEqualTo(hits);
+
+    redis.restart();
+    assertThat(
+            RedisClients.eventually(
+                Duration.ofSeconds(30), () -> near.get(scope).status() == ScopeToken.Status.KNOWN))
+        .isTrue();
+    assertThat(near.get(scope))
+        .as("the copy from before the crash was dropped")
+        .isEqualTo(ScopeToken.EMPTY);
   }
 
   @Test
