@@ -21,9 +21,10 @@ import org.jspecify.annotations.Nullable;
  * between the check and the set. Versions stay below 2<sup>53</sup>, where Lua's numbers are exact.
  *
  * <p>Every call waits at most {@link VersionedCacheConfig#commandTimeout()}. A read that fails is a
- * miss and a write that fails is not stored; both are counted in {@link #failures()}. A failed
- * delete leaves the older value readable by reads without a minimum version until it expires; reads
- * that require the deleted version still miss.
+ * miss and a write that fails reports false; both are counted in {@link #failures()}. A write that
+ * timed out may still reach Redis later, still through the compare-and-set. A failed delete leaves
+ * the older value readable by reads without a minimum version until it expires; reads that require
+ * the deleted version still miss.
  */
 public final class RedisVersionedCache<V> implements VersionedCache<V> {
 

@@ -39,8 +39,9 @@ public interface TokenStore {
   /**
    * Adds {@code gtids} to the scope's token and renews its time to live.
    *
-   * @return whether the merge was stored; when not, the caller's header token still carries the
-   *     write, but other instances cannot see it through this scope
+   * @return whether the merge is known to be stored; when not, the caller's header token still
+   *     carries the write, but other instances may not see it through this scope (a merge that
+   *     timed out may still be applied later, which only adds)
    */
   boolean merge(ScopeKey scope, GtidSet gtids);
 
@@ -48,7 +49,7 @@ public interface TokenStore {
    * Marks the scope dirty, so that reads under it take the source path on every instance for the
    * configured dirty time to live: a write under it committed without a captured GTID.
    *
-   * @return whether the mark was stored
+   * @return whether the mark is known to be stored
    */
   boolean markDirty(ScopeKey scope, String because);
 

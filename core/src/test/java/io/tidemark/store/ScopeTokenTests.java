@@ -72,6 +72,10 @@ class ScopeTokenTests {
     assertThat(defaults.timeToLive()).isEqualTo(Duration.ofHours(1));
     assertThat(defaults.dirtyTimeToLive()).isEqualTo(Duration.ofMinutes(10));
     assertThat(defaults.maxIntervals()).isEqualTo(128);
+    assertThat(defaults.localTimeToLive()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(defaults.invalidationChannel()).isEqualTo("tidemark:scope:changed");
+    assertThatThrownBy(() -> TokenStoreConfig.custom().invalidationChannel(""))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThat(defaults.toBuilder().commandTimeout(Duration.ofMillis(3)).build().commandTimeout())
         .isEqualTo(Duration.ofMillis(3));
     assertThatThrownBy(() -> TokenStoreConfig.custom().keyPrefix("a{"))
