@@ -27,6 +27,9 @@ class ProcessReaperIT {
   @Test
   void serversAreStoppedByTheShutdownHookWhenNotClosed() throws Exception {
     Child child = Child.start(true);
+    // Only now, with its servers seen running, may the child exit through its shutdown hook.
+    child.process.getOutputStream().write('\n');
+    child.process.getOutputStream().flush();
     assertThat(child.process.waitFor()).isZero();
     child.assertAllGone();
   }
@@ -68,7 +71,7 @@ class ProcessReaperIT {
     }
   }
 
-  /** Starts a topology and Redis, reports their pids, then exits or waits to be killed. */
+  /** Starts a topology and Redis, reports their pids, then waits for a line to exit or a kill. */
   public static final class ChildMain {
     public static void main(String[] args) throws Exception {
       MySqlTopology topology = MySqlTopology.builder().start();
@@ -83,10 +86,11 @@ class ProcessReaperIT {
               + " "
               + redis.pid());
       System.out.flush();
+      // Waits for the parent: exiting at once could stop the servers before it saw them run.
+      System.in.read();
       if (Boolean.parseBoolean(args[0])) {
         System.exit(0);
       }
-      System.in.read();
     }
   }
 }
