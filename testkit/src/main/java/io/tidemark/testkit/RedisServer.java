@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -31,20 +32,27 @@ public final class RedisServer implements AutoCloseable {
   private final Path binary;
   private final Path home;
   private final int port;
+  private final List<String> extraArguments;
   private @Nullable Process process;
   private boolean closed;
 
-  private RedisServer(Path binary, Path home, int port) {
+  private RedisServer(Path binary, Path home, int port, List<String> extraArguments) {
     this.binary = binary;
     this.home = home;
     this.port = port;
+    this.extraArguments = List.copyOf(extraArguments);
   }
 
   /** Starts a server and waits until it answers {@code PING}. */
   public static RedisServer start() {
+    return start(FreePorts.next(), List.of());
+  }
+
+  /** Starts a server on {@code port} with extra {@code redis-server} arguments. */
+  static RedisServer start(int port, List<String> extraArguments) {
     Map<String, String> env = System.getenv();
     RedisServer server =
-        new RedisServer(resolveBinary(env), ProcessReaper.newFolder("redis"), FreePorts.next());
+        new RedisServer(resolveBinary(env), ProcessReaper.newFolder("redis"), port, extraArguments);
     ProcessReaper.closeAtShutdown(server);
     try {
       server.launch();
@@ -77,26 +85,30 @@ public final class RedisServer implements AutoCloseable {
   }
 
   private void launch() {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                binary.toString(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--protected-mode",
+                "no",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                home.toString(),
+                "--pidfile",
+                home.resolve("redis.pid").toString(),
+                "--logfile",
+                home.resolve("redis.log").toString()));
+    command.addAll(extraArguments);
     try {
       process =
-          new ProcessBuilder(
-                  binary.toString(),
-                  "--port",
-                  Integer.toString(port),
-                  "--bind",
-                  "127.0.0.1",
-                  "--protected-mode",
-                  "no",
-                  "--save",
-                  "",
-                  "--appendonly",
-                  "no",
-                  "--dir",
-                  home.toString(),
-                  "--pidfile",
-                  home.resolve("redis.pid").toString(),
-                  "--logfile",
-                  home.resolve("redis.log").toString())
+          new ProcessBuilder(command)
               .redirectInput(Redirect.from(new File("/dev/null")))
               .redirectOutput(Redirect.appendTo(home.resolve("redis.out").toFile()))
               .redirectErrorStream(true)
@@ -135,6 +147,11 @@ public final class RedisServer implements AutoCloseable {
   /** {@code redis://127.0.0.1:port}, as Lettuce takes it. */
   public String uri() {
     return "redis://127.0.0.1:" + port;
+  }
+
+  /** The folder the server runs in. */
+  Path home() {
+    return home;
   }
 
   /** The executable that runs. */

@@ -6,10 +6,11 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * JUnit extension that hands tests a {@link MySqlTopology} (one source, one replica) and a {@link
- * RedisServer}, each started once per test JVM on first use and shared, so a suite pays for server
- * start once. Tests isolate by database names ({@link MySqlTopology#createDatabase}) and must undo
- * the faults they inflict; tests that fail over or kill servers build their own.
+ * JUnit extension that hands tests a {@link MySqlTopology} (one source, one replica), a {@link
+ * RedisServer} and a {@link RedisCluster}, each started once per test JVM on first use and shared,
+ * so a suite pays for server start once. Tests isolate by database names ({@link
+ * MySqlTopology#createDatabase}) and must undo the faults they inflict; tests that fail over or
+ * kill servers build their own.
  *
  * <pre>{@code
  * @ExtendWith(TestkitExtension.class)
@@ -26,7 +27,7 @@ public final class TestkitExtension implements ParameterResolver {
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == MySqlTopology.class || type == RedisServer.class;
+    return type == MySqlTopology.class || type == RedisServer.class || type == RedisCluster.class;
   }
 
   @Override
@@ -36,7 +37,19 @@ public final class TestkitExtension implements ParameterResolver {
       return store.computeIfAbsent(
           MySqlTopology.class, key -> startTopology(), MySqlTopology.class);
     }
+    if (parameter.getParameter().getType() == RedisCluster.class) {
+      return store.computeIfAbsent(
+          RedisCluster.class, key -> startRedisCluster(), RedisCluster.class);
+    }
     return store.computeIfAbsent(RedisServer.class, key -> startRedis(), RedisServer.class);
+  }
+
+  private static RedisCluster startRedisCluster() {
+    RedisCluster cluster = RedisCluster.start();
+    System.out.printf(
+        "tidemark-testkit: backend=local processes, redis cluster %s, %s%n",
+        cluster.version(), cluster);
+    return cluster;
   }
 
   private static MySqlTopology startTopology() {

@@ -1,0 +1,89 @@
+package io.tidemark;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.tidemark.testkit.RedisCluster;
+import io.tidemark.testkit.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Lettuce clients for tests, configured as the stores' documentation asks: commands are rejected at
+ * once while disconnected. Closes everything it opened.
+ */
+public final class RedisClients implements AutoCloseable {
+
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  public StatefulRedisConnection<String, String> connect(RedisServer redis) {
+    RedisClient client = RedisClient.create(redis.uri());
+    client.setOptions(
+        ClientOptions.builder()
+            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+            .build());
+    open.add(client::shutdown);
+    StatefulRedisConnection<String, String> connection = client.connect();
+    open.add(connection);
+    return connection;
+  }
+
+  public StatefulRedisPubSubConnection<String, String> connectPubSub(RedisServer redis) {
+    RedisClient client = RedisClient.create(redis.uri());
+    open.add(client::shutdown);
+    StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub();
+    open.add(connection);
+    return connection;
+  }
+
+  public StatefulRedisPubSubConnection<String, String> connectPubSub(RedisCluster cluster) {
+    RedisClusterClient client =
+        RedisClusterClient.create(
+            cluster.uris().stream().map(io.lettuce.core.RedisURI::create).toList());
+    open.add(client::shutdown);
+    StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub();
+    open.add(connection);
+    return connection;
+  }
+
+  public StatefulRedisClusterConnection<String, String> connect(RedisCluster cluster) {
+    RedisClusterClient client =
+        RedisClusterClient.create(
+            cluster.uris().stream().map(io.lettuce.core.RedisURI::create).toList());
+    client.setOptions(
+        ClusterClientOptions.builder()
+            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+            .build());
+    open.add(client::shutdown);
+    StatefulRedisClusterConnection<String, String> connection = client.connect();
+    open.add(connection);
+    return connection;
+  }
+
+  /** Polls {@code condition} with short pauses until it holds or {@code timeout} passed. */
+  public static boolean eventually(Duration timeout, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        return false;
+      }
+      // A poll of a server that notifies nobody; nothing is asserted about this pause.
+      LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+    }
+    return true;
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package io.tidemark.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link VersionedCache} must do. */
+abstract class VersionedCacheContract {
+
+  abstract VersionedCache<String> cache(VersionedCacheConfig config);
+
+  VersionedCacheConfig config() {
+    return VersionedCacheConfig.custom()
+        .commandTimeout(Duration.ofSeconds(2))
+        .keyPrefix("test:" + getClass().getSimpleName() + ":")
+        .build();
+  }
+
+  static String freshKey() {
+    return "order:" + UUID.randomUUID();
+  }
+
+  @Test
+  void storesOnlyNewerVersions() {
+    VersionedCache<String> cache = cache(config());
+    String key = freshKey();
+    assertThat(cache.put(key, 2, "two")).isTrue();
+    assertThat(cache.put(key, 1, "one")).isFalse();
+    assertThat(cache.put(key, 2, "two again")).isFalse();
+    assertThat(cache.get(key)).contains(new Versioned<>(2, "two"));
+    assertThat(cache.put(key, 3, "three")).isTrue();
+    assertThat(cache.get(key)).contains(new Versioned<>(3, "three"));
+  }
+
+  @Test
+  void missesWhenTheEntryIsOlderThanRequired() {
+    VersionedCache<String> cache = cache(config());
+    String key = freshKey();
+    cache.put(key, 4, "four");
+    assertThat(cache.get(key, 4)).contains(new Versioned<>(4, "four"));
+    assertThat(cache.get(key, 5)).isEmpty();
+    assertThat(cache.get(freshKey(), 0)).isEmpty();
+  }
+
+  @Test
+  void aSlowReadersOldValueIsRefusedAfterANewerPutAndAfterADelete() {
+    VersionedCache<String> cache = cache(config());
+    String key = freshKey();
+    // The slow reader loaded version 1 from the database, then stalled.
+    String loadedBySlowReader = "v1";
+    assertThat(cache.put(key, 2, "v2")).as("writer").isTrue();
+    assertThat(cache.put(key, 1, loadedBySlowReader)).as("slow reader, late").isFalse();
+    assertThat(cache.get(key)).contains(new Versioned<>(2, "v2"));
+
+    assertThat(cache.delete(key, 3)).isTrue();
+    assertThat(cache.get(key)).as("tombstone is a miss").isEmpty();
+    assertThat(cache.put(key, 2, "v2")).as("slow reader after the delete").isFalse();
+    assertThat(cache.put(key, 1, loadedBySlowReader)).isFalse();
+    assertThat(cache.get(key)).isEmpty();
+
+    assertThat(cache.put(key, 4, "v4")).as("a newer write after the delete").isTrue();
+    assertThat(cache.get(key, 4)).contains(new Versioned<>(4, "v4"));
+    assertThat(cache.delete(key, 4)).as("delete no newer than the value").isFalse();
+  }
+
+  @Test
+  void concurrentPutsKeepTheHighestVersion() throws Exception {
+    VersionedCache<String> cache = cache(config());
+    String key = freshKey();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<?>> done = new ArrayList<>();
+    try {
+      for (int t = 0; t < 4; t++) {
+        int thread = t;
+        done.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int v = 200 - thread; v > 0; v -= 4) {
+                    cache.put(key, v, "v" + v);
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> f : done) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(cache.get(key)).contains(new Versioned<>(200, "v200"));
+  }
+
+  @Test
+  void refusesVersionsOutOfRange() {
+    VersionedCache<String> cache = cache(config());
+    assertThatThrownBy(() -> cache.put("k", -1, "x")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> cache.delete("k", VersionedCache.MAX_VERSION + 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(cache.put(freshKey(), VersionedCache.MAX_VERSION, "max")).isTrue();
+  }
+}

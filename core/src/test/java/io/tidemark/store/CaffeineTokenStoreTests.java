@@ -1,0 +1,59 @@
+package io.tidemark.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.FakeTicker;
+import io.tidemark.GtidSet;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class CaffeineTokenStoreTests extends TokenStoreContract {
+
+  private final FakeTicker ticker = new FakeTicker();
+  private TokenStore only;
+
+  @Override
+  TokenStore store(TokenStoreConfig config) {
+    only = CaffeineTokenStore.create(config.toBuilder().ticker(ticker).build());
+    return only;
+  }
+
+  @Override
+  TokenStore secondStore(TokenStoreConfig config) {
+    // One process, one store: the "other instance" is the same one.
+    return only == null ? store(config) : only;
+  }
+
+  @Test
+  void aScopeExpiresAfterItsLastMergeAndDirtyOnItsOwnClock() {
+    TokenStore store =
+        store(
+            config().toBuilder()
+                .timeToLive(Duration.ofMinutes(10))
+                .dirtyTimeToLive(Duration.ofMinutes(1))
+                .build());
+    ScopeKey scope = freshScope();
+    store.merge(scope, GtidSet.parse(A + ":1"));
+    store.markDirty(scope, "capture failed");
+    ticker.advance(Duration.ofMinutes(5));
+    store.merge(scope, GtidSet.parse(A + ":2"));
+    assertThat(store.get(scope)).isEqualTo(ScopeToken.known(GtidSet.parse(A + ":1-2")));
+
+    ticker.advance(Duration.ofMinutes(9));
+    assertThat(store.get(scope).gtids())
+        .as("renewed by the merge")
+        .isEqualTo(GtidSet.parse(A + ":1-2"));
+    ticker.advance(Duration.ofMinutes(2));
+    assertThat(store.get(scope)).isEqualTo(ScopeToken.EMPTY);
+  }
+
+  @Test
+  void countsReadsAndWrites() {
+    TokenStore store = store(config());
+    ScopeKey scope = freshScope();
+    store.merge(scope, GtidSet.parse(A + ":1"));
+    store.markDirty(scope, "x");
+    store.get(scope);
+    assertThat(store.stats()).isEqualTo(new TokenStoreStats(1, 0, 2, 0));
+  }
+}
