@@ -1,5 +1,8 @@
 package io.tidemark.cache;
 
+import static io.tidemark.internal.ConfigChecks.atLeastOneMilli;
+import static io.tidemark.internal.ConfigChecks.redisKeyPrefix;
+
 import io.tidemark.Ticker;
 import java.time.Duration;
 import java.util.Objects;
@@ -111,10 +114,7 @@ public final class VersionedCacheConfig {
 
     /** Prefix of every Redis key; without braces, which would break the hash tags. */
     public Builder keyPrefix(String keyPrefix) {
-      if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-        throw new IllegalArgumentException("keyPrefix must not hold braces: " + keyPrefix);
-      }
-      this.keyPrefix = keyPrefix;
+      this.keyPrefix = redisKeyPrefix(keyPrefix);
       return this;
     }
 
@@ -154,13 +154,6 @@ public final class VersionedCacheConfig {
     /** Builds the configuration. */
     public VersionedCacheConfig build() {
       return new VersionedCacheConfig(this);
-    }
-
-    private static Duration atLeastOneMilli(String name, Duration value) {
-      if (value.toMillis() < 1) {
-        throw new IllegalArgumentException(name + " must be at least 1 ms: " + value);
-      }
-      return value;
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.tidemark.topology;
 
+import static io.tidemark.internal.ConfigChecks.atLeastOneMilli;
+
 import io.tidemark.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -148,14 +150,14 @@ public final class TopologyView implements AutoCloseable {
 
     /** Time between two probes of a node. */
     public Builder refreshInterval(Duration interval) {
-      this.interval = positive(interval, "refreshInterval");
+      this.interval = atLeastOneMilli("refreshInterval", interval);
       return this;
     }
 
     /** Connect and read timeouts of a probe. */
     public Builder probeTimeouts(Duration connect, Duration read) {
-      this.connectTimeout = positive(connect, "probe connect timeout");
-      this.readTimeout = positive(read, "probe read timeout");
+      this.connectTimeout = atLeastOneMilli("probe connect timeout", connect);
+      this.readTimeout = atLeastOneMilli("probe read timeout", read);
       return this;
     }
 
@@ -166,14 +168,6 @@ public final class TopologyView implements AutoCloseable {
 
     public TopologyView build() {
       return new TopologyView(this);
-    }
-
-    private static Duration positive(Duration value, String name) {
-      Objects.requireNonNull(value, name);
-      if (value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive: " + value);
-      }
-      return value;
     }
   }
 }
