@@ -65,7 +65,7 @@ public final class RedisServer implements AutoCloseable {
             port,
             List.of(),
             extraArguments);
-    return launched(server, () -> {});
+    return launched(server);
   }
 
   /**
@@ -78,6 +78,11 @@ public final class RedisServer implements AutoCloseable {
     Path home = ProcessReaper.newFolder("sentinel");
     // A sentinel refuses to start without a configuration file it can rewrite.
     Path configuration = home.resolve("sentinel.conf");
+    try {
+      Files.write(configuration, directives);
+    } catch (IOException e) {
+      throw new TestkitException("cannot write " + configuration, e);
+    }
     RedisServer server =
         new RedisServer(
             resolveBinary(System.getenv()),
@@ -85,21 +90,12 @@ public final class RedisServer implements AutoCloseable {
             FreePorts.next(),
             List.of(configuration.toString()),
             List.of("--sentinel"));
-    return launched(
-        server,
-        () -> {
-          try {
-            Files.write(configuration, directives);
-          } catch (IOException e) {
-            throw new TestkitException("cannot write " + configuration, e);
-          }
-        });
+    return launched(server);
   }
 
-  private static RedisServer launched(RedisServer server, Runnable prepare) {
+  private static RedisServer launched(RedisServer server) {
     ProcessReaper.closeAtShutdown(server);
     try {
-      prepare.run();
       server.launch();
     } catch (RuntimeException e) {
       server.close();
