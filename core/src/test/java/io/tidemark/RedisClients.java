@@ -2,12 +2,14 @@ package io.tidemark;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.tidemark.testkit.RedisCluster;
+import io.tidemark.testkit.RedisSentinel;
 import io.tidemark.testkit.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +27,19 @@ public final class RedisClients implements AutoCloseable {
 
   public StatefulRedisConnection<String, String> connect(RedisServer redis) {
     RedisClient client = RedisClient.create(redis.uri());
+    client.setOptions(
+        ClientOptions.builder()
+            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+            .build());
+    open.add(client::shutdown);
+    StatefulRedisConnection<String, String> connection = client.connect();
+    open.add(connection);
+    return connection;
+  }
+
+  /** A connection to the primary the sentinels name, found by asking them as Lettuce does. */
+  public StatefulRedisConnection<String, String> connect(RedisSentinel sentinel) {
+    RedisClient client = RedisClient.create(RedisURI.create(sentinel.uri()));
     client.setOptions(
         ClientOptions.builder()
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)

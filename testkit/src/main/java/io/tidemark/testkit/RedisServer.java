@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A real Redis server as a local process on a free loopback port, without persistence: {@code
  * redis-server} from the {@code PATH} when there is one, else the Linux binary bundled in {@code
- * com.github.codemonstur:embedded-redis}. Can be killed, restarted and frozen for fault tests.
+ * com.github.codemonstur:embedded-redis}. Can be killed, restarted and frozen for fault tests. The
+ * same class runs the sentinels of a {@link RedisSentinel}.
  */
 public final class RedisServer implements AutoCloseable {
 
@@ -32,14 +33,21 @@ public final class RedisServer implements AutoCloseable {
   private final Path binary;
   private final Path home;
   private final int port;
+  private final List<String> leadingArguments;
   private final List<String> extraArguments;
   private @Nullable Process process;
   private boolean closed;
 
-  private RedisServer(Path binary, Path home, int port, List<String> extraArguments) {
+  private RedisServer(
+      Path binary,
+      Path home,
+      int port,
+      List<String> leadingArguments,
+      List<String> extraArguments) {
     this.binary = binary;
     this.home = home;
     this.port = port;
+    this.leadingArguments = List.copyOf(leadingArguments);
     this.extraArguments = List.copyOf(extraArguments);
   }
 
@@ -50,9 +58,42 @@ public final class RedisServer implements AutoCloseable {
 
   /** Starts a server on {@code port} with extra {@code redis-server} arguments. */
   static RedisServer start(int port, List<String> extraArguments) {
-    Map<String, String> env = System.getenv();
     RedisServer server =
-        new RedisServer(resolveBinary(env), ProcessReaper.newFolder("redis"), port, extraArguments);
+        new RedisServer(
+            resolveBinary(System.getenv()),
+            ProcessReaper.newFolder("redis"),
+            port,
+            List.of(),
+            extraArguments);
+    return launched(server);
+  }
+
+  /**
+   * Starts a sentinel ({@code redis-server sentinel.conf --sentinel}) on a free port and waits
+   * until it answers {@code PING}. Its {@code sentinel.conf} holds {@code directives}; port, bind
+   * address, folder, pid file and log file come from the command line as for a server, and the
+   * sentinel writes them into the file when it rewrites it with what it learns.
+   */
+  static RedisServer startSentinel(List<String> directives) {
+    Path home = ProcessReaper.newFolder("sentinel");
+    // A sentinel refuses to start without a configuration file it can rewrite.
+    Path configuration = home.resolve("sentinel.conf");
+    try {
+      Files.write(configuration, directives);
+    } catch (IOException e) {
+      throw new TestkitException("cannot write " + configuration, e);
+    }
+    RedisServer server =
+        new RedisServer(
+            resolveBinary(System.getenv()),
+            home,
+            FreePorts.next(),
+            List.of(configuration.toString()),
+            List.of("--sentinel"));
+    return launched(server);
+  }
+
+  private static RedisServer launched(RedisServer server) {
     ProcessReaper.closeAtShutdown(server);
     try {
       server.launch();
@@ -85,26 +126,28 @@ public final class RedisServer implements AutoCloseable {
   }
 
   private void launch() {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                binary.toString(),
-                "--port",
-                Integer.toString(port),
-                "--bind",
-                "127.0.0.1",
-                "--protected-mode",
-                "no",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                home.toString(),
-                "--pidfile",
-                home.resolve("redis.pid").toString(),
-                "--logfile",
-                home.resolve("redis.log").toString()));
+    List<String> command = new ArrayList<>();
+    command.add(binary.toString());
+    // redis-server reads a configuration file only as its first argument.
+    command.addAll(leadingArguments);
+    command.addAll(
+        List.of(
+            "--port",
+            Integer.toString(port),
+            "--bind",
+            "127.0.0.1",
+            "--protected-mode",
+            "no",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            home.toString(),
+            "--pidfile",
+            home.resolve("redis.pid").toString(),
+            "--logfile",
+            home.resolve("redis.log").toString()));
     command.addAll(extraArguments);
     try {
       process =
@@ -166,6 +209,25 @@ public final class RedisServer implements AutoCloseable {
    * @throws TestkitException on an error reply or when the server cannot be reached within 2 s
    */
   public @Nullable String command(String... arguments) {
+    return exchange(arguments, this::readReply);
+  }
+
+  /**
+   * Sends one command whose reply is an array of strings, such as {@code SENTINEL
+   * get-master-addr-by-name}, and returns its elements; an empty list for a null array.
+   *
+   * @throws TestkitException on an error reply or when the server cannot be reached within 2 s
+   */
+  List<@Nullable String> commandForArray(String... arguments) {
+    return exchange(arguments, this::readArray);
+  }
+
+  /** Reads one reply of a known shape from a server. */
+  private interface ReplyReader<T extends @Nullable Object> {
+    T read(InputStream in) throws IOException;
+  }
+
+  private <T extends @Nullable Object> T exchange(String[] arguments, ReplyReader<T> reader) {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(host(), port), 2000);
       socket.setSoTimeout(2000);
@@ -180,7 +242,7 @@ public final class RedisServer implements AutoCloseable {
       }
       out.write(request.toByteArray());
       out.flush();
-      return readReply(new BufferedInputStream(socket.getInputStream()));
+      return reader.read(new BufferedInputStream(socket.getInputStream()));
     } catch (IOException e) {
       throw new TestkitException("redis on port " + port + ": " + e.getMessage(), e);
     }
@@ -204,6 +266,22 @@ public final class RedisServer implements AutoCloseable {
       }
       default -> throw new TestkitException("unsupported redis reply type " + (char) type);
     }
+  }
+
+  private List<@Nullable String> readArray(InputStream in) throws IOException {
+    int type = in.read();
+    String line = readLine(in);
+    if (type == '-') {
+      throw new TestkitException("redis on port " + port + " replied " + line);
+    }
+    if (type != '*') {
+      throw new TestkitException("redis on port " + port + " replied no array but " + (char) type);
+    }
+    List<@Nullable String> elements = new ArrayList<>();
+    for (int i = 0; i < Integer.parseInt(line); i++) {
+      elements.add(readReply(in));
+    }
+    return elements;
   }
 
   private static String readLine(InputStream in) throws IOException {

@@ -7,10 +7,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * JUnit extension that hands tests a {@link MySqlTopology} (one source, one replica), a {@link
- * RedisServer} and a {@link RedisCluster}, each started once per test JVM on first use and shared,
- * so a suite pays for server start once. Tests isolate by database names ({@link
- * MySqlTopology#createDatabase}) and must undo the faults they inflict; tests that fail over or
- * kill servers build their own.
+ * RedisServer}, a {@link RedisCluster} and a {@link RedisSentinel}, each started once per test JVM
+ * on first use and shared, so a suite pays for server start once. Tests isolate by database names
+ * ({@link MySqlTopology#createDatabase}) and must undo the faults they inflict; tests that fail
+ * over or kill servers build their own.
  *
  * <pre>{@code
  * @ExtendWith(TestkitExtension.class)
@@ -27,7 +27,10 @@ public final class TestkitExtension implements ParameterResolver {
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == MySqlTopology.class || type == RedisServer.class || type == RedisCluster.class;
+    return type == MySqlTopology.class
+        || type == RedisServer.class
+        || type == RedisCluster.class
+        || type == RedisSentinel.class;
   }
 
   @Override
@@ -41,7 +44,18 @@ public final class TestkitExtension implements ParameterResolver {
       return store.computeIfAbsent(
           RedisCluster.class, key -> startRedisCluster(), RedisCluster.class);
     }
+    if (parameter.getParameter().getType() == RedisSentinel.class) {
+      return store.computeIfAbsent(
+          RedisSentinel.class, key -> startRedisSentinel(), RedisSentinel.class);
+    }
     return store.computeIfAbsent(RedisServer.class, key -> startRedis(), RedisServer.class);
+  }
+
+  private static RedisSentinel startRedisSentinel() {
+    RedisSentinel sentinel = RedisSentinel.start();
+    System.out.printf(
+        "tidemark-testkit: backend=local processes, redis %s, %s%n", sentinel.version(), sentinel);
+    return sentinel;
   }
 
   private static RedisCluster startRedisCluster() {

@@ -4,8 +4,9 @@
  * transactions).
  *
  * <p>Entry points: {@link io.tidemark.testkit.MySqlTopology}, {@link
- * io.tidemark.testkit.RedisServer}, {@link io.tidemark.testkit.RedisCluster} and, for JUnit tests
- * that share one of each per JVM, {@link io.tidemark.testkit.TestkitExtension}.
+ * io.tidemark.testkit.RedisServer}, {@link io.tidemark.testkit.RedisCluster}, {@link
+ * io.tidemark.testkit.RedisSentinel} and, for JUnit tests that share one of each per JVM, {@link
+ * io.tidemark.testkit.TestkitExtension}.
  */
 @NullMarked
 package io.tidemark.testkit;
