@@ -20,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Some servers (MySQL 8.0.15 among them) truncate a fractional timeout to whole seconds: 0.3 s
  * times out at once and 1.5 s waits 1 s. On those, the whole seconds of the budget are waited on
  * the server and the rest is covered by polling {@code GTID_SUBSET} with growing pauses. Which kind
- * a server is, is measured once per server with a 50 ms wait that cannot succeed.
+ * a server is, is measured once per server with a 50 ms wait that cannot succeed (twice when it
+ * seems to be honoured), and corrected when a wait times out well before its timeout.
  */
 final class GtidWaiter {
 
@@ -34,6 +35,7 @@ final class GtidWaiter {
   private static final long MIN_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(32);
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+  private static final long EARLY_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   private final Ticker ticker;
   private final ConcurrentMap<String, Boolean> honoursFractions = new ConcurrentHashMap<>();
@@ -64,11 +66,13 @@ final class GtidWaiter {
       if (waitOnServer(connection, token, BigDecimal.valueOf(millis, 3))) {
         return true;
       }
-      if (ticker.read() - begun >= TimeUnit.MILLISECONDS.toNanos(millis) / 2) {
+      long early = TimeUnit.MILLISECONDS.toNanos(millis) - (ticker.read() - begun);
+      if (early < EARLY_TIMEOUT_NANOS && early < TimeUnit.MILLISECONDS.toNanos(millis) / 2) {
         return false;
       }
-      // Timed out well before its timeout: the probe was misled (a stall under load) and this
-      // server truncates; correct the record and spend the rest of the budget the other way.
+      // Timed out well before its timeout (1.5 s waits 1 s, 0.3 s none): the probe was misled by
+      // a stall and this server truncates; correct the record and spend the rest of the budget
+      // the way truncating servers need.
       honoursFractions.put(serverUuid, false);
       left = end - ticker.read();
     }
@@ -131,13 +135,19 @@ final class GtidWaiter {
     if (known != null) {
       return known;
     }
+    // Twice when the first says "honoured": a stall can only make a probe slower, so a second
+    // slow one is needed to believe it; a truncating server answers both at once.
+    boolean honoured = probeTakesItsTime(connection) && probeTakesItsTime(connection);
+    honoursFractions.put(serverUuid, honoured);
+    return honoured;
+  }
+
+  private boolean probeTakesItsTime(Connection connection) throws SQLException {
     long started = ticker.read();
     try (PreparedStatement ps = connection.prepareStatement(PROBE)) {
       ps.setQueryTimeout(2);
       ps.executeQuery().close();
     }
-    boolean honoured = ticker.read() - started >= PROBE_HONOURED_NANOS;
-    honoursFractions.put(serverUuid, honoured);
-    return honoured;
+    return ticker.read() - started >= PROBE_HONOURED_NANOS;
   }
 }

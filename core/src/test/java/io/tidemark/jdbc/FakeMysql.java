@@ -28,6 +28,7 @@ final class FakeMysql implements FakeConnection.Server {
   private final Map<String, @Nullable Object> answers = new HashMap<>();
   private final Map<String, SQLException> failures = new HashMap<>();
   private boolean honoursFractions = true;
+  private int slowProbesLeft;
   private Duration checkTime = Duration.ofMillis(1);
   private GtidSet executed = GtidSet.EMPTY;
   private GtidSet applying = GtidSet.EMPTY;
@@ -36,6 +37,12 @@ final class FakeMysql implements FakeConnection.Server {
   FakeMysql(String uuid, FakeTicker ticker) {
     this.uuid = uuid;
     this.ticker = ticker;
+  }
+
+  /** Makes the next {@code count} probes take their full time even on a truncating server. */
+  synchronized FakeMysql stallingProbes(int count) {
+    slowProbesLeft = count;
+    return this;
   }
 
   /** Makes this an older server that truncates fractional timeouts to whole seconds. */
@@ -88,7 +95,9 @@ final class FakeMysql implements FakeConnection.Server {
       throw failure;
     }
     if (sql.contains("WAIT_FOR_EXECUTED_GTID_SET") && sql.contains("0.05")) {
-      ticker.advance(honoursFractions ? PROBE_TIME : Duration.ZERO);
+      boolean stalled = slowProbesLeft > 0;
+      slowProbesLeft = Math.max(0, slowProbesLeft - 1);
+      ticker.advance(honoursFractions || stalled ? PROBE_TIME : Duration.ZERO);
       return 1;
     }
     if (sql.contains("WAIT_FOR_EXECUTED_GTID_SET(?, ?)")) {

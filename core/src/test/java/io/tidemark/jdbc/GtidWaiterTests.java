@@ -81,8 +81,8 @@ class GtidWaiterTests {
 
     assertThat(await(replica, Duration.ofMillis(300).toNanos())).isFalse();
 
-    // The probe that measures the server is part of the wait and must come out of its budget.
-    assertThat(replica.sent(PROBE)).hasSize(1);
+    // The probes that measure the server are part of the wait and come out of its budget.
+    assertThat(replica.sent(PROBE)).hasSize(2);
     assertThat(ticker.since(start)).isLessThanOrEqualTo(Duration.ofMillis(300));
   }
 
@@ -139,9 +139,32 @@ class GtidWaiterTests {
     await(again, Duration.ofMillis(300).toNanos());
     waiter.await(other.connection(), OTHER_REPLICA, TOKEN, Duration.ofMillis(300).toNanos());
 
-    assertThat(first.sent(PROBE)).hasSize(1);
+    assertThat(first.sent(PROBE)).as("a slow probe is confirmed by a second").hasSize(2);
     assertThat(again.sent(PROBE)).isEmpty();
-    assertThat(other.sent(PROBE)).hasSize(1);
+    assertThat(other.sent(PROBE)).hasSize(2);
+  }
+
+  @Test
+  void oneStalledProbeDoesNotMakeATruncatingServerLookHonouring() throws SQLException {
+    FakeConnection replica = new FakeConnection(olderServer().stallingProbes(1));
+
+    await(replica, Duration.ofMillis(300).toNanos());
+
+    assertThat(replica.sent(PROBE)).hasSize(2);
+    assertThat(replica.sent(WAIT)).as("no sub-second wait sent to a truncating server").isEmpty();
+  }
+
+  @Test
+  void truncatingServerMistakenForHonouringIsCorrectedByAnEarlyTimeout() throws SQLException {
+    FakeConnection replica =
+        new FakeConnection(
+            olderServer().stallingProbes(2).executesAfter(Duration.ofMillis(2300), SOURCE_GTIDS));
+    long start = ticker.read();
+
+    boolean executed = await(replica, Duration.ofMillis(2900).toNanos());
+
+    assertThat(executed).as("the rest of the budget is polled after the early timeout").isTrue();
+    assertThat(ticker.since(start)).isLessThan(Duration.ofMillis(2900));
   }
 
   static LongStream seeds() {
