@@ -26,20 +26,16 @@ public final class RedisClients implements AutoCloseable {
   private final List<AutoCloseable> open = new ArrayList<>();
 
   public StatefulRedisConnection<String, String> connect(RedisServer redis) {
-    RedisClient client = RedisClient.create(redis.uri());
-    client.setOptions(
-        ClientOptions.builder()
-            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-            .build());
-    open.add(client::shutdown);
-    StatefulRedisConnection<String, String> connection = client.connect();
-    open.add(connection);
-    return connection;
+    return connect(RedisURI.create(redis.uri()));
   }
 
   /** A connection to the primary the sentinels name, found by asking them as Lettuce does. */
   public StatefulRedisConnection<String, String> connect(RedisSentinel sentinel) {
-    RedisClient client = RedisClient.create(RedisURI.create(sentinel.uri()));
+    return connect(RedisURI.create(sentinel.uri()));
+  }
+
+  private StatefulRedisConnection<String, String> connect(RedisURI uri) {
+    RedisClient client = RedisClient.create(uri);
     client.setOptions(
         ClientOptions.builder()
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -60,8 +56,7 @@ public final class RedisClients implements AutoCloseable {
 
   public StatefulRedisPubSubConnection<String, String> connectPubSub(RedisCluster cluster) {
     RedisClusterClient client =
-        RedisClusterClient.create(
-            cluster.uris().stream().map(io.lettuce.core.RedisURI::create).toList());
+        RedisClusterClient.create(cluster.uris().stream().map(RedisURI::create).toList());
     open.add(client::shutdown);
     StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub();
     open.add(connection);
@@ -70,8 +65,7 @@ public final class RedisClients implements AutoCloseable {
 
   public StatefulRedisClusterConnection<String, String> connect(RedisCluster cluster) {
     RedisClusterClient client =
-        RedisClusterClient.create(
-            cluster.uris().stream().map(io.lettuce.core.RedisURI::create).toList());
+        RedisClusterClient.create(cluster.uris().stream().map(RedisURI::create).toList());
     client.setOptions(
         ClusterClientOptions.builder()
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
