@@ -1,0 +1,75 @@
+package io.tidemark.spring;
+
+import io.tidemark.ReadPolicy;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method's reads so that they see every write of the current consistency context
+ * (the request's token, the scope's, and the writes this thread committed): on one replica
+ * connection, after the replica executed the token, or as {@link #onTimeout()} says when it does
+ * not within the budget. On a class, applies to every public method.
+ *
+ * <pre>{@code
+ * @ReadYourWrites(timeoutString = "${orders.read-timeout:300ms}")
+ * public Optional<Order> find(long id) {
+ *   return jdbc.query("SELECT ... WHERE id = ?", ORDER, id).stream().findFirst();
+ * }
+ * }</pre>
+ *
+ * <p>The method should only read: every connection it asks for is the one pinned read connection
+ * (usually a read-only replica), and it may run a second time on the source when the replica result
+ * misses {@link #minRevision()} or the replica connection fails. It may sit inside or around
+ * {@code @Transactional(readOnly = true)}: the routing happens first, the transaction then runs on
+ * the pinned connection. Called inside a transaction that is already open, it joins that
+ * transaction, which runs on the source.
+ *
+ * <p>A read that cannot be served as its policy allows throws {@link
+ * io.tidemark.ConsistentReadException} with the reason (mapped to 503 by the web support).
+ */
+@Target({ElementType.METHOD, ElementType.TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@Documented
+public @interface ReadYourWrites {
+
+  /** Budget of the read in milliseconds; negative for {@code tidemark.read.timeout}. */
+  long timeout() default -1;
+
+  /**
+   * Budget of the read as a duration ({@code "250ms"}, {@code "1s"}, a bare number of
+   * milliseconds), placeholders resolved; empty for {@link #timeout()}. The request's remaining
+   * budget caps either.
+   */
+  String timeoutString() default "";
+
+  /**
+   * What the read does when the replica has not caught up within the budget; at most one value,
+   * none for {@code tidemark.read.policy}.
+   */
+  ReadPolicy[] onTimeout() default {};
+
+  /**
+   * Scope whose token the read also requires, as a SpEL expression over the method's arguments
+   * ({@code "'customer:' + #customerId"}); empty for none. Needs a scope store ({@code
+   * tidemark.scope.store}).
+   */
+  String scope() default "";
+
+  /**
+   * Lowest revision the result must have, as a SpEL expression over the arguments ({@code
+   * "#minRevision"}); empty for none. The method must then return a {@link Revisioned} (or an
+   * {@code Optional} of one; empty or {@code null} counts as no row).
+   */
+  String minRevision() default "";
+
+  /**
+   * Tables ({@code schema.table}) the method reads; replicas whose replication filters leave any of
+   * them out are not chosen. Empty when not told.
+   */
+  String[] tables() default {};
+}

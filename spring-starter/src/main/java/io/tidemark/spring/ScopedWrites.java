@@ -1,0 +1,31 @@
+package io.tidemark.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Merges the GTIDs of the writes the annotated method committed into a token scope when it returns,
+ * so that reads under the scope on any instance ({@link ReadYourWrites#scope()}) see them, even
+ * without the response's header. A write whose GTID escaped capture marks the scope dirty, sending
+ * its reads to the source for a while.
+ *
+ * <pre>{@code
+ * @ScopedWrites("'customer:' + #order.customerId()")
+ * public long create(Order order) { ... }
+ * }</pre>
+ *
+ * <p>Place it outside the method's transaction (it is applied before {@code @Transactional} on the
+ * same method), so that the commit happened when the scope is written. Needs a scope store ({@code
+ * tidemark.scope.store}).
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface ScopedWrites {
+
+  /** The scope, as a SpEL expression over the method's arguments. */
+  String value();
+}

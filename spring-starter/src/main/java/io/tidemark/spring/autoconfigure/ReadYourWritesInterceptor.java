@@ -1,0 +1,222 @@
+package io.tidemark.spring.autoconfigure;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.Deadline;
+import io.tidemark.GtidSet;
+import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.jdbc.ReadResult;
+import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.Revisioned;
+import io.tidemark.spring.ScopedWrites;
+import io.tidemark.store.ScopeKey;
+import io.tidemark.store.TokenStore;
+import java.lang.reflect.Method;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToLongFunction;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Runs methods annotated with {@link ReadYourWrites} through the read path, their connections
+ * pinned to the connection it chose, and merges the writes of {@link ScopedWrites} methods into
+ * their scope.
+ */
+final class ReadYourWritesInterceptor implements MethodInterceptor {
+
+  private final ObjectProvider<ConsistentReader> reader;
+  private final ObjectProvider<TokenStore> store;
+  private final ObjectProvider<ReadInstrumentation> instrumentation;
+  private final MethodExpressions expressions;
+  private final StringValueResolver values;
+  private final Map<Method, ReadAttributes> attributes = new ConcurrentHashMap<>();
+
+  ReadYourWritesInterceptor(
+      ObjectProvider<ConsistentReader> reader,
+      ObjectProvider<TokenStore> store,
+      ObjectProvider<ReadInstrumentation> instrumentation,
+      MethodExpressions expressions,
+      StringValueResolver values) {
+    this.reader = reader;
+    this.store = store;
+    this.instrumentation = instrumentation;
+    this.expressions = expressions;
+    this.values = values;
+  }
+
+  @Override
+  public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+    Method method = invocation.getMethod();
+    Class<?> type = invocation.getThis() != null ? invocation.getThis().getClass() : null;
+    Method specific = AopUtils.getMostSpecificMethod(method, type);
+    ScopedWrites scoped = AnnotatedElementUtils.findMergedAnnotation(specific, ScopedWrites.class);
+    ReadYourWrites read =
+        AnnotatedElementUtils.findMergedAnnotation(specific, ReadYourWrites.class);
+    if (read == null && type != null) {
+      read = AnnotatedElementUtils.findMergedAnnotation(type, ReadYourWrites.class);
+    }
+    ConsistencyContext bound = ConsistencyContext.currentOrNull();
+    try (ConsistencyContext.Scope scope =
+        bound != null ? bound.attach() : ConsistencyContext.open()) {
+      ConsistencyContext context = scope.context();
+      GtidSet before = context.gtids();
+      Object result =
+          read != null ? read(invocation, specific, read, context) : invocation.proceed();
+      if (scoped != null) {
+        publish(scoped, specific, invocation.getArguments(), context, before);
+      }
+      return result;
+    }
+  }
+
+  private @Nullable Object read(
+      MethodInvocation invocation,
+      Method method,
+      ReadYourWrites annotation,
+      ConsistencyContext context)
+      throws Throwable {
+    ReadAttributes attrs =
+        attributes.computeIfAbsent(method, m -> ReadAttributes.of(annotation, m, values));
+    Object[] arguments = invocation.getArguments();
+    if (!attrs.scope().isEmpty()) {
+      requiredStore("@ReadYourWrites(scope)")
+          .get(scopeKey(attrs.scope(), method, arguments, "@ReadYourWrites(scope)"))
+          .applyTo(context);
+    }
+    PinnedRead pinned = PinnedRead.current();
+    if (pinned != null) {
+      if (!context.isDirty() && pinned.token().containsAll(context.gtids())) {
+        return invocation.proceed();
+      }
+      throw new IllegalStateException(
+          method.toGenericString()
+              + " needs a newer token than the @ReadYourWrites read it is called from, whose"
+              + " connection was chosen for an older one; annotate the outer method with the"
+              + " scope, or call this one outside it");
+    }
+    if (TransactionSynchronizationManager.isActualTransactionActive()) {
+      // The open transaction's connection came from outside any read, so it is the source's.
+      return invocation.proceed();
+    }
+    ConsistentReader consistentReader = reader.getObject();
+    Deadline request = RequestBudget.current();
+    ReadOptions options =
+        attrs.options(consistentReader.defaults(), request == null ? null : request.remaining());
+    ToLongFunction<Object> revisionOf = null;
+    if (!attrs.minRevision().isEmpty()) {
+      Long min =
+          expressions.evaluate(
+              attrs.minRevision(), method, arguments, Long.class, "@ReadYourWrites(minRevision)");
+      options = options.withMinRevision(min);
+      revisionOf = value -> revisionOf(value, method);
+    }
+    ReadOptions finalOptions = options;
+    ToLongFunction<Object> finalRevisionOf = revisionOf;
+    GtidSet token = context.gtids();
+    ReadInstrumentation.ObservedRead<Object> run =
+        () -> {
+          ReadResult<Object> result =
+              consistentReader.read(
+                  finalOptions,
+                  connection -> {
+                    try (PinnedRead.Binding binding = PinnedRead.pin(connection, token)) {
+                      return proceed(invocation);
+                    }
+                  },
+                  finalRevisionOf);
+          return result.value();
+        };
+    String name = method.getDeclaringClass().getSimpleName() + "." + method.getName();
+    try {
+      List<ReadInstrumentation> observers = instrumentation.orderedStream().toList();
+      for (ReadInstrumentation observer : observers) {
+        ReadInstrumentation.ObservedRead<Object> inner = run;
+        run = () -> observer.observe(name, inner);
+      }
+      return run.run();
+    } catch (MethodFailure e) {
+      throw e.getCause();
+    }
+  }
+
+  private static @Nullable Object proceed(MethodInvocation invocation) throws SQLException {
+    try {
+      return invocation.proceed();
+    } catch (SQLException | RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new MethodFailure(e);
+    }
+  }
+
+  private static long revisionOf(@Nullable Object value, Method method) {
+    Object row = value instanceof Optional<?> optional ? optional.orElse(null) : value;
+    if (row == null) {
+      return Long.MIN_VALUE;
+    }
+    if (row instanceof Revisioned revisioned) {
+      return revisioned.revision();
+    }
+    throw new IllegalStateException(
+        "@ReadYourWrites(minRevision) on "
+            + method.toGenericString()
+            + " needs a Revisioned result, got "
+            + row.getClass().getName());
+  }
+
+  private void publish(
+      ScopedWrites scoped,
+      Method method,
+      Object[] arguments,
+      ConsistencyContext context,
+      GtidSet before) {
+    TokenStore tokens = requiredStore("@ScopedWrites");
+    ScopeKey key = scopeKey(scoped.value(), method, arguments, "@ScopedWrites");
+    if (context.isDirty()) {
+      tokens.markDirty(key, String.valueOf(context.dirtyBecause()));
+    }
+    GtidSet written = context.gtids().subtract(before);
+    if (!written.isEmpty()) {
+      tokens.merge(key, written);
+    }
+  }
+
+  private ScopeKey scopeKey(String expression, Method method, Object[] arguments, String what) {
+    String text = expressions.evaluate(expression, method, arguments, String.class, what);
+    try {
+      return ScopeKey.of(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          what + " of " + method.toGenericString() + " gave an invalid scope: " + e.getMessage(),
+          e);
+    }
+  }
+
+  private TokenStore requiredStore(String what) {
+    TokenStore tokens = store.getIfAvailable();
+    if (tokens == null) {
+      throw new IllegalStateException(
+          what + " needs a scope store: set tidemark.scope.store to REDIS or CAFFEINE");
+    }
+    return tokens;
+  }
+
+  /** A checked exception of the annotated method, carried through the read path unchanged. */
+  private static final class MethodFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    MethodFailure(Throwable cause) {
+      super(cause);
+    }
+  }
+}

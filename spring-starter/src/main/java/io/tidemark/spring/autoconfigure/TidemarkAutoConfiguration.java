@@ -1,0 +1,143 @@
+package io.tidemark.spring.autoconfigure;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.TokenCodec;
+import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.store.TokenStore;
+import io.tidemark.topology.ExecutionHistory;
+import io.tidemark.topology.NodeConfig;
+import io.tidemark.topology.SelectedNodeRoutes;
+import java.sql.SQLException;
+import java.util.List;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.beans.factory.config.EmbeddedValueResolver;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Tidemark's core beans: the application's {@code DataSource} wrapped so that writes are captured
+ * and reads under {@code @ReadYourWrites} are routed, the topology of the source and its replicas,
+ * the token codec and the reader.
+ */
+@AutoConfiguration(after = DataSourceAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
+@ConditionalOnSingleCandidate(DataSource.class)
+@EnableConfigurationProperties(TidemarkProperties.class)
+public final class TidemarkAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
+    return new TokenCodec(TidemarkSettings.tokenConfig(properties));
+  }
+
+  @Bean(destroyMethod = "close")
+  TidemarkNodes tidemarkNodes(
+      TidemarkProperties properties,
+      DataSource dataSource,
+      ObjectProvider<JdbcConnectionDetails> connectionDetails) {
+    DataSource source =
+        dataSource instanceof TidemarkDataSource wrapped ? wrapped.target() : dataSource;
+    return TidemarkNodes.start(
+        properties, sourceNode(properties, source, connectionDetails.getIfAvailable()), source);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ExecutionHistory tidemarkExecutionHistory(TidemarkProperties properties) {
+    return new ExecutionHistory(properties.getHistory().getCapacity());
+  }
+
+  @Bean
+  ConsistentReader tidemarkReader(
+      TidemarkNodes nodes,
+      TidemarkProperties properties,
+      ExecutionHistory history,
+      ObjectProvider<ReadInstrumentation> instrumentation) {
+    List<ReadInstrumentation> observers = instrumentation.orderedStream().toList();
+    return TidemarkSettings.readerLimits(
+            ConsistentReader.builder(
+                new SelectedNodeRoutes(nodes.view(), nodes.selector(), nodes.pools())),
+            properties)
+        .recorder(
+            record -> {
+              history.accept(record);
+              observers.forEach(observer -> observer.recorded(record));
+            })
+        .build();
+  }
+
+  @Bean
+  static TidemarkDataSourceWrapper tidemarkDataSourceWrapper(ObjectProvider<TidemarkNodes> nodes) {
+    return new TidemarkDataSourceWrapper(nodes);
+  }
+
+  @Bean
+  static ReadYourWritesPostProcessor readYourWritesPostProcessor(
+      ObjectProvider<ConsistentReader> reader,
+      ObjectProvider<TokenStore> store,
+      ObjectProvider<ReadInstrumentation> instrumentation,
+      BeanFactory beans) {
+    return new ReadYourWritesPostProcessor(
+        new ReadYourWritesInterceptor(
+            reader,
+            store,
+            instrumentation,
+            new MethodExpressions(beans),
+            new EmbeddedValueResolver((ConfigurableBeanFactory) beans)));
+  }
+
+  private static NodeConfig sourceNode(
+      TidemarkProperties properties, DataSource source, @Nullable JdbcConnectionDetails details) {
+    String url;
+    String user;
+    String password;
+    if (details != null) {
+      url = details.getJdbcUrl();
+      user = details.getUsername();
+      password = details.getPassword();
+    } else {
+      HikariDataSource hikari = hikari(source);
+      if (hikari == null) {
+        throw new TidemarkStartupException(
+            "Tidemark cannot tell where the source is: the application's DataSource is neither"
+                + " configured with spring.datasource.url nor a HikariDataSource.",
+            "Set spring.datasource.url, username and password, or define a HikariDataSource.");
+      }
+      url = hikari.getJdbcUrl();
+      user = hikari.getUsername();
+      password = hikari.getPassword();
+    }
+    try {
+      return new NodeConfig(
+          properties.getSourceName(),
+          url,
+          user == null ? "" : user,
+          password == null ? "" : password);
+    } catch (RuntimeException e) {
+      throw new TidemarkStartupException(
+          "The source's connection settings are not usable by Tidemark: " + e.getMessage(),
+          "Tidemark supports MySQL only: spring.datasource.url must be jdbc:mysql://...");
+    }
+  }
+
+  private static @Nullable HikariDataSource hikari(DataSource source) {
+    try {
+      return source.isWrapperFor(HikariDataSource.class)
+          ? source.unwrap(HikariDataSource.class)
+          : null;
+    } catch (SQLException e) {
+      return null;
+    }
+  }
+}

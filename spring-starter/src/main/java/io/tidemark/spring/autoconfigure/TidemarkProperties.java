@@ -1,0 +1,501 @@
+package io.tidemark.spring.autoconfigure;
+
+import io.tidemark.ReadPolicy;
+import io.tidemark.TokenConfig;
+import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.store.TokenStoreConfig;
+import io.tidemark.topology.ExecutionHistory;
+import io.tidemark.topology.NodeSelector;
+import io.tidemark.topology.TopologyView;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings of Tidemark under {@code tidemark.*}. Everything but the replicas has a default; {@link
+ * TidemarkSettings} turns them into the core's configuration objects.
+ */
+@ConfigurationProperties("tidemark")
+public class TidemarkProperties {
+
+  /** Whether Tidemark routes reads, captures writes and handles the consistency header. */
+  private boolean enabled = true;
+
+  /**
+   * Name of the MySQL cluster the tokens of this application are for; services that share the
+   * cluster must use the same name.
+   */
+  private String cluster = "default";
+
+  /** Name of the source node in the topology, health and metrics. */
+  private String sourceName = "source";
+
+  /**
+   * Replicas of the source configured with {@code spring.datasource}; reads under
+   * {@code @ReadYourWrites} run on them.
+   */
+  private List<Replica> replicas = new ArrayList<>();
+
+  private final Token token = new Token();
+
+  private final Read read = new Read();
+
+  private final Topology topology = new Topology();
+
+  private final Web web = new Web();
+
+  private final Scope scope = new Scope();
+
+  private final History history = new History();
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public String getCluster() {
+    return cluster;
+  }
+
+  public void setCluster(String cluster) {
+    this.cluster = cluster;
+  }
+
+  public String getSourceName() {
+    return sourceName;
+  }
+
+  public void setSourceName(String sourceName) {
+    this.sourceName = sourceName;
+  }
+
+  public List<Replica> getReplicas() {
+    return replicas;
+  }
+
+  public void setReplicas(List<Replica> replicas) {
+    this.replicas = replicas;
+  }
+
+  public Token getToken() {
+    return token;
+  }
+
+  public Read getRead() {
+    return read;
+  }
+
+  public Topology getTopology() {
+    return topology;
+  }
+
+  public Web getWeb() {
+    return web;
+  }
+
+  public Scope getScope() {
+    return scope;
+  }
+
+  public History getHistory() {
+    return history;
+  }
+
+  /** One replica: where it is and how to log in. */
+  public static class Replica {
+
+    /** Name of the replica in the topology, health and metrics; defaults to replica-N. */
+    private @Nullable String name;
+
+    /** JDBC URL of the replica, e.g. jdbc:mysql://replica-1:3306/shop. */
+    private @Nullable String url;
+
+    /** Login user of the replica; defaults to spring.datasource.username. */
+    private @Nullable String username;
+
+    /** Login password of the replica; defaults to spring.datasource.password. */
+    private @Nullable String password;
+
+    /** Tables (schema.table) the replica's replication filters leave out; reads of them skip it. */
+    private List<String> filteredTables = new ArrayList<>();
+
+    public @Nullable String getName() {
+      return name;
+    }
+
+    public void setName(@Nullable String name) {
+      this.name = name;
+    }
+
+    public @Nullable String getUrl() {
+      return url;
+    }
+
+    public void setUrl(@Nullable String url) {
+      this.url = url;
+    }
+
+    public @Nullable String getUsername() {
+      return username;
+    }
+
+    public void setUsername(@Nullable String username) {
+      this.username = username;
+    }
+
+    public @Nullable String getPassword() {
+      return password;
+    }
+
+    public void setPassword(@Nullable String password) {
+      this.password = password;
+    }
+
+    public List<String> getFilteredTables() {
+      return filteredTables;
+    }
+
+    public void setFilteredTables(List<String> filteredTables) {
+      this.filteredTables = filteredTables;
+    }
+  }
+
+  /** How tokens are signed and checked. */
+  public static class Token {
+
+    /**
+     * Secret tokens are signed with, at least 32 characters, the same on every instance. When not
+     * set, a single instance without a shared scope store signs with a random secret of its own.
+     */
+    private @Nullable String secret;
+
+    /** Id of the secret, written into every token so that secrets can be rotated. */
+    private String keyId = "k1";
+
+    /** Earlier secrets by key id, still accepted while tokens signed with them are alive. */
+    private Map<String, String> previousSecrets = new LinkedHashMap<>();
+
+    /** How long after it was issued a token is accepted. */
+    private Duration timeToLive = TokenConfig.DEFAULT_TIME_TO_LIVE;
+
+    /** How far the clocks of the issuing and the verifying instance may disagree. */
+    private Duration clockSkew = TokenConfig.DEFAULT_CLOCK_SKEW;
+
+    public @Nullable String getSecret() {
+      return secret;
+    }
+
+    public void setSecret(@Nullable String secret) {
+      this.secret = secret;
+    }
+
+    public String getKeyId() {
+      return keyId;
+    }
+
+    public void setKeyId(String keyId) {
+      this.keyId = keyId;
+    }
+
+    public Map<String, String> getPreviousSecrets() {
+      return previousSecrets;
+    }
+
+    public void setPreviousSecrets(Map<String, String> previousSecrets) {
+      this.previousSecrets = previousSecrets;
+    }
+
+    public Duration getTimeToLive() {
+      return timeToLive;
+    }
+
+    public void setTimeToLive(Duration timeToLive) {
+      this.timeToLive = timeToLive;
+    }
+
+    public Duration getClockSkew() {
+      return clockSkew;
+    }
+
+    public void setClockSkew(Duration clockSkew) {
+      this.clockSkew = clockSkew;
+    }
+  }
+
+  /** How reads under {@code @ReadYourWrites} run. */
+  public static class Read {
+
+    /** Budget of a read (connection, wait and query) when the annotation names none. */
+    private Duration timeout = ReadOptions.DEFAULT_TIMEOUT;
+
+    /** What a read does when the replica has not caught up within the budget. */
+    private ReadPolicy policy = ReadPolicy.FALLBACK_TO_SOURCE;
+
+    /** Most reads holding a replica connection at once. */
+    private int maxReplicaReads = ConsistentReader.Builder.DEFAULT_MAX_REPLICA_READS;
+
+    /** Most reads falling back to the source at once; more fail with SOURCE_FALLBACK_LIMITED. */
+    private int maxSourceFallbacks = ConsistentReader.Builder.DEFAULT_MAX_SOURCE_FALLBACKS;
+
+    /** Time kept back from the wait so that the query still fits in the budget. */
+    private Duration queryReserve = ConsistentReader.Builder.DEFAULT_QUERY_RESERVE;
+
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
+
+    public ReadPolicy getPolicy() {
+      return policy;
+    }
+
+    public void setPolicy(ReadPolicy policy) {
+      this.policy = policy;
+    }
+
+    public int getMaxReplicaReads() {
+      return maxReplicaReads;
+    }
+
+    public void setMaxReplicaReads(int maxReplicaReads) {
+      this.maxReplicaReads = maxReplicaReads;
+    }
+
+    public int getMaxSourceFallbacks() {
+      return maxSourceFallbacks;
+    }
+
+    public void setMaxSourceFallbacks(int maxSourceFallbacks) {
+      this.maxSourceFallbacks = maxSourceFallbacks;
+    }
+
+    public Duration getQueryReserve() {
+      return queryReserve;
+    }
+
+    public void setQueryReserve(Duration queryReserve) {
+      this.queryReserve = queryReserve;
+    }
+  }
+
+  /** How the nodes' roles and lag are watched. */
+  public static class Topology {
+
+    /** Time between two probes of a node. */
+    private Duration refreshInterval = TopologyView.DEFAULT_REFRESH_INTERVAL;
+
+    /** Connect timeout of a probe. */
+    private Duration probeConnectTimeout = TopologyView.DEFAULT_PROBE_CONNECT_TIMEOUT;
+
+    /** Read timeout of a probe. */
+    private Duration probeReadTimeout = TopologyView.DEFAULT_PROBE_READ_TIMEOUT;
+
+    /** Lag above which a replica is not chosen for reads. */
+    private Duration maxLag = NodeSelector.DEFAULT_MAX_LAG;
+
+    /** Whether start-up fails when a node has GTID mode off or refuses the credentials. */
+    private boolean failFast = true;
+
+    public Duration getRefreshInterval() {
+      return refreshInterval;
+    }
+
+    public void setRefreshInterval(Duration refreshInterval) {
+      this.refreshInterval = refreshInterval;
+    }
+
+    public Duration getProbeConnectTimeout() {
+      return probeConnectTimeout;
+    }
+
+    public void setProbeConnectTimeout(Duration probeConnectTimeout) {
+      this.probeConnectTimeout = probeConnectTimeout;
+    }
+
+    public Duration getProbeReadTimeout() {
+      return probeReadTimeout;
+    }
+
+    public void setProbeReadTimeout(Duration probeReadTimeout) {
+      this.probeReadTimeout = probeReadTimeout;
+    }
+
+    public Duration getMaxLag() {
+      return maxLag;
+    }
+
+    public void setMaxLag(Duration maxLag) {
+      this.maxLag = maxLag;
+    }
+
+    public boolean isFailFast() {
+      return failFast;
+    }
+
+    public void setFailFast(boolean failFast) {
+      this.failFast = failFast;
+    }
+  }
+
+  /** How tokens travel over HTTP. */
+  public static class Web {
+
+    /** Name of the request and response header that carries the tokens. */
+    private String header = "Consistency-Token";
+
+    /** Name of a cookie that also carries the tokens; none when not set. */
+    private @Nullable String cookie;
+
+    /** What a request with a token that does not verify gets. */
+    private InvalidToken invalidToken = InvalidToken.REJECT;
+
+    /** Budget of a whole request; reads under it wait at most what is left. None when not set. */
+    private @Nullable Duration requestTimeout;
+
+    /** Seconds sent in Retry-After with a 503 for a read that could not be served. */
+    private Duration retryAfter = Duration.ofSeconds(1);
+
+    /** Order of the token filter; early, so that every other filter sees the context. */
+    private int filterOrder = -100;
+
+    public String getHeader() {
+      return header;
+    }
+
+    public void setHeader(String header) {
+      this.header = header;
+    }
+
+    public @Nullable String getCookie() {
+      return cookie;
+    }
+
+    public void setCookie(@Nullable String cookie) {
+      this.cookie = cookie;
+    }
+
+    public InvalidToken getInvalidToken() {
+      return invalidToken;
+    }
+
+    public void setInvalidToken(InvalidToken invalidToken) {
+      this.invalidToken = invalidToken;
+    }
+
+    public @Nullable Duration getRequestTimeout() {
+      return requestTimeout;
+    }
+
+    public void setRequestTimeout(@Nullable Duration requestTimeout) {
+      this.requestTimeout = requestTimeout;
+    }
+
+    public Duration getRetryAfter() {
+      return retryAfter;
+    }
+
+    public void setRetryAfter(Duration retryAfter) {
+      this.retryAfter = retryAfter;
+    }
+
+    public int getFilterOrder() {
+      return filterOrder;
+    }
+
+    public void setFilterOrder(int filterOrder) {
+      this.filterOrder = filterOrder;
+    }
+  }
+
+  /** What a request does with a token that does not verify. */
+  public enum InvalidToken {
+    /** Answer 400 with a problem+json body naming the reason. */
+    REJECT,
+    /** Go on as if the request had carried no token, and log it. */
+    IGNORE
+  }
+
+  /** Where token scopes live between requests. */
+  public static class Scope {
+
+    /** Store of token scopes; REDIS shares them between instances. */
+    private ScopeStore store = ScopeStore.NONE;
+
+    /** Redis URI of the scope store, e.g. redis://localhost:6379. */
+    private @Nullable String redisUri;
+
+    /** How long a scope lives after its last write. */
+    private Duration timeToLive = TokenStoreConfig.DEFAULT_TIME_TO_LIVE;
+
+    /** Longest a scope-store call may take; past it the read takes the source path. */
+    private Duration commandTimeout = TokenStoreConfig.DEFAULT_COMMAND_TIMEOUT;
+
+    public ScopeStore getStore() {
+      return store;
+    }
+
+    public void setStore(ScopeStore store) {
+      this.store = store;
+    }
+
+    public @Nullable String getRedisUri() {
+      return redisUri;
+    }
+
+    public void setRedisUri(@Nullable String redisUri) {
+      this.redisUri = redisUri;
+    }
+
+    public Duration getTimeToLive() {
+      return timeToLive;
+    }
+
+    public void setTimeToLive(Duration timeToLive) {
+      this.timeToLive = timeToLive;
+    }
+
+    public Duration getCommandTimeout() {
+      return commandTimeout;
+    }
+
+    public void setCommandTimeout(Duration commandTimeout) {
+      this.commandTimeout = commandTimeout;
+    }
+  }
+
+  /** Kinds of scope store. */
+  public enum ScopeStore {
+    /** No scopes: tokens travel in headers only. */
+    NONE,
+    /** In this instance's memory (Caffeine): scopes are not shared. */
+    CAFFEINE,
+    /** In Redis, shared by every instance, with a near cache. */
+    REDIS
+  }
+
+  /** What is kept of past reads for the actuator endpoint. */
+  public static class History {
+
+    /** Number of recent reads kept. */
+    private int capacity = ExecutionHistory.DEFAULT_CAPACITY;
+
+    public int getCapacity() {
+      return capacity;
+    }
+
+    public void setCapacity(int capacity) {
+      this.capacity = capacity;
+    }
+  }
+}
