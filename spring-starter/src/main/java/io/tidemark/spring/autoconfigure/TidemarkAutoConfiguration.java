@@ -3,6 +3,7 @@ package io.tidemark.spring.autoconfigure;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.TokenCodec;
 import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.store.CaffeineTokenStore;
 import io.tidemark.store.TokenStore;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeConfig;
@@ -17,7 +18,9 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.beans.factory.config.EmbeddedValueResolver;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -95,6 +98,28 @@ public final class TidemarkAutoConfiguration {
             instrumentation,
             new MethodExpressions(beans),
             new EmbeddedValueResolver((ConfigurableBeanFactory) beans)));
+  }
+
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean(TokenStore.class)
+  @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "REDIS")
+  @ConditionalOnClass(name = "io.lettuce.core.RedisClient")
+  RedisScopeStore tidemarkRedisScopeStore(TidemarkProperties properties) {
+    String uri = properties.getScope().getRedisUri();
+    if (uri == null || uri.isBlank()) {
+      throw new TidemarkStartupException(
+          "tidemark.scope.store is REDIS but tidemark.scope.redis-uri is not set.",
+          "Set tidemark.scope.redis-uri, e.g. redis://localhost:6379.");
+    }
+    return RedisScopeStore.connect(uri, TidemarkSettings.storeConfig(properties));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(TokenStore.class)
+  @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "CAFFEINE")
+  @ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
+  TokenStore tidemarkCaffeineScopeStore(TidemarkProperties properties) {
+    return CaffeineTokenStore.create(TidemarkSettings.storeConfig(properties));
   }
 
   private static NodeConfig sourceNode(

@@ -4,6 +4,7 @@ import io.tidemark.KeyRing;
 import io.tidemark.TokenConfig;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.store.TokenStoreConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -58,6 +59,15 @@ final class TidemarkSettings {
               + KeyRing.MIN_SECRET_LENGTH
               + " characters and key ids of letters, digits, '-' or '_'.");
     }
+  }
+
+  /** The scope store's settings. */
+  static TokenStoreConfig storeConfig(TidemarkProperties properties) {
+    TidemarkProperties.Scope scope = properties.getScope();
+    return TokenStoreConfig.custom()
+        .timeToLive(scope.getTimeToLive())
+        .commandTimeout(scope.getCommandTimeout())
+        .build();
   }
 
   /** Options of reads whose annotation names none. */

@@ -1,0 +1,83 @@
+package io.tidemark.spring.autoconfigure;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.tidemark.GtidSet;
+import io.tidemark.store.NearCacheTokenStore;
+import io.tidemark.store.RedisTokenStore;
+import io.tidemark.store.ScopeKey;
+import io.tidemark.store.ScopeToken;
+import io.tidemark.store.TokenStore;
+import io.tidemark.store.TokenStoreConfig;
+import io.tidemark.store.TokenStoreStats;
+
+/**
+ * The scope store on a standalone or Sentinel-managed Redis ({@code redis://}, {@code
+ * redis-sentinel://}), with a near cache kept fresh by pub/sub; owns its Lettuce client.
+ */
+final class RedisScopeStore implements TokenStore, AutoCloseable {
+
+  private final RedisClient client;
+  private final NearCacheTokenStore store;
+
+  private RedisScopeStore(RedisClient client, NearCacheTokenStore store) {
+    this.client = client;
+    this.store = store;
+  }
+
+  static RedisScopeStore connect(String uri, TokenStoreConfig config) {
+    RedisClient client;
+    try {
+      client = RedisClient.create(RedisURI.create(uri));
+    } catch (IllegalArgumentException e) {
+      throw new TidemarkStartupException(
+          "tidemark.scope.redis-uri is not a Redis URI: " + e.getMessage(),
+          "Use redis://host:6379 or redis-sentinel://host:26379#primary-name.");
+    }
+    // A store call must fail at once while Redis is away, so that reads take the source path.
+    client.setOptions(
+        ClientOptions.builder()
+            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+            .build());
+    try {
+      StatefulRedisConnection<String, String> connection = client.connect();
+      RedisTokenStore shared = RedisTokenStore.create(connection, config);
+      return new RedisScopeStore(
+          client, NearCacheTokenStore.create(shared, client.connectPubSub(), config));
+    } catch (RuntimeException e) {
+      client.shutdown();
+      throw new TidemarkStartupException(
+          "Tidemark could not connect to the scope store at " + uri + ": " + e.getMessage(),
+          "Check tidemark.scope.redis-uri and that Redis is running, or set"
+              + " tidemark.scope.store=NONE.");
+    }
+  }
+
+  @Override
+  public ScopeToken get(ScopeKey scope) {
+    return store.get(scope);
+  }
+
+  @Override
+  public boolean merge(ScopeKey scope, GtidSet gtids) {
+    return store.merge(scope, gtids);
+  }
+
+  @Override
+  public boolean markDirty(ScopeKey scope, String because) {
+    return store.markDirty(scope, because);
+  }
+
+  @Override
+  public TokenStoreStats stats() {
+    return store.stats();
+  }
+
+  @Override
+  public void close() {
+    store.close();
+    client.shutdown();
+  }
+}

@@ -1,0 +1,239 @@
+package io.tidemark.spring.shop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyToken;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.ExecutionRecord;
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import io.tidemark.TokenCodec;
+import io.tidemark.spring.shop.ShopApplication.Order;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.topology.ExecutionHistory;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * {@code @ReadYourWrites} in a full application on the real topology: a write on one instance, its
+ * token handed to another instance (the only thing the two share), and the second instance's
+ * replica read sees the write — also when the replica is held back, where a plain replica read does
+ * not; with JdbcTemplate and with JPA inside {@code @Transactional(readOnly = true)}.
+ */
+@ExtendWith(TestkitExtension.class)
+class ReadYourWritesIT {
+
+  private static final AtomicLong ids = new AtomicLong();
+  private static MySqlTopology topology;
+  private static String db;
+  private static ConfigurableApplicationContext writer;
+  private static ConfigurableApplicationContext reader;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    db = topology.createDatabase("shop");
+    ShopApplication.createSchema(topology, db);
+    writer = ShopApplication.start(topology, db, "tidemark.scope.store=CAFFEINE");
+    reader = ShopApplication.start(topology, db, "tidemark.scope.store=CAFFEINE");
+  }
+
+  @AfterAll
+  static void stop() {
+    writer.close();
+    reader.close();
+  }
+
+  @AfterEach
+  void resumeReplica() {
+    topology.replica().resumeApplier();
+  }
+
+  @Test
+  void readOnAnotherInstanceWaitsForTheWriteOnTheReplica() throws Exception {
+    long id = ids.incrementAndGet();
+    topology.replica().pauseApplier();
+    String token = writeOnWriter(id);
+    assertThat(plainReplicaRead(id)).as("the replica without the wait is stale").isEmpty();
+
+    CompletableFuture<Void> resume =
+        CompletableFuture.runAsync(
+            () -> topology.replica().resumeApplier(),
+            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+    Optional<Order> order = readOnReader(token, () -> reads(reader).find(id));
+    resume.join();
+
+    assertThat(order).map(Order::customer).contains("ada");
+    ExecutionRecord record = lastRecord(reader);
+    assertThat(record.role()).isEqualTo("replica");
+    assertThat(record.reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+    assertThat(record.waited()).isGreaterThan(Duration.ofMillis(200));
+  }
+
+  @Test
+  void readWithoutWriteRunsOnTheReplicaAndOutsideReadsOnTheSource() {
+    String replica = topology.replica().serverUuid();
+    String source = topology.source().serverUuid();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      assertThat(reads(reader).server()).isEqualTo(replica);
+      assertThat(reads(reader).serverOutsideRead()).isEqualTo(source);
+    }
+    assertThat(lastRecord(reader).reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
+  }
+
+  @Test
+  void heldBackReplicaFailsWithTheReasonWithinTheBudget() {
+    long id = ids.incrementAndGet();
+    topology.replica().pauseApplier();
+    String token = writeOnWriter(id);
+
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> readOnReader(token, () -> reads(reader).findOrFail(id)))
+        .isInstanceOfSatisfying(
+            ConsistentReadException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
+    long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    assertThat(elapsedMillis).isBetween(250L, 300L + 250L);
+  }
+
+  @Test
+  void heldBackReplicaFallsBackToTheSourceByDefault() {
+    long id = ids.incrementAndGet();
+    topology.replica().pauseApplier();
+    String token = writeOnWriter(id);
+
+    Optional<Order> order =
+        readOnReader(token, () -> reads(reader).findAtLeast(id, Long.MIN_VALUE + 1));
+
+    assertThat(order).isPresent();
+    assertThat(lastRecord(reader).reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+    assertThat(lastRecord(reader).role()).isEqualTo("source");
+  }
+
+  @Test
+  void jpaReadInsideReadOnlyTransactionWaitsOnThePinnedConnection() {
+    long id = ids.incrementAndGet();
+    topology.replica().pauseApplier();
+    String token = writeOnWriter(id);
+    CompletableFuture<Void> resume =
+        CompletableFuture.runAsync(
+            () -> topology.replica().resumeApplier(),
+            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+
+    Optional<String> status =
+        readOnReader(token, () -> reader.getBean(ShopApplication.JpaReads.class).status(id));
+    resume.join();
+
+    assertThat(status).contains("NEW");
+    assertThat(lastRecord(reader).reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+  }
+
+  @Test
+  void readCalledInsideAnOpenTransactionJoinsItOnTheSource() {
+    long id = ids.incrementAndGet();
+    topology.replica().pauseApplier();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      Optional<Order> order =
+          writer.getBean(ShopApplication.Writes.class).createAndRead(id, "ada", reads(writer));
+      assertThat(order).as("the transaction's own uncommitted row").isPresent();
+    }
+  }
+
+  @Test
+  void scopedWriteIsSeenByAReadUnderTheScope() {
+    long id = ids.incrementAndGet();
+    topology.replica().pauseApplier();
+    writer.getBean(ShopApplication.Writes.class).createInScope(id, "grace");
+    CompletableFuture<Void> resume =
+        CompletableFuture.runAsync(
+            () -> topology.replica().resumeApplier(),
+            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+
+    // The scope store is this instance's (Caffeine): the read runs on the writing instance, with
+    // no token of its own.
+    Optional<Order> order = reads(writer).findForCustomer("grace", id);
+    resume.join();
+
+    assertThat(order).isPresent();
+    assertThat(lastRecord(writer).reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+  }
+
+  @Test
+  void revisionRequirementSkipsAnOlderRow() {
+    long id = ids.incrementAndGet();
+    writeOnWriter(id);
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    topology.replica().pauseApplier();
+    writer.getBean(ShopApplication.Writes.class).update(id, "PAID");
+
+    // No token: only the revision tells that the replica's row is old.
+    Optional<Order> order;
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      order = reads(reader).findAtLeast(id, 2);
+    }
+
+    assertThat(order).map(Order::status).contains("PAID");
+    assertThat(lastRecord(reader).role()).isEqualTo("source");
+  }
+
+  @Test
+  void badScopeExpressionFailsWithTheMethodNamed() {
+    assertThatThrownBy(() -> reads(reader).findForCustomer("two words", 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("findForCustomer");
+  }
+
+  private static String writeOnWriter(long id) {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      writer.getBean(ShopApplication.Writes.class).create(id, "ada");
+      GtidSet written = scope.context().gtids();
+      assertThat(written.isEmpty()).as("the commit's GTID was captured").isFalse();
+      TokenCodec codec = writer.getBean(TokenCodec.class);
+      return codec.encode(codec.issue("shop", written));
+    }
+  }
+
+  private static <T> T readOnReader(String token, java.util.function.Supplier<T> read) {
+    ConsistencyToken verified = reader.getBean(TokenCodec.class).verify(token, "shop");
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(verified.gtids())) {
+      return read.get();
+    }
+  }
+
+  private static Optional<Order> plainReplicaRead(long id) {
+    JdbcTemplate replica =
+        new JdbcTemplate(
+            new org.springframework.jdbc.datasource.DriverManagerDataSource(
+                topology.replica().jdbcUrl(db),
+                topology.replica().user(),
+                topology.replica().password()));
+    return replica
+        .query(
+            "SELECT id, customer, status, revision FROM orders WHERE id = ?",
+            (rs, row) -> new Order(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4)),
+            id)
+        .stream()
+        .findFirst();
+  }
+
+  private static ShopApplication.Reads reads(ConfigurableApplicationContext context) {
+    return context.getBean(ShopApplication.Reads.class);
+  }
+
+  private static ExecutionRecord lastRecord(ConfigurableApplicationContext context) {
+    return context.getBean(ExecutionHistory.class).recent().get(0);
+  }
+}

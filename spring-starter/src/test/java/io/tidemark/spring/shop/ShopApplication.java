@@ -1,0 +1,182 @@
+package io.tidemark.spring.shop;
+
+import io.tidemark.ReadPolicy;
+import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.Revisioned;
+import io.tidemark.spring.ScopedWrites;
+import io.tidemark.testkit.MySqlTopology;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * A small orders application on the testkit's topology, as a user would write it: JdbcTemplate
+ * writes, reads under {@code @ReadYourWrites} through JdbcTemplate and Spring Data JPA.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@EnableJpaRepositories(considerNestedRepositories = true)
+@Import({ShopApplication.Writes.class, ShopApplication.Reads.class, ShopApplication.JpaReads.class})
+class ShopApplication {
+
+  static final String SECRET = "a-test-secret-of-at-least-32-characters";
+
+  /** Starts one instance on {@code db}; {@code extra} are more properties, key=value. */
+  static ConfigurableApplicationContext start(MySqlTopology topology, String db, String... extra) {
+    Map<String, Object> properties = new TreeMap<>();
+    properties.put("spring.datasource.url", topology.source().jdbcUrl(db));
+    properties.put("spring.datasource.username", topology.source().user());
+    properties.put("spring.datasource.password", topology.source().password());
+    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
+    properties.put("spring.jpa.hibernate.ddl-auto", "none");
+    properties.put("spring.jpa.open-in-view", "false");
+    properties.put("tidemark.cluster", "shop");
+    properties.put("tidemark.token.secret", SECRET);
+    properties.put("tidemark.replicas[0].name", "replica-1");
+    properties.put("tidemark.replicas[0].url", topology.replica().jdbcUrl(db));
+    properties.put("tidemark.topology.refresh-interval", "200ms");
+    for (String pair : extra) {
+      int equals = pair.indexOf('=');
+      properties.put(pair.substring(0, equals), pair.substring(equals + 1));
+    }
+    SpringApplication application =
+        new SpringApplicationBuilder(ShopApplication.class)
+            .web(WebApplicationType.NONE)
+            .properties(properties)
+            .build();
+    return application.run();
+  }
+
+  static void createSchema(MySqlTopology topology, String db) {
+    topology
+        .source()
+        .execute(
+            "CREATE TABLE `"
+                + db
+                + "`.orders (id BIGINT PRIMARY KEY, customer VARCHAR(40) NOT NULL,"
+                + " status VARCHAR(20) NOT NULL, revision BIGINT NOT NULL)");
+  }
+
+  record Order(long id, String customer, String status, long revision) implements Revisioned {}
+
+  @Service
+  static class Writes {
+    private final JdbcTemplate jdbc;
+
+    Writes(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    void create(long id, String customer) {
+      jdbc.update("INSERT INTO orders VALUES (?, ?, 'NEW', 1)", id, customer);
+    }
+
+    @ScopedWrites("'customer:' + #customer")
+    public void createInScope(long id, String customer) {
+      create(id, customer);
+    }
+
+    void update(long id, String status) {
+      jdbc.update("UPDATE orders SET status = ?, revision = revision + 1 WHERE id = ?", status, id);
+    }
+
+    /** Writes, then reads inside the same transaction (on the source). */
+    @Transactional
+    public Optional<Order> createAndRead(long id, String customer, Reads reads) {
+      create(id, customer);
+      return reads.find(id);
+    }
+  }
+
+  @Service
+  static class Reads {
+    private final JdbcTemplate jdbc;
+
+    Reads(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @ReadYourWrites(timeoutString = "${shop.read-timeout:3s}")
+    public Optional<Order> find(long id) {
+      return query(id);
+    }
+
+    @ReadYourWrites(timeout = 300, onTimeout = ReadPolicy.FAIL)
+    public Optional<Order> findOrFail(long id) {
+      return query(id);
+    }
+
+    @ReadYourWrites(timeout = 3000, scope = "'customer:' + #customer")
+    public Optional<Order> findForCustomer(String customer, long id) {
+      return query(id);
+    }
+
+    @ReadYourWrites(timeout = 300, minRevision = "#revision")
+    public Optional<Order> findAtLeast(long id, long revision) {
+      return query(id);
+    }
+
+    /** The server this read ran on, by {@code server_uuid}. */
+    @ReadYourWrites(timeout = 3000)
+    public String server() {
+      return jdbc.queryForObject("SELECT @@server_uuid", String.class);
+    }
+
+    /** Not annotated: runs on the source like every connection outside a read. */
+    public String serverOutsideRead() {
+      return jdbc.queryForObject("SELECT @@server_uuid", String.class);
+    }
+
+    private Optional<Order> query(long id) {
+      return jdbc
+          .query(
+              "SELECT id, customer, status, revision FROM orders WHERE id = ?",
+              (rs, row) ->
+                  new Order(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4)),
+              id)
+          .stream()
+          .findFirst();
+    }
+  }
+
+  @Entity
+  @Table(name = "orders")
+  static class OrderEntity {
+    @Id Long id;
+    String customer;
+    String status;
+    Long revision;
+  }
+
+  interface OrderRepository extends JpaRepository<OrderEntity, Long> {}
+
+  @Service
+  static class JpaReads {
+    private final OrderRepository orders;
+
+    JpaReads(OrderRepository orders) {
+      this.orders = orders;
+    }
+
+    @ReadYourWrites(timeout = 3000)
+    @Transactional(readOnly = true)
+    public Optional<String> status(long id) {
+      return orders.findById(id).map(o -> o.status);
+    }
+  }
+}
