@@ -1,0 +1,196 @@
+package io.tidemark.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.GtidSet;
+import io.tidemark.KeyRing;
+import io.tidemark.TokenCodec;
+import io.tidemark.TokenConfig;
+import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.store.TokenStore;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.topology.ExecutionHistory;
+import java.nio.charset.StandardCharsets;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * {@link TidemarkAutoConfiguration} on the real topology: on, off, with the user's own beans, and
+ * without optional libraries.
+ */
+@ExtendWith(TestkitExtension.class)
+class TidemarkAutoConfigurationIT {
+
+  private static MySqlTopology topology;
+  private static String db;
+
+  @BeforeAll
+  static void database(MySqlTopology shared) {
+    topology = shared;
+    db = topology.createDatabase("autoconfig");
+  }
+
+  private ApplicationContextRunner runner() {
+    return new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                DataSourceAutoConfiguration.class, TidemarkAutoConfiguration.class))
+        .withPropertyValues(
+            "spring.datasource.url=" + topology.source().jdbcUrl(db),
+            "spring.datasource.username=" + topology.source().user(),
+            "spring.datasource.password=" + topology.source().password(),
+            "tidemark.token.secret=" + "s".repeat(KeyRing.MIN_SECRET_LENGTH),
+            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db));
+  }
+
+  @Test
+  void wrapsTheDataSourceAndKeepsThePoolReachable() {
+    runner()
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              DataSource dataSource = context.getBean(DataSource.class);
+              assertThat(dataSource).isInstanceOf(TidemarkDataSource.class);
+              assertThat(dataSource.isWrapperFor(HikariDataSource.class)).isTrue();
+              assertThat(dataSource.unwrap(HikariDataSource.class).getJdbcUrl())
+                  .isEqualTo(topology.source().jdbcUrl(db));
+              assertThat(context)
+                  .hasSingleBean(ConsistentReader.class)
+                  .hasSingleBean(TokenCodec.class)
+                  .hasSingleBean(ExecutionHistory.class)
+                  .doesNotHaveBean(TokenStore.class);
+              assertThat(context.getBean(TidemarkNodes.class).view().snapshot().nodes())
+                  .extracting(n -> n.name() + ":" + n.writable())
+                  .containsExactly("source:true", "replica-1:false");
+            });
+  }
+
+  @Test
+  void turnedOffLeavesTheDataSourceAlone() {
+    runner()
+        .withPropertyValues("tidemark.enabled=false")
+        .run(
+            context -> {
+              assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
+              assertThat(context).doesNotHaveBean(ConsistentReader.class);
+            });
+  }
+
+  @Test
+  void usesTheApplicationsOwnCodecAndStore() {
+    runner()
+        .withUserConfiguration(OwnBeans.class)
+        .withPropertyValues("tidemark.scope.store=CAFFEINE")
+        .run(
+            context -> {
+              assertThat(context.getBean(TokenCodec.class)).isSameAs(OwnBeans.CODEC);
+              assertThat(context.getBean(TokenStore.class)).isSameAs(OwnBeans.STORE);
+            });
+  }
+
+  @Test
+  void caffeineScopeStoreWhenAsked() {
+    runner()
+        .withPropertyValues("tidemark.scope.store=CAFFEINE")
+        .run(context -> assertThat(context).hasSingleBean(TokenStore.class));
+  }
+
+  @Test
+  void noScopeStoreWithoutItsLibrary() {
+    runner()
+        .withClassLoader(new FilteredClassLoader("com.github.benmanes.caffeine"))
+        .withPropertyValues("tidemark.scope.store=CAFFEINE")
+        .run(context -> assertThat(context).doesNotHaveBean(TokenStore.class));
+  }
+
+  @Test
+  void noReplicasFailsTheStartWithWhatToDo() {
+    runner()
+        .withPropertyValues("tidemark.replicas=")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(TidemarkStartupException.class)
+                    .hasMessageContaining("no replica"));
+  }
+
+  @Test
+  void wrongReplicaPasswordFailsTheStart() {
+    runner()
+        .withPropertyValues("tidemark.replicas[0].password=wrong")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(TidemarkStartupException.class)
+                    .hasMessageContaining("refused"));
+  }
+
+  @Test
+  void missingSecretWithSharedScopesFailsTheStart() {
+    runner()
+        .withPropertyValues(
+            "tidemark.token.secret=",
+            "tidemark.scope.store=REDIS",
+            "tidemark.scope.redis-uri=redis://127.0.0.1:1")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(TidemarkStartupException.class)
+                    .hasMessageContaining("tidemark.token.secret"));
+  }
+
+  @Test
+  void missingSecretOnASingleInstanceSignsWithARandomOne() {
+    runner()
+        .withPropertyValues("tidemark.token.secret=")
+        .run(
+            context -> {
+              TokenCodec codec = context.getBean(TokenCodec.class);
+              String token = codec.encode(codec.issue("default", GtidSet.parse(UUID + ":1")));
+              assertThat(codec.verify(token, "default").gtids().toString()).isEqualTo(UUID + ":1");
+            });
+  }
+
+  private static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnBeans {
+    static final TokenCodec CODEC =
+        new TokenCodec(
+            TokenConfig.builder(
+                    KeyRing.builder()
+                        .key("own", "o".repeat(32).getBytes(StandardCharsets.UTF_8))
+                        .active("own")
+                        .build())
+                .build());
+    static final TokenStore STORE =
+        io.tidemark.store.CaffeineTokenStore.create(
+            io.tidemark.store.TokenStoreConfig.ofDefaults());
+
+    @Bean
+    TokenCodec ownCodec() {
+      return CODEC;
+    }
+
+    @Bean
+    TokenStore ownStore() {
+      return STORE;
+    }
+  }
+}
