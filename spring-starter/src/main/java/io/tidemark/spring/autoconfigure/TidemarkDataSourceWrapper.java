@@ -1,6 +1,9 @@
 package io.tidemark.spring.autoconfigure;
 
+import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
@@ -16,6 +19,9 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
  */
 final class TidemarkDataSourceWrapper implements BeanPostProcessor, BeanFactoryAware {
 
+  private static final String TRACK_SESSION_STATE = "trackSessionState";
+  private static final Log log = LogFactory.getLog(TidemarkDataSourceWrapper.class);
+
   private final ObjectProvider<TidemarkNodes> nodes;
   private @Nullable ConfigurableListableBeanFactory beans;
 
@@ -26,6 +32,32 @@ final class TidemarkDataSourceWrapper implements BeanPostProcessor, BeanFactoryA
   @Override
   public void setBeanFactory(BeanFactory beanFactory) {
     this.beans = (ConfigurableListableBeanFactory) beanFactory;
+  }
+
+  /**
+   * Asks Connector/J to report each commit's GTID with the commit's reply, on the application's own
+   * Hikari pool, unless the URL already decides: capture then costs no extra round trip.
+   */
+  @Override
+  public Object postProcessBeforeInitialization(Object bean, String name) {
+    if (bean instanceof HikariDataSource pool
+        && pool.getJdbcUrl() != null
+        && pool.getJdbcUrl().startsWith("jdbc:mysql:")
+        && !pool.getJdbcUrl().contains(TRACK_SESSION_STATE)
+        && !pool.getDataSourceProperties().containsKey(TRACK_SESSION_STATE)
+        && isTheApplicationDataSource(name)) {
+      try {
+        pool.addDataSourceProperty(TRACK_SESSION_STATE, "true");
+      } catch (IllegalStateException e) {
+        log.info(
+            "Pool "
+                + name
+                + " already started; commits are captured with a query each. Add "
+                + TRACK_SESSION_STATE
+                + "=true to its URL to save it.");
+      }
+    }
+    return bean;
   }
 
   @Override

@@ -3,10 +3,12 @@ package io.tidemark.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.KeyRing;
 import io.tidemark.TokenCodec;
 import io.tidemark.TokenConfig;
+import io.tidemark.jdbc.CaptureStats;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.store.TokenStore;
 import io.tidemark.testkit.MySqlTopology;
@@ -23,6 +25,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * {@link TidemarkAutoConfiguration} on the real topology: on, off, with the user's own beans, and
@@ -72,6 +75,25 @@ class TidemarkAutoConfigurationIT {
               assertThat(context.getBean(TidemarkNodes.class).view().snapshot().nodes())
                   .extracting(n -> n.name() + ":" + n.writable())
                   .containsExactly("source:true", "replica-1:false");
+            });
+  }
+
+  @Test
+  void capturesCommitsFromTheReplyWithoutAQuery() {
+    runner()
+        .run(
+            context -> {
+              topology.source().execute("CREATE TABLE IF NOT EXISTS `" + db + "`.t (id INT)");
+              JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+              GtidSet written;
+              try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+                jdbc.update("INSERT INTO t VALUES (1)");
+                written = scope.context().gtids();
+              }
+              assertThat(written.isEmpty()).isFalse();
+              CaptureStats stats = context.getBean(TidemarkNodes.class).writes().stats();
+              assertThat(stats.tracked()).isEqualTo(1);
+              assertThat(stats.queried()).isZero();
             });
   }
 
