@@ -31,13 +31,29 @@ import org.springframework.transaction.annotation.Transactional;
 @SpringBootConfiguration
 @EnableAutoConfiguration
 @EnableJpaRepositories(considerNestedRepositories = true)
-@Import({ShopApplication.Writes.class, ShopApplication.Reads.class, ShopApplication.JpaReads.class})
+@Import({
+  ShopApplication.Writes.class,
+  ShopApplication.Reads.class,
+  ShopApplication.JpaReads.class,
+  ShopController.class
+})
 class ShopApplication {
 
   static final String SECRET = "a-test-secret-of-at-least-32-characters";
 
   /** Starts one instance on {@code db}; {@code extra} are more properties, key=value. */
   static ConfigurableApplicationContext start(MySqlTopology topology, String db, String... extra) {
+    return start(WebApplicationType.NONE, topology, db, extra);
+  }
+
+  /** Starts one instance as a web server on a free port. */
+  static ConfigurableApplicationContext startWeb(
+      MySqlTopology topology, String db, String... extra) {
+    return start(WebApplicationType.SERVLET, topology, db, extra);
+  }
+
+  private static ConfigurableApplicationContext start(
+      WebApplicationType web, MySqlTopology topology, String db, String... extra) {
     Map<String, Object> properties = new TreeMap<>();
     properties.put("spring.datasource.url", topology.source().jdbcUrl(db));
     properties.put("spring.datasource.username", topology.source().user());
@@ -50,15 +66,13 @@ class ShopApplication {
     properties.put("tidemark.replicas[0].name", "replica-1");
     properties.put("tidemark.replicas[0].url", topology.replica().jdbcUrl(db));
     properties.put("tidemark.topology.refresh-interval", "200ms");
+    properties.put("server.port", "0");
     for (String pair : extra) {
       int equals = pair.indexOf('=');
       properties.put(pair.substring(0, equals), pair.substring(equals + 1));
     }
     SpringApplication application =
-        new SpringApplicationBuilder(ShopApplication.class)
-            .web(WebApplicationType.NONE)
-            .properties(properties)
-            .build();
+        new SpringApplicationBuilder(ShopApplication.class).web(web).properties(properties).build();
     return application.run();
   }
 

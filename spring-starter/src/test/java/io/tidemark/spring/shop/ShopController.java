@@ -1,0 +1,39 @@
+package io.tidemark.spring.shop;
+
+import io.tidemark.spring.shop.ShopApplication.Order;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The shop's HTTP face: create an order, read it back. */
+@RestController
+class ShopController {
+
+  private final ShopApplication.Writes writes;
+  private final ShopApplication.Reads reads;
+
+  ShopController(ShopApplication.Writes writes, ShopApplication.Reads reads) {
+    this.writes = writes;
+    this.reads = reads;
+  }
+
+  @PostMapping("/orders/{id}")
+  ResponseEntity<Void> create(@PathVariable long id, @RequestParam String customer) {
+    writes.create(id, customer);
+    return ResponseEntity.status(HttpStatus.CREATED).build();
+  }
+
+  @GetMapping("/orders/{id}")
+  ResponseEntity<Order> find(@PathVariable long id) {
+    return ResponseEntity.of(reads.find(id));
+  }
+
+  @GetMapping("/orders/{id}/strict")
+  ResponseEntity<Order> findOrFail(@PathVariable long id) {
+    return ResponseEntity.of(reads.findOrFail(id));
+  }
+}
