@@ -124,7 +124,10 @@ final class TidemarkNodes implements AutoCloseable {
     pool.setJdbcUrl(node.jdbcUrl());
     pool.setUsername(node.user());
     pool.setPassword(node.password());
-    pool.setMaximumPoolSize(Math.max(2, Math.min(maxReads, 16)));
+    // As many connections as reads may hold at once, so that a read given its turn finds one;
+    // idle ones are few, since most replica reads are short.
+    pool.setMaximumPoolSize(maxReads);
+    pool.setMinimumIdle(Math.min(2, maxReads));
     pool.setReadOnly(true);
     // The pool must not fail the application's start when a replica is down: reads skip it.
     pool.setInitializationFailTimeout(-1);
