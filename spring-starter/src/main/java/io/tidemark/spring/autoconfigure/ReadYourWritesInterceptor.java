@@ -57,6 +57,10 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
   @Override
   public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
     Method method = invocation.getMethod();
+    if (method.getDeclaringClass() == Object.class) {
+      // toString, equals, hashCode of a class-level read are no reads.
+      return invocation.proceed();
+    }
     Class<?> type = invocation.getThis() != null ? invocation.getThis().getClass() : null;
     Method specific = AopUtils.getMostSpecificMethod(method, type);
     ScopedWrites scoped = AnnotatedElementUtils.findMergedAnnotation(specific, ScopedWrites.class);
