@@ -26,6 +26,7 @@ public final class ConsistencyContext {
   private static final ThreadLocal<@Nullable ConsistencyContext> CURRENT = new ThreadLocal<>();
 
   private final AtomicReference<State> state;
+  private final AtomicReference<@Nullable ExecutionRecord> lastRead = new AtomicReference<>();
 
   private record State(GtidSet gtids, @Nullable String dirtyBecause) {}
 
@@ -93,6 +94,19 @@ public final class ConsistencyContext {
   /** Why the context is dirty, or {@code null}. */
   public @Nullable String dirtyBecause() {
     return state.get().dirtyBecause();
+  }
+
+  /**
+   * Where the latest read under this context ran and why, or {@code null} before the first: for
+   * responses and logs that say how a request's data was read.
+   */
+  public @Nullable ExecutionRecord lastRead() {
+    return lastRead.get();
+  }
+
+  /** Notes a read that ran under this context; the read path calls it for every read. */
+  public void recordRead(ExecutionRecord record) {
+    lastRead.set(Objects.requireNonNull(record, "record"));
   }
 
   /** {@code task} running with this context bound, on whatever thread runs it. */

@@ -109,12 +109,19 @@ public final class ConsistentReader {
     Read<T> read = new Read<>(options, query, revisionOf);
     try {
       ReadResult<T> result = read.run();
-      recorder.accept(result.record());
+      record(read, result.record());
       return result;
     } catch (ConsistentReadException e) {
-      recorder.accept(read.record("", "none", e.reason()));
+      record(read, read.record("", "none", e.reason()));
       throw e;
     }
+  }
+
+  private void record(Read<?> read, ExecutionRecord record) {
+    if (read.context != null) {
+      read.context.recordRead(record);
+    }
+    recorder.accept(record);
   }
 
   /** One read: its deadline, token, waited time and the way it went. */

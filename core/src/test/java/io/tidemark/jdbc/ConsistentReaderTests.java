@@ -73,6 +73,7 @@ class ConsistentReaderTests {
       assertThat(result.record().role()).isEqualTo("replica");
       assertThat(result.record().waited()).isEqualTo(Duration.ofMillis(120));
       assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+      assertThat(scope.context().lastRead()).isEqualTo(result.record());
     }
     assertThat(replica.firstInLog(STATUS)).isGreaterThan(replica.firstInLog("WAIT_FOR"));
     assertThat(source.log())
@@ -167,6 +168,9 @@ class ConsistentReaderTests {
       assertThat(failure.waited())
           .isGreaterThanOrEqualTo(SHORT.minus(ConsistentReader.Builder.DEFAULT_QUERY_RESERVE));
       assertThat(failure.getMessage()).contains("WAIT_TIMEOUT", REPLICA_UUID);
+      assertThat(scope.context().lastRead())
+          .extracting(r -> r.reason())
+          .isEqualTo(Reason.WAIT_TIMEOUT);
     }
     assertThat(replica.sent(STATUS)).isEmpty();
     assertThat(source.log())
