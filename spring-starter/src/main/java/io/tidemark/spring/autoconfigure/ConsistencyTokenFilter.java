@@ -84,6 +84,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       problems.write(request, response, e);
       return;
     }
+    // Contexts are only made bound; run() binds this one again on every dispatch's thread.
     ConsistencyContext context;
     try (ConsistencyContext.Scope scope = ConsistencyContext.open(incoming.gtids())) {
       context = scope.context();
