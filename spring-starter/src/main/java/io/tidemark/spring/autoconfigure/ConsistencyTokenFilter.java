@@ -1,0 +1,180 @@
+package io.tidemark.spring.autoconfigure;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.Deadline;
+import io.tidemark.Ticker;
+import io.tidemark.TidemarkException;
+import io.tidemark.TokenRejectedException;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Enumeration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Gives every request its {@link ConsistencyContext}: verifies the token the request carries in the
+ * header (and the cookie, when one is configured), opens the context with its GTIDs, binds the
+ * request's deadline and the other clusters' tokens, and writes the merged token into the response
+ * just before it is committed.
+ *
+ * <p>A request whose token does not verify gets a 400 problem, or goes on without the token when
+ * {@code tidemark.web.invalid-token=ignore}. A consistency outcome that escapes the application (a
+ * refused read, also one wrapped in another exception) is answered with its problem rather than a
+ * 500, as long as nothing was sent yet.
+ *
+ * <p>Runs on REQUEST and ASYNC dispatches: an async dispatch (the end of a {@code Callable} or
+ * {@code DeferredResult}) binds the same context again, and the token is written when the last
+ * dispatch ends or the streamed body first reaches the client. Not on ERROR dispatches: the
+ * container's error page runs after the token was written (before {@code sendError}, or when the
+ * exception left the filter), and must not verify the request's token a second time.
+ */
+final class ConsistencyTokenFilter extends OncePerRequestFilter {
+
+  private static final String STATE = ConsistencyTokenFilter.class.getName() + ".STATE";
+
+  private final TokenHeaders headers;
+  private final ConsistencyProblems problems;
+  private final TidemarkProperties.Web web;
+  private final Duration cookieMaxAge;
+  private final Ticker ticker;
+
+  ConsistencyTokenFilter(
+      TokenHeaders headers,
+      ConsistencyProblems problems,
+      TidemarkProperties.Web web,
+      Duration cookieMaxAge,
+      Ticker ticker) {
+    this.headers = headers;
+    this.problems = problems;
+    this.web = web;
+    this.cookieMaxAge = cookieMaxAge;
+    this.ticker = ticker;
+  }
+
+  @Override
+  protected boolean shouldNotFilterAsyncDispatch() {
+    return false;
+  }
+
+  @Override
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws ServletException, IOException {
+    if (isAsyncDispatch(request)) {
+      if (request.getAttribute(STATE) instanceof RequestState state) {
+        run(state, request, response, chain);
+      } else {
+        chain.doFilter(request, response);
+      }
+      return;
+    }
+    TokenHeaders.Incoming incoming;
+    try {
+      String value = incomingValue(request);
+      incoming =
+          web.getInvalidToken() == TidemarkProperties.InvalidToken.REJECT
+              ? headers.read(value)
+              : headers.readIgnoringInvalid(value);
+    } catch (TokenRejectedException e) {
+      problems.write(request, response, e);
+      return;
+    }
+    // Contexts are only made bound; run() binds this one again on every dispatch's thread.
+    ConsistencyContext context;
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(incoming.gtids())) {
+      context = scope.context();
+    }
+    ForwardedTokens forwarded = new ForwardedTokens(headers.cluster(), incoming.header());
+    Duration timeout = web.getRequestTimeout();
+    Deadline deadline = timeout == null ? null : Deadline.after(timeout, ticker);
+    TokenResponseWrapper wrapper =
+        new TokenResponseWrapper(response, () -> writeToken(request, response, context, forwarded));
+    RequestState state = new RequestState(context, forwarded, deadline, wrapper);
+    request.setAttribute(STATE, state);
+    run(state, request, wrapper, chain);
+  }
+
+  private void run(
+      RequestState state,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      FilterChain chain)
+      throws ServletException, IOException {
+    try (ConsistencyContext.Scope scope = state.context().attach();
+        RequestBudget.Binding budget = RequestBudget.bind(state.deadline());
+        PinnedRead.Binding tokens = ForwardedTokens.bind(state.forwarded())) {
+      chain.doFilter(request, response);
+    } catch (IOException | ServletException | RuntimeException e) {
+      TidemarkException outcome = ConsistencyProblems.find(e);
+      if (outcome == null || state.wrapper().isCommitted()) {
+        throw e;
+      }
+      state.wrapper().resetForNewAnswer();
+      problems.write(request, state.wrapper(), outcome);
+    } finally {
+      if (!request.isAsyncStarted()) {
+        state.wrapper().beforeCommit();
+      }
+    }
+  }
+
+  private @Nullable String incomingValue(HttpServletRequest request) {
+    StringBuilder value = new StringBuilder();
+    Enumeration<String> fields = request.getHeaders(headers.name());
+    while (fields != null && fields.hasMoreElements()) {
+      append(value, fields.nextElement());
+    }
+    String cookie = web.getCookie();
+    Cookie[] cookies = cookie == null ? null : request.getCookies();
+    if (cookies != null) {
+      for (Cookie c : cookies) {
+        if (c.getName().equals(cookie)) {
+          append(value, c.getValue());
+        }
+      }
+    }
+    return value.isEmpty() ? null : value.toString();
+  }
+
+  private static void append(StringBuilder value, String field) {
+    if (!value.isEmpty()) {
+      value.append(", ");
+    }
+    value.append(field);
+  }
+
+  private void writeToken(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      ConsistencyContext context,
+      ForwardedTokens forwarded) {
+    String own = headers.ownToken(context);
+    String value = headers.value(own, forwarded.snapshot());
+    if (value != null) {
+      response.setHeader(headers.name(), value);
+    }
+    String cookie = web.getCookie();
+    if (cookie != null && own != null) {
+      // Only this cluster's entry: a cookie value cannot hold the list's commas.
+      Cookie c = new Cookie(cookie, headers.cluster() + "=" + own);
+      c.setPath("/");
+      c.setHttpOnly(true);
+      c.setSecure(request.isSecure());
+      c.setMaxAge((int) Math.min(Integer.MAX_VALUE, cookieMaxAge.toSeconds()));
+      c.setAttribute("SameSite", "Lax");
+      response.addCookie(c);
+    }
+  }
+
+  /** What every dispatch of one request shares. */
+  private record RequestState(
+      ConsistencyContext context,
+      ForwardedTokens forwarded,
+      @Nullable Deadline deadline,
+      TokenResponseWrapper wrapper) {}
+}

@@ -1,0 +1,112 @@
+package io.tidemark.spring.autoconfigure;
+
+import io.tidemark.TokenCodec;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.restclient.RestTemplateCustomizer;
+import org.springframework.boot.webclient.WebClientCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+import org.springframework.web.reactive.function.client.WebClient;
+
+/**
+ * Keeps read-your-writes across service calls and threads.
+ *
+ * <p>Clients built from Spring Boot's {@code RestClient.Builder}, {@code RestTemplateBuilder} and
+ * {@code WebClient.Builder} send the current context's token (with the request's tokens of other
+ * clusters) in the consistency header and merge the token the called service answers with, so that
+ * in a chain A → B → A every service reads what the others wrote. An answer whose token of this
+ * cluster does not verify is logged and marks the context dirty: the rest of the request reads from
+ * the source rather than possibly missing the called service's writes.
+ *
+ * <p>A {@code TaskDecorator} carries the context, the request's deadline and forwarded tokens into
+ * tasks run by the executors and schedulers Spring Boot configures ({@code @Async}, Spring MVC's
+ * async requests, {@code ThreadPoolTaskExecutor}s built by its builders); Boot combines it with the
+ * application's own decorators.
+ *
+ * <p>Work queued in a message broker carries the token in a message header, written and read with
+ * the {@link TokenCodec} bean:
+ *
+ * <pre>{@code
+ * // producer, after the writes
+ * ConsistencyToken token = codec.issue(cluster, ConsistencyContext.current().gtids());
+ * message.setHeader("Consistency-Token", codec.withToken(ConsistencyHeader.EMPTY, token).toString());
+ *
+ * // consumer
+ * GtidSet gtids = codec.verify(codec.parseHeader(message.getHeader("Consistency-Token")), cluster)
+ *     .map(ConsistencyToken::gtids).orElse(GtidSet.EMPTY);
+ * try (ConsistencyContext.Scope scope = ConsistencyContext.open(gtids)) {
+ *   handle(message);   // reads under @ReadYourWrites see the producer's writes
+ * }
+ * }</pre>
+ *
+ * Check {@code ConsistencyContext.isDirty()} first: a dirty context's GTIDs miss a write, so send
+ * no token then, and let a consumer that needs the write read from the source. Tokens expire after
+ * {@code tidemark.token.time-to-live}: a message consumed later is rejected with {@code EXPIRED},
+ * and by then a replica has long applied the write in the usual case.
+ *
+ * <p>Replace a part with a bean of the same name: {@code tidemarkTaskDecorator}, {@code
+ * tidemarkRestClientCustomizer}, {@code tidemarkRestTemplateCustomizer}, {@code
+ * tidemarkWebClientCustomizer}.
+ */
+@AutoConfiguration(after = TidemarkAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
+@ConditionalOnBean(TokenCodec.class)
+@EnableConfigurationProperties(TidemarkProperties.class)
+public final class TidemarkClientAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean(name = "tidemarkTaskDecorator")
+  ConsistencyTaskDecorator tidemarkTaskDecorator() {
+    return new ConsistencyTaskDecorator();
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({RestClient.class, RestClientCustomizer.class})
+  static class RestClientConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "tidemarkRestClientCustomizer")
+    RestClientCustomizer tidemarkRestClientCustomizer(
+        TokenCodec tidemarkTokenCodec, TidemarkProperties properties) {
+      TokenClientInterceptor interceptor =
+          new TokenClientInterceptor(TokenHeaders.of(tidemarkTokenCodec, properties));
+      return builder -> builder.requestInterceptor(interceptor);
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({RestTemplate.class, RestTemplateCustomizer.class})
+  static class RestTemplateConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "tidemarkRestTemplateCustomizer")
+    RestTemplateCustomizer tidemarkRestTemplateCustomizer(
+        TokenCodec tidemarkTokenCodec, TidemarkProperties properties) {
+      TokenClientInterceptor interceptor =
+          new TokenClientInterceptor(TokenHeaders.of(tidemarkTokenCodec, properties));
+      return restTemplate -> restTemplate.getInterceptors().add(interceptor);
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({WebClient.class, WebClientCustomizer.class})
+  static class WebClientConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "tidemarkWebClientCustomizer")
+    WebClientCustomizer tidemarkWebClientCustomizer(
+        TokenCodec tidemarkTokenCodec, TidemarkProperties properties) {
+      TokenExchangeFilter filter =
+          new TokenExchangeFilter(TokenHeaders.of(tidemarkTokenCodec, properties));
+      return builder -> builder.filter(filter);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package io.tidemark.spring.autoconfigure;
+
+import io.tidemark.ConsistencyHeader;
+import io.tidemark.GtidSet;
+import io.tidemark.TokenCodec;
+
+/** Tokens for the web tests, signed as an application with {@link #properties()} signs them. */
+final class TestTokens {
+
+  static final String SECRET = "web-tests-secret-0123456789abcdef-0123";
+  static final String OTHER_SECRET = "another-secret-that-nobody-here-uses-42";
+  static final String A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+  static final String B = "4f22fa47-71ca-11e1-9e33-c80aa9429562";
+
+  private TestTokens() {}
+
+  /** Properties of an application in cluster {@code default} signing with {@link #SECRET}. */
+  static TidemarkProperties properties() {
+    return properties(SECRET);
+  }
+
+  static TidemarkProperties properties(String secret) {
+    TidemarkProperties properties = new TidemarkProperties();
+    properties.getToken().setSecret(secret);
+    return properties;
+  }
+
+  static TokenCodec codec() {
+    return codec(SECRET);
+  }
+
+  static TokenCodec codec(String secret) {
+    return new TokenCodec(TidemarkSettings.tokenConfig(properties(secret)));
+  }
+
+  static GtidSet gtids(String text) {
+    return GtidSet.parse(text);
+  }
+
+  /**
+   * A header value holding a token for {@code gtids} in {@code cluster}, signed with the secret.
+   */
+  static String header(String cluster, String gtids) {
+    return header(codec(), cluster, gtids);
+  }
+
+  static String header(TokenCodec codec, String cluster, String gtids) {
+    return codec.withToken(ConsistencyHeader.EMPTY, codec.issue(cluster, gtids(gtids))).toString();
+  }
+
+  /** The GTIDs of this cluster's tokens in a response header value. */
+  static GtidSet verified(String headerValue) {
+    TokenCodec codec = codec();
+    return codec
+        .verify(codec.parseHeader(headerValue), "default")
+        .orElseThrow(() -> new AssertionError("no token of cluster default in " + headerValue))
+        .gtids();
+  }
+}
