@@ -32,25 +32,35 @@ import org.springframework.web.reactive.function.client.WebClient;
  * application's own decorators.
  *
  * <p>Work queued in a message broker carries the token in a message header, written and read with
- * the {@link TokenCodec} bean:
+ * the {@link TokenCodec} bean for {@code tidemark.cluster}:
  *
  * <pre>{@code
- * // producer, after the writes
- * ConsistencyToken token = codec.issue(cluster, ConsistencyContext.current().gtids());
- * message.setHeader("Consistency-Token", codec.withToken(ConsistencyHeader.EMPTY, token).toString());
+ * // producer, after the writes committed
+ * ConsistencyContext context = ConsistencyContext.current();
+ * if (context.isDirty()) {
+ *   message.setHeader("Consistency-Dirty", "true");    // its GTIDs miss a write: send none
+ * } else if (!context.gtids().isEmpty()) {
+ *   ConsistencyToken token = codec.issue(cluster, context.gtids());
+ *   message.setHeader("Consistency-Token", codec.withToken(ConsistencyHeader.EMPTY, token).toString());
+ * }
  *
  * // consumer
- * GtidSet gtids = codec.verify(codec.parseHeader(message.getHeader("Consistency-Token")), cluster)
- *     .map(ConsistencyToken::gtids).orElse(GtidSet.EMPTY);
- * try (ConsistencyContext.Scope scope = ConsistencyContext.open(gtids)) {
- *   handle(message);   // reads under @ReadYourWrites see the producer's writes
+ * try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+ *   try {
+ *     codec.verify(codec.parseHeader(message.getHeader("Consistency-Token")), cluster)
+ *         .ifPresent(token -> scope.context().merge(token.gtids()));
+ *   } catch (TokenRejectedException e) {               // e.g. EXPIRED after a long queue
+ *     scope.context().markDirty("message token rejected: " + e.reason());
+ *   }
+ *   if (message.getHeader("Consistency-Dirty") != null) {
+ *     scope.context().markDirty("producer's write not captured");
+ *   }
+ *   handle(message);   // reads under @ReadYourWrites see the producer's writes, or go to the source
  * }
  * }</pre>
  *
- * Check {@code ConsistencyContext.isDirty()} first: a dirty context's GTIDs miss a write, so send
- * no token then, and let a consumer that needs the write read from the source. Tokens expire after
- * {@code tidemark.token.time-to-live}: a message consumed later is rejected with {@code EXPIRED},
- * and by then a replica has long applied the write in the usual case.
+ * A dirty context sends its reads to the source. {@code withToken} throws {@code
+ * TokenOverflowException} for a token over the limits; treat that like a dirty context.
  *
  * <p>Replace a part with a bean of the same name: {@code tidemarkTaskDecorator}, {@code
  * tidemarkRestClientCustomizer}, {@code tidemarkRestTemplateCustomizer}, {@code

@@ -90,8 +90,9 @@ final class TokenHeaders {
     }
   }
 
+  // At debug: any client can send a bad token, so a log line per request would be theirs to fill.
   private void ignored(TokenRejectedException e) {
-    log.info("Ignored a " + name + " header (" + e.reason() + "): " + e.getMessage());
+    log.debug("Ignored a " + name + " header (" + e.reason() + "): " + e.getMessage());
   }
 
   /**
