@@ -16,8 +16,11 @@ final class ReadObservation implements ReadInstrumentation {
   static final String NAME = "tidemark.read";
   static final String ERROR = "ERROR";
 
-  /** The read being observed on this thread; the reader reports its record on the same thread. */
-  private static final ThreadLocal<@Nullable Outcome> CURRENT = new ThreadLocal<>();
+  /**
+   * The read being observed on this thread; the reader reports its record on the same thread. Per
+   * instance, so that two applications in one JVM never fill each other's outcome.
+   */
+  private final ThreadLocal<@Nullable Outcome> current = new ThreadLocal<>();
 
   private final ObservationRegistry registry;
 
@@ -27,7 +30,7 @@ final class ReadObservation implements ReadInstrumentation {
 
   @Override
   public void recorded(ExecutionRecord record) {
-    Outcome outcome = CURRENT.get();
+    Outcome outcome = current.get();
     if (outcome != null) {
       outcome.record = record;
     }
@@ -41,15 +44,15 @@ final class ReadObservation implements ReadInstrumentation {
             .lowCardinalityKeyValue("method", method)
             .start();
     Outcome outcome = new Outcome();
-    Outcome outer = CURRENT.get();
-    CURRENT.set(outcome);
+    Outcome outer = current.get();
+    current.set(outcome);
     try (Observation.Scope scope = observation.openScope()) {
       return read.run();
     } catch (Throwable e) {
       observation.error(e);
       throw e;
     } finally {
-      CURRENT.set(outer);
+      current.set(outer);
       ExecutionRecord record = outcome.record;
       observation.lowCardinalityKeyValue(
           "outcome", record != null ? record.reason().name() : ERROR);

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
 import java.net.URI;
@@ -29,6 +30,8 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -52,7 +55,27 @@ class ObservabilityIT {
 
   @SpringBootConfiguration
   @EnableAutoConfiguration
-  static class App {}
+  static class App {
+    @Bean
+    Rows rows(JdbcTemplate jdbc) {
+      return new Rows(jdbc);
+    }
+  }
+
+  /** Reads through an annotated method, as applications do. */
+  static class Rows {
+    private final JdbcTemplate jdbc;
+
+    Rows(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @ReadYourWrites
+    public int count() {
+      Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM t", Integer.class);
+      return count == null ? 0 : count;
+    }
+  }
 
   @BeforeAll
   static void start(MySqlTopology shared) {
@@ -70,6 +93,10 @@ class ObservabilityIT {
                 "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db),
                 "tidemark.token.secret=observability-it-secret-0123456789abcdef",
                 "tidemark.topology.refresh-interval=200ms",
+                // Room for the query after a wait, so that a busy test machine does not time it
+                // out.
+                "tidemark.read.timeout=3s",
+                "tidemark.read.query-reserve=500ms",
                 "tidemark.topology.probe-connect-timeout=300ms",
                 "tidemark.topology.probe-read-timeout=500ms",
                 "management.endpoints.web.exposure.include=health,tidemark",
@@ -79,6 +106,22 @@ class ObservabilityIT {
         "http://127.0.0.1:"
             + ((WebServerApplicationContext) app).getWebServer().getPort()
             + "/actuator/";
+    warmUp();
+  }
+
+  /** Fills the replica pool with a first read, so that no test pays for opening connections. */
+  private static void warmUp() {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (true) {
+      try {
+        writeThenRead(ReadOptions.defaults().withTimeout(Duration.ofSeconds(5)));
+        return;
+      } catch (SQLException | RuntimeException e) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("no read succeeded within " + PATIENCE, e);
+        }
+      }
+    }
   }
 
   @AfterAll
@@ -126,12 +169,31 @@ class ObservabilityIT {
   }
 
   @Test
+  void anAnnotatedReadIsObservedWithMethodAndOutcome() {
+    JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+    int rows;
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      jdbc.update("INSERT INTO t VALUES (?)", ids.incrementAndGet());
+      rows = app.getBean(Rows.class).count();
+    }
+
+    assertThat(rows).isPositive();
+    var observed =
+        app.getBean(MeterRegistry.class)
+            .get(ReadObservation.NAME)
+            .tag("method", "Rows.count")
+            .timer();
+    assertThat(observed.count()).isPositive();
+    assertThat(observed.getId().getTag("outcome")).startsWith("REPLICA_");
+  }
+
+  @Test
   void aReadThatOutwaitsAPausedApplierCountsAsAFallback() throws Exception {
     MeterRegistry meters = app.getBean(MeterRegistry.class);
     double before = fallbacks(meters);
     topology.replica().pauseApplier();
     try {
-      writeThenRead(ReadOptions.defaults().withTimeout(Duration.ofMillis(300)));
+      writeThenRead(ReadOptions.defaults().withTimeout(Duration.ofSeconds(1)));
     } finally {
       topology.replica().resumeApplier();
     }
