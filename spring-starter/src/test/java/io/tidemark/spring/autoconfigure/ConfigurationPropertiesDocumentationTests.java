@@ -31,10 +31,11 @@ class ConfigurationPropertiesDocumentationTests {
   private static final Path METADATA =
       Path.of("target/classes/META-INF/spring-configuration-metadata.json");
 
-  /** The table's home until it is merged into ../README.md, where this path will point then. */
-  private static final Path TABLE = Path.of("PROPERTIES.md");
-
   private static final String HEADING = "### Spring Boot properties";
+
+  /** The README's table once it has one; until then the table's draft beside this module. */
+  private static final Path TABLE = tableFile(Path.of("../README.md"), Path.of("PROPERTIES.md"));
+
   private static final Pattern LIST_ELEMENT = Pattern.compile("(.+)\\[N\\]\\.(.+)");
 
   record Property(String name, String type, @Nullable String defaultValue, String description) {}
@@ -111,6 +112,14 @@ class ConfigurationPropertiesDocumentationTests {
       if (property.type().equals("java.lang.Boolean")) {
         assertThat(description).as("description of %s", property.name()).startsWith("Whether ");
       }
+    }
+  }
+
+  private static Path tableFile(Path readme, Path draft) {
+    try {
+      return Files.exists(readme) && Files.readAllLines(readme).contains(HEADING) ? readme : draft;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
