@@ -36,8 +36,8 @@ public class TidemarkProperties {
   private String sourceName = "source";
 
   /**
-   * Replicas of the source configured with {@code spring.datasource}; reads under
-   * {@code @ReadYourWrites} run on them.
+   * Replicas of the source configured with spring.datasource; reads under @ReadYourWrites run on
+   * them.
    */
   private List<Replica> replicas = new ArrayList<>();
 

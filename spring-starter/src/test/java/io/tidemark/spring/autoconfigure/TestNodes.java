@@ -1,0 +1,117 @@
+package io.tidemark.spring.autoconfigure;
+
+import io.tidemark.GtidSet;
+import io.tidemark.topology.NodeState;
+import java.time.Duration;
+import java.util.Set;
+
+/** Node states as a probe reports them, for tests that feed snapshots. */
+final class TestNodes {
+
+  static final String SOURCE_UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+  static final String REPLICA_UUID = "4f22ab58-82db-22f2-af44-d91bba53a673";
+
+  private TestNodes() {}
+
+  static NodeState source(String name, String uuid) {
+    return new NodeState(
+        name,
+        NodeState.Availability.AVAILABLE,
+        "",
+        uuid,
+        true,
+        false,
+        false,
+        false,
+        true,
+        GtidSet.parse(uuid + ":1-10"),
+        GtidSet.EMPTY,
+        Set.of(),
+        Duration.ZERO);
+  }
+
+  static NodeState replica(String name, String uuid, Duration lag) {
+    return new NodeState(
+        name,
+        NodeState.Availability.AVAILABLE,
+        "",
+        uuid,
+        false,
+        true,
+        true,
+        true,
+        true,
+        GtidSet.parse(SOURCE_UUID + ":1-9"),
+        GtidSet.EMPTY,
+        Set.of(),
+        lag);
+  }
+
+  static NodeState withErrant(NodeState node, String errant) {
+    return new NodeState(
+        node.name(),
+        node.availability(),
+        node.detail(),
+        node.serverUuid(),
+        node.writable(),
+        node.superReadOnly(),
+        node.replica(),
+        node.replicating(),
+        node.gtidModeOn(),
+        node.gtidExecuted(),
+        GtidSet.parse(errant),
+        node.filteredTables(),
+        node.lag());
+  }
+
+  static NodeState notReplicating(NodeState node) {
+    return new NodeState(
+        node.name(),
+        node.availability(),
+        node.detail(),
+        node.serverUuid(),
+        node.writable(),
+        node.superReadOnly(),
+        node.replica(),
+        false,
+        node.gtidModeOn(),
+        node.gtidExecuted(),
+        node.errant(),
+        node.filteredTables(),
+        node.lag());
+  }
+
+  static NodeState writable(NodeState node) {
+    return new NodeState(
+        node.name(),
+        node.availability(),
+        node.detail(),
+        node.serverUuid(),
+        true,
+        false,
+        node.replica(),
+        node.replicating(),
+        node.gtidModeOn(),
+        node.gtidExecuted(),
+        node.errant(),
+        node.filteredTables(),
+        node.lag());
+  }
+
+  static NodeState failed(String name, NodeState.Availability availability, String detail) {
+    return new NodeState(
+        name,
+        availability,
+        detail,
+        null,
+        false,
+        false,
+        false,
+        false,
+        false,
+        GtidSet.EMPTY,
+        GtidSet.EMPTY,
+        Set.of(),
+        Duration.ZERO);
+  }
+}
