@@ -20,6 +20,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -112,6 +113,16 @@ public final class TidemarkAutoConfiguration {
           "Set tidemark.scope.redis-uri, e.g. redis://localhost:6379.");
     }
     return RedisScopeStore.connect(uri, TidemarkSettings.storeConfig(properties));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(TokenStore.class)
+  @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "REDIS")
+  @ConditionalOnMissingClass("io.lettuce.core.RedisClient")
+  TokenStore tidemarkRedisScopeStoreWithoutLettuce() {
+    throw new TidemarkStartupException(
+        "tidemark.scope.store is REDIS, but Lettuce is not on the classpath.",
+        "Add the dependency io.lettuce:lettuce-core, or choose another tidemark.scope.store.");
   }
 
   @Bean

@@ -366,8 +366,11 @@ public class TidemarkProperties {
     /** Seconds sent in Retry-After with a 503 for a read that could not be served. */
     private Duration retryAfter = Duration.ofSeconds(1);
 
-    /** Order of the token filter; early, so that every other filter sees the context. */
-    private int filterOrder = -100;
+    /**
+     * Order of the token filter; before Spring Security's (-100), so that every filter after sees
+     * the context.
+     */
+    private int filterOrder = -105;
 
     public String getHeader() {
       return header;

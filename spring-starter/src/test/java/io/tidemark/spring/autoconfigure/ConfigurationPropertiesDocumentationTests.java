@@ -33,8 +33,7 @@ class ConfigurationPropertiesDocumentationTests {
 
   private static final String HEADING = "### Spring Boot properties";
 
-  /** The README's table once it has one; until then the table's draft beside this module. */
-  private static final Path TABLE = tableFile(Path.of("../README.md"), Path.of("PROPERTIES.md"));
+  private static final Path TABLE = Path.of("../README.md");
 
   private static final Pattern LIST_ELEMENT = Pattern.compile("(.+)\\[N\\]\\.(.+)");
 
@@ -112,14 +111,6 @@ class ConfigurationPropertiesDocumentationTests {
       if (property.type().equals("java.lang.Boolean")) {
         assertThat(description).as("description of %s", property.name()).startsWith("Whether ");
       }
-    }
-  }
-
-  private static Path tableFile(Path readme, Path draft) {
-    try {
-      return Files.exists(readme) && Files.readAllLines(readme).contains(HEADING) ? readme : draft;
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
     }
   }
 

@@ -128,11 +128,18 @@ class TidemarkAutoConfigurationIT {
   }
 
   @Test
-  void noScopeStoreWithoutItsLibrary() {
+  void redisScopeStoreWithoutLettuceFailsTheStartWithWhatToAdd() {
     runner()
-        .withClassLoader(new FilteredClassLoader("com.github.benmanes.caffeine"))
-        .withPropertyValues("tidemark.scope.store=CAFFEINE")
-        .run(context -> assertThat(context).doesNotHaveBean(TokenStore.class));
+        .withClassLoader(new FilteredClassLoader("io.lettuce"))
+        .withPropertyValues(
+            "tidemark.scope.store=REDIS", "tidemark.scope.redis-uri=redis://127.0.0.1:1")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(TidemarkStartupException.class)
+                    .hasMessageContaining("Lettuce"));
   }
 
   @Test
