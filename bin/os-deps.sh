@@ -37,3 +37,17 @@ ensure_java() {
     exit 1
   fi
 }
+
+# The demo's page is tested in a real headless browser: Debian's Chromium and its driver.
+ensure_browser() {
+  if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
+    return 0
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "Missing Chromium for the demo's browser test: run 'sudo apt-get install chromium chromium-driver', then retry." >&2
+    exit 1
+  fi
+  echo "Installing Chromium and its driver for the demo's browser test"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+}

@@ -1,6 +1,5 @@
 package io.tidemark.demo;
 
-import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
 import java.io.PrintStream;
@@ -9,54 +8,66 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Starts a real MySQL source and replica and Redis, shows a read on the replica right after a write
- * missing it, and the same read after waiting for the write's GTID set finding it; then keeps the
- * servers up until Ctrl-C ({@code --exit} stops at once).
+ * Starts a real MySQL source and replica (with a little replication lag injected) and Redis, two
+ * instances of the orders service, and runs the scenario with Tidemark off, then on, printing what
+ * the clients saw; then serves the page until Ctrl-C ({@code --exit} stops at once).
  */
 public final class DemoMain {
+
+  static final int CLIENTS = 40;
 
   private DemoMain() {}
 
   public static void main(String[] args) throws InterruptedException {
+    List<String> options = List.of(args);
+    int port = options.contains("--exit") ? 0 : 8080;
     try (MySqlTopology topology = MySqlTopology.builder().start();
-        RedisServer redis = RedisServer.start()) {
-      run(topology, redis, System.out);
-      if (!List.of(args).contains("--exit")) {
-        System.out.println("\nServers stay up; Ctrl-C stops them.");
+        RedisServer redis = RedisServer.start();
+        ReplicationLag lag = ReplicationLag.start(topology.replica(), HELD, RELEASED);
+        Demo demo = Demo.start(topology, redis, port)) {
+      run(topology, redis, demo, System.out);
+      if (!options.contains("--exit")) {
+        System.out.println();
+        System.out.println("Open " + demo.firstUrl().replace("127.0.0.1", "localhost") + "/");
+        System.out.println("Servers stay up; Ctrl-C stops them.");
         new CountDownLatch(1).await();
       }
     }
   }
 
-  static void run(MySqlTopology topology, RedisServer redis, PrintStream out) {
+  /** Time the replica's applier is held, then released, over and over. */
+  static final Duration HELD = Duration.ofMillis(150);
+
+  static final Duration RELEASED = Duration.ofMillis(50);
+
+  static void run(MySqlTopology topology, RedisServer redis, Demo demo, PrintStream out) {
     out.println(
-        "Topology up in " + topology.startTime().toMillis() + " ms: " + topology.describe());
-    out.println("Redis " + redis.version() + " at " + redis.uri());
-
-    MySqlNode source = topology.source();
-    MySqlNode replica = topology.replica();
-    source.execute(
-        "CREATE DATABASE IF NOT EXISTS demo",
-        "CREATE TABLE IF NOT EXISTS demo.orders (id BIGINT PRIMARY KEY, status VARCHAR(20))");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
-
-    replica.pauseApplier();
-    try {
-      source.execute("INSERT INTO demo.orders VALUES (101, 'created')");
-      String token = source.gtidExecuted();
-      out.println("\nOrder 101 committed on the source; its GTID set: " + token);
-      out.println("Replica read right after: " + find(replica));
-      replica.resumeApplier();
-      boolean reached = replica.awaitGtidSet(token, Duration.ofSeconds(5));
-      out.println("WAIT_FOR_EXECUTED_GTID_SET returned " + (reached ? 0 : 1));
-      out.println("Replica read after the wait: " + find(replica));
-    } finally {
-      replica.resumeApplier();
-    }
-  }
-
-  private static String find(MySqlNode replica) {
-    String status = replica.queryString("SELECT status FROM demo.orders WHERE id = 101");
-    return status == null ? "not found (stale)" : "found, status " + status;
+        "MySQL source + replica up in "
+            + topology.startTime().toMillis()
+            + " ms ("
+            + topology.source().version()
+            + "); Redis "
+            + redis.version());
+    out.println(
+        "Replication lag injected: the replica's applier is held "
+            + HELD.toMillis()
+            + " ms, then released "
+            + RELEASED.toMillis()
+            + " ms, over and over.");
+    out.println(
+        "Two instances of the orders service: "
+            + demo.firstUrl()
+            + " (writes) and "
+            + demo.secondUrl()
+            + " (reads).");
+    out.println();
+    out.println(
+        CLIENTS
+            + " clients each create an order on the first instance and read it at once on the"
+            + " second:");
+    out.println();
+    out.println(Scenario.Result.header());
+    out.println(demo.run(CLIENTS, false).row());
+    out.println(demo.run(CLIENTS, true).row());
   }
 }

@@ -1,0 +1,117 @@
+package io.tidemark.demo;
+
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.RedisServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Two instances of the orders service on one MySQL topology and one Redis, each the other's peer;
+ * with the embedded servers, or pointed at real ones by the same properties.
+ */
+final class Demo implements AutoCloseable {
+
+  /**
+   * Signing secret of the demo's instances; a real deployment takes its own from the environment.
+   */
+  static final String SECRET = "demo-secret-that-is-at-least-32-characters";
+
+  private final ConfigurableApplicationContext first;
+  private final ConfigurableApplicationContext second;
+  private final String firstUrl;
+  private final String secondUrl;
+
+  private Demo(
+      ConfigurableApplicationContext first,
+      ConfigurableApplicationContext second,
+      String firstUrl,
+      String secondUrl) {
+    this.first = first;
+    this.second = second;
+    this.firstUrl = firstUrl;
+    this.secondUrl = secondUrl;
+  }
+
+  /** Creates the schema and starts both instances; {@code firstPort} 0 picks a free port. */
+  static Demo start(MySqlTopology topology, RedisServer redis, int firstPort) {
+    String db = topology.createDatabase("demo");
+    topology
+        .source()
+        .execute(
+            "CREATE TABLE `"
+                + db
+                + "`.orders (id BIGINT AUTO_INCREMENT PRIMARY KEY, customer VARCHAR(64) NOT NULL,"
+                + " status VARCHAR(20) NOT NULL, revision BIGINT NOT NULL, KEY (customer))");
+    int port1 = firstPort == 0 ? freePort() : firstPort;
+    int port2 = freePort();
+    Map<String, Object> shared = new LinkedHashMap<>();
+    shared.put("spring.datasource.url", topology.source().jdbcUrl(db));
+    shared.put("spring.datasource.username", topology.source().user());
+    shared.put("spring.datasource.password", topology.source().password());
+    shared.put("tidemark.replicas[0].url", topology.replica().jdbcUrl(db));
+    shared.put("tidemark.cluster", "orders");
+    shared.put("tidemark.token.secret", SECRET);
+    shared.put("tidemark.read.timeout", "2s");
+    shared.put("tidemark.scope.store", "REDIS");
+    shared.put("tidemark.scope.redis-uri", redis.uri());
+    shared.put("spring.main.banner-mode", "off");
+    shared.put("logging.level.root", "WARN");
+    ConfigurableApplicationContext first = instance(shared, port1, port2);
+    try {
+      ConfigurableApplicationContext second = instance(shared, port2, port1);
+      return new Demo(first, second, url(port1), url(port2));
+    } catch (RuntimeException e) {
+      first.close();
+      throw e;
+    }
+  }
+
+  /** Starts an instance the way one is started against real servers: with arguments only. */
+  private static ConfigurableApplicationContext instance(
+      Map<String, Object> shared, int port, int peerPort) {
+    Map<String, Object> properties = new LinkedHashMap<>(shared);
+    properties.put("server.port", port);
+    properties.put("demo.peer-url", url(peerPort));
+    return OrdersApplication.start(
+        properties.entrySet().stream()
+            .map(p -> "--" + p.getKey() + "=" + p.getValue())
+            .toArray(String[]::new));
+  }
+
+  private static String url(int port) {
+    return "http://127.0.0.1:" + port;
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The instance the page is served from; orders are created here. */
+  String firstUrl() {
+    return firstUrl;
+  }
+
+  /** The instance the scenario reads from. */
+  String secondUrl() {
+    return secondUrl;
+  }
+
+  /** Runs the scenario: {@code clients} create on the first instance and read on the second. */
+  Scenario.Result run(int clients, boolean tidemark) {
+    return new Scenario(firstUrl, secondUrl).run(clients, tidemark);
+  }
+
+  @Override
+  public void close() {
+    second.close();
+    first.close();
+  }
+}

@@ -1,0 +1,39 @@
+package io.tidemark.demo;
+
+import io.tidemark.spring.ReadYourWrites;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.stereotype.Service;
+
+/** Reads of the orders service, each on a replica that has the caller's writes. */
+@Service
+class OrderReads {
+
+  static final RowMapper<Order> ORDER =
+      (rs, row) -> new Order(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4));
+
+  private final JdbcTemplate jdbc;
+
+  OrderReads(JdbcTemplate jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  @ReadYourWrites
+  public Optional<Order> find(long id) {
+    return jdbc
+        .query("SELECT id, customer, status, revision FROM orders WHERE id = ?", ORDER, id)
+        .stream()
+        .findFirst();
+  }
+
+  /** A customer's orders, including ones written on another instance without a header. */
+  @ReadYourWrites(scope = "'customer:' + #customer")
+  public List<Order> forCustomer(String customer) {
+    return jdbc.query(
+        "SELECT id, customer, status, revision FROM orders WHERE customer = ? ORDER BY id",
+        ORDER,
+        customer);
+  }
+}

@@ -1,0 +1,60 @@
+package io.tidemark.demo;
+
+import io.tidemark.spring.ScopedWrites;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.Objects;
+import java.util.Optional;
+import org.springframework.cache.annotation.CachePut;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Writes of the orders service; each commit's GTID is captured by the starter. */
+@Service
+class OrderWrites {
+
+  private final JdbcTemplate jdbc;
+
+  OrderWrites(JdbcTemplate jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /** Creates an order; the customer's scope learns of it, so any instance reads it back. */
+  @ScopedWrites("'customer:' + #customer")
+  public long create(String customer) {
+    GeneratedKeyHolder key = new GeneratedKeyHolder();
+    jdbc.update(
+        connection -> {
+          PreparedStatement insert =
+              connection.prepareStatement(
+                  "INSERT INTO orders (customer, status, revision) VALUES (?, 'NEW', 1)",
+                  Statement.RETURN_GENERATED_KEYS);
+          insert.setString(1, customer);
+          return insert;
+        },
+        key);
+    return Objects.requireNonNull(key.getKey(), "generated id").longValue();
+  }
+
+  /**
+   * Changes the status and raises the revision; the new version goes into the shared cache, which
+   * refuses it should a newer one already be there.
+   */
+  @Transactional
+  @CachePut(cacheNames = "orders", key = "#id")
+  public Optional<Order> updateStatus(long id, String status) {
+    int updated =
+        jdbc.update(
+            "UPDATE orders SET status = ?, revision = revision + 1 WHERE id = ?", status, id);
+    if (updated == 0) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(
+        jdbc.queryForObject(
+            "SELECT id, customer, status, revision FROM orders WHERE id = ?",
+            OrderReads.ORDER,
+            id));
+  }
+}

@@ -1,0 +1,92 @@
+package io.tidemark.demo;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.tidemark.cache.RedisVersionedCache;
+import io.tidemark.cache.ValueCodec;
+import io.tidemark.cache.VersionedCacheConfig;
+import io.tidemark.spring.VersionGuardedCacheManager;
+import java.util.Set;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.cache.CacheManager;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.client.RestClient;
+
+/**
+ * The orders service: JdbcTemplate on the source and its replicas through the Tidemark starter, a
+ * revision-guarded Redis cache on the read endpoint, and a client of its peer instance.
+ */
+@SpringBootApplication
+@EnableCaching
+public class OrdersApplication {
+
+  /**
+   * Runs one instance against the servers its properties name, e.g. {@code
+   * --spring.datasource.url=jdbc:mysql://db1:3306/shop --tidemark.replicas[0].url=...
+   * --tidemark.scope.redis-uri=redis://cache:6379 --demo.peer-url=http://other:8080}.
+   */
+  public static void main(String[] args) {
+    start(args);
+  }
+
+  static ConfigurableApplicationContext start(String... args) {
+    return SpringApplication.run(OrdersApplication.class, args);
+  }
+
+  /** Not a {@code DataSource} bean: the application's only one is the source's. */
+  @Bean(destroyMethod = "close")
+  PlainReplicaReads plainReplicaReads(
+      @Value("${tidemark.replicas[0].url}") String url,
+      @Value("${spring.datasource.username}") String user,
+      @Value("${spring.datasource.password}") String password) {
+    HikariDataSource pool = new HikariDataSource();
+    pool.setPoolName("plain-replica");
+    pool.setJdbcUrl(url);
+    pool.setUsername(user);
+    pool.setPassword(password);
+    pool.setMaximumPoolSize(8);
+    return new PlainReplicaReads(pool);
+  }
+
+  @Bean
+  RestClient peer(RestClient.Builder builder, @Value("${demo.peer-url}") String peerUrl) {
+    return builder.baseUrl(peerUrl).build();
+  }
+
+  @Bean(destroyMethod = "shutdown")
+  RedisClient cacheRedis(@Value("${tidemark.scope.redis-uri}") String uri) {
+    return RedisClient.create(uri);
+  }
+
+  @Bean(destroyMethod = "close")
+  StatefulRedisConnection<String, String> cacheConnection(RedisClient cacheRedis) {
+    return cacheRedis.connect();
+  }
+
+  @Bean
+  CacheManager cacheManager(StatefulRedisConnection<String, String> cacheConnection) {
+    ValueCodec<Object> orders =
+        new ValueCodec<>() {
+          @Override
+          public String encode(Object value) {
+            return ((Order) value).encode();
+          }
+
+          @Override
+          public Object decode(String text) {
+            return Order.decode(text);
+          }
+        };
+    return new VersionGuardedCacheManager(
+        new ConcurrentMapCacheManager(),
+        Set.of("orders"),
+        name ->
+            RedisVersionedCache.create(cacheConnection, orders, VersionedCacheConfig.ofDefaults()));
+  }
+}
