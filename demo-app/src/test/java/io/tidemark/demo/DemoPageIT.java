@@ -64,7 +64,7 @@ class DemoPageIT {
     browser.get(demo.firstUrl() + "/");
     topology.replica().pauseApplier();
     createOrder("grace");
-    release(Duration.ofMillis(300));
+    topology.replica().resumeApplierAfter(Duration.ofMillis(300));
 
     click("read");
 
@@ -101,7 +101,7 @@ class DemoPageIT {
   @Test
   void checkoutCreatesOnThePeerAndReadsItBackHere() {
     topology.replica().pauseApplier();
-    release(Duration.ofMillis(300));
+    topology.replica().resumeApplierAfter(Duration.ofMillis(300));
 
     ReadReply reply =
         org.springframework.web.client.RestClient.create(demo.firstUrl())
@@ -139,12 +139,5 @@ class DemoPageIT {
                   ? null
                   : found.get(0).getText();
             });
-  }
-
-  private static void release(Duration after) {
-    java.util.concurrent.CompletableFuture.runAsync(
-        () -> topology.replica().resumeApplier(),
-        java.util.concurrent.CompletableFuture.delayedExecutor(
-            after.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
   }
 }

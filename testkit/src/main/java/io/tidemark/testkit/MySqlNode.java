@@ -8,6 +8,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One MySQL server of a {@link MySqlTopology}: how to reach it, what it has executed, and the
@@ -193,6 +195,16 @@ public final class MySqlNode {
 
   public void resumeApplier() {
     execute(dialect.start(Thread.APPLIER));
+  }
+
+  /**
+   * Resumes the applier {@code delay} from now, on another thread: a write made while it is paused
+   * then reaches this replica at a known time, while the test waits for it.
+   */
+  public CompletableFuture<Void> resumeApplierAfter(Duration delay) {
+    return CompletableFuture.runAsync(
+        this::resumeApplier,
+        CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
   }
 
   /** Stops the receiver (IO) thread: no new events arrive from the source. */

@@ -6,13 +6,11 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
-import io.tidemark.TokenCodec;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -35,7 +33,7 @@ class TidemarkClientAutoConfigurationTests {
   @Test
   void contributesTheCustomizersAndTheTaskDecorator() {
     runner
-        .withUserConfiguration(Codec.class)
+        .withUserConfiguration(TestConfigurations.Codec.class)
         .run(
             context -> {
               assertThat(context).hasSingleBean(RestClientCustomizer.class);
@@ -48,7 +46,7 @@ class TidemarkClientAutoConfigurationTests {
   @Test
   void backsOffWhenTidemarkIsDisabled() {
     runner
-        .withUserConfiguration(Codec.class)
+        .withUserConfiguration(TestConfigurations.Codec.class)
         .withPropertyValues("tidemark.enabled=false")
         .run(
             context -> {
@@ -62,7 +60,7 @@ class TidemarkClientAutoConfigurationTests {
   @Test
   void backsOffWithoutTheCoreAutoConfigurationsCodec() {
     runner
-        .withUserConfiguration(PropertiesOnly.class)
+        .withUserConfiguration(TestConfigurations.PropertiesOnly.class)
         .run(
             context -> {
               assertThat(context).doesNotHaveBean(RestClientCustomizer.class);
@@ -73,7 +71,7 @@ class TidemarkClientAutoConfigurationTests {
   @Test
   void leavesOutEachClientThatIsNotOnTheClassPath() {
     runner
-        .withUserConfiguration(Codec.class)
+        .withUserConfiguration(TestConfigurations.Codec.class)
         .withClassLoader(new FilteredClassLoader(WebClient.class))
         .run(
             context -> {
@@ -81,7 +79,7 @@ class TidemarkClientAutoConfigurationTests {
               assertThat(context).hasSingleBean(RestClientCustomizer.class);
             });
     runner
-        .withUserConfiguration(Codec.class)
+        .withUserConfiguration(TestConfigurations.Codec.class)
         .withClassLoader(new FilteredClassLoader(RestClient.class))
         .run(
             context -> {
@@ -89,7 +87,7 @@ class TidemarkClientAutoConfigurationTests {
               assertThat(context).hasSingleBean(RestTemplateCustomizer.class);
             });
     runner
-        .withUserConfiguration(Codec.class)
+        .withUserConfiguration(TestConfigurations.Codec.class)
         .withClassLoader(
             new FilteredClassLoader(RestClientCustomizer.class, RestTemplateCustomizer.class))
         .run(
@@ -103,7 +101,7 @@ class TidemarkClientAutoConfigurationTests {
   @Test
   void usesTheApplicationsBeansOfTheSameNames() {
     runner
-        .withUserConfiguration(Codec.class, Replacements.class)
+        .withUserConfiguration(TestConfigurations.Codec.class, Replacements.class)
         .run(
             context -> {
               assertThat(context.getBean("tidemarkRestClientCustomizer"))
@@ -116,7 +114,7 @@ class TidemarkClientAutoConfigurationTests {
   @Test
   void bootsApplicationTaskExecutorRunsTasksInTheSubmittersContextAndBudget() {
     runner
-        .withUserConfiguration(Codec.class, AnotherDecorator.class)
+        .withUserConfiguration(TestConfigurations.Codec.class, AnotherDecorator.class)
         .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
         .run(
             context -> {
@@ -150,19 +148,6 @@ class TidemarkClientAutoConfigurationTests {
                     .isEqualTo(GtidSet.parse(TestTokens.A + ":1-3," + TestTokens.B + ":9"));
               }
             });
-  }
-
-  @Configuration(proxyBeanMethods = false)
-  @EnableConfigurationProperties(TidemarkProperties.class)
-  static class PropertiesOnly {}
-
-  @Configuration(proxyBeanMethods = false)
-  @EnableConfigurationProperties(TidemarkProperties.class)
-  static class Codec {
-    @Bean
-    TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
-      return new TokenCodec(TidemarkSettings.tokenConfig(properties));
-    }
   }
 
   /** The application's own decorator, which Boot must apply as well as Tidemark's. */

@@ -2,13 +2,11 @@ package io.tidemark.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.TokenCodec;
 import jakarta.servlet.DispatcherType;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -29,7 +27,7 @@ class TidemarkWebAutoConfigurationTests {
   @Test
   void registersTheFilterForRequestAndAsyncDispatchesInTheConfiguredOrder() {
     runner
-        .withUserConfiguration(Codec.class)
+        .withUserConfiguration(TestConfigurations.Codec.class)
         .withPropertyValues("tidemark.web.filter-order=-42")
         .run(
             context -> {
@@ -48,7 +46,7 @@ class TidemarkWebAutoConfigurationTests {
   @Test
   void backsOffWhenTidemarkIsDisabled() {
     runner
-        .withUserConfiguration(Codec.class)
+        .withUserConfiguration(TestConfigurations.Codec.class)
         .withPropertyValues("tidemark.enabled=false")
         .run(
             context -> {
@@ -60,7 +58,7 @@ class TidemarkWebAutoConfigurationTests {
   @Test
   void backsOffWithoutTheCoreAutoConfigurationsCodec() {
     runner
-        .withUserConfiguration(PropertiesOnly.class)
+        .withUserConfiguration(TestConfigurations.PropertiesOnly.class)
         .run(context -> assertThat(context).doesNotHaveBean("tidemarkConsistencyTokenFilter"));
   }
 
@@ -68,7 +66,7 @@ class TidemarkWebAutoConfigurationTests {
   void backsOffOutsideAServletApplication() {
     new ApplicationContextRunner()
         .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-        .withUserConfiguration(Codec.class)
+        .withUserConfiguration(TestConfigurations.Codec.class)
         .withConfiguration(AutoConfigurations.of(TidemarkWebAutoConfiguration.class))
         .run(context -> assertThat(context).doesNotHaveBean("tidemarkConsistencyTokenFilter"));
   }
@@ -76,7 +74,7 @@ class TidemarkWebAutoConfigurationTests {
   @Test
   void leavesTheResolverOutWithoutSpringMvc() {
     runner
-        .withUserConfiguration(Codec.class)
+        .withUserConfiguration(TestConfigurations.Codec.class)
         .withClassLoader(new FilteredClassLoader(DispatcherServlet.class))
         .run(
             context -> {
@@ -88,7 +86,7 @@ class TidemarkWebAutoConfigurationTests {
   @Test
   void usesTheApplicationsFilterAndResolverOfTheSameNames() {
     runner
-        .withUserConfiguration(Codec.class, Replacements.class)
+        .withUserConfiguration(TestConfigurations.Codec.class, Replacements.class)
         .run(
             context -> {
               assertThat(context.getBean("tidemarkConsistencyTokenFilter"))
@@ -98,19 +96,6 @@ class TidemarkWebAutoConfigurationTests {
               assertThat(context.getBeansOfType(HandlerExceptionResolver.class))
                   .containsOnlyKeys(Set.of("tidemarkExceptionResolver"));
             });
-  }
-
-  @Configuration(proxyBeanMethods = false)
-  @EnableConfigurationProperties(TidemarkProperties.class)
-  static class PropertiesOnly {}
-
-  @Configuration(proxyBeanMethods = false)
-  @EnableConfigurationProperties(TidemarkProperties.class)
-  static class Codec {
-    @Bean
-    TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
-      return new TokenCodec(TidemarkSettings.tokenConfig(properties));
-    }
   }
 
   @Configuration(proxyBeanMethods = false)

@@ -22,7 +22,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
@@ -30,8 +29,6 @@ import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfigu
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.client.WebClient;
 
@@ -50,7 +47,7 @@ class TokenPropagationTests {
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-          .withUserConfiguration(Codec.class)
+          .withUserConfiguration(TestConfigurations.Codec.class)
           .withConfiguration(
               AutoConfigurations.of(
                   HttpMessageConvertersAutoConfiguration.class,
@@ -204,14 +201,5 @@ class TokenPropagationTests {
 
   private static String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/b";
-  }
-
-  @Configuration(proxyBeanMethods = false)
-  @EnableConfigurationProperties(TidemarkProperties.class)
-  static class Codec {
-    @Bean
-    TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
-      return new TokenCodec(TidemarkSettings.tokenConfig(properties));
-    }
   }
 }

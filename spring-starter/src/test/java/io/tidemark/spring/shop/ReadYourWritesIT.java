@@ -69,10 +69,7 @@ class ReadYourWritesIT {
     String token = writeOnWriter(id);
     assertThat(plainReplicaRead(id)).as("the replica without the wait is stale").isEmpty();
 
-    CompletableFuture<Void> resume =
-        CompletableFuture.runAsync(
-            () -> topology.replica().resumeApplier(),
-            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+    CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
     Optional<Order> order = readOnReader(token, () -> reads(reader).find(id));
     resume.join();
 
@@ -128,10 +125,7 @@ class ReadYourWritesIT {
     long id = ids.incrementAndGet();
     topology.replica().pauseApplier();
     String token = writeOnWriter(id);
-    CompletableFuture<Void> resume =
-        CompletableFuture.runAsync(
-            () -> topology.replica().resumeApplier(),
-            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+    CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
 
     Optional<String> status =
         readOnReader(token, () -> reader.getBean(ShopApplication.JpaReads.class).status(id));
@@ -157,10 +151,7 @@ class ReadYourWritesIT {
     long id = ids.incrementAndGet();
     topology.replica().pauseApplier();
     writer.getBean(ShopApplication.Writes.class).createInScope(id, "grace");
-    CompletableFuture<Void> resume =
-        CompletableFuture.runAsync(
-            () -> topology.replica().resumeApplier(),
-            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+    CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
 
     // The scope store is this instance's (Caffeine): the read runs on the writing instance, with
     // no token of its own.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -55,10 +56,7 @@ class ShopHttpIT {
     long id = ids.incrementAndGet();
     topology.replica().pauseApplier();
     String token = create(id);
-    CompletableFuture<Void> resume =
-        CompletableFuture.runAsync(
-            () -> topology.replica().resumeApplier(),
-            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+    CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
 
     ResponseEntity<String> read =
         http.get()

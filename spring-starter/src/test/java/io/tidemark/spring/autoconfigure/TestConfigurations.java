@@ -1,0 +1,25 @@
+package io.tidemark.spring.autoconfigure;
+
+import io.tidemark.TokenCodec;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The core beans the web and client auto-configurations need, without a topology. */
+final class TestConfigurations {
+
+  private TestConfigurations() {}
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableConfigurationProperties(TidemarkProperties.class)
+  static class PropertiesOnly {}
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableConfigurationProperties(TidemarkProperties.class)
+  static class Codec {
+    @Bean
+    TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
+      return new TokenCodec(TidemarkSettings.tokenConfig(properties));
+    }
+  }
+}
