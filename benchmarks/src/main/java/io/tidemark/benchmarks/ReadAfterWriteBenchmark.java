@@ -149,7 +149,10 @@ public class ReadAfterWriteBenchmark {
     samples.add("read", doneAt - ackAt);
     samples.add("excess", doneAt - visibleAt);
     if (waitedNanos >= 0) {
+      // Where a Tidemark read's time goes: in the wait, and everything else (hand-off, pool,
+      // checks, the query).
       samples.add("waited", waitedNanos);
+      samples.add("besidesWait", doneAt - ackAt - waitedNanos);
     }
     samples.count("reads");
     if (bySource) {

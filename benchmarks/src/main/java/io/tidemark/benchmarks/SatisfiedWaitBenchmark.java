@@ -12,6 +12,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -40,7 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code plainReplicaRead} and {@code fastPath}: the same primary-key read from the replica
  *       pool, once straight and once through {@link ConsistentReader} with a token the reader
  *       already knows the replica has executed, which skips the wait; the difference is all
- *       Tidemark adds to a read that needs no waiting.
+ *       Tidemark adds to a read that needs no waiting. {@code plainReadViaHelperThread} takes the
+ *       pooled connection on a helper thread, as the reader does to bound the wait for it, to tell
+ *       that hand-off's share of the difference.
  * </ul>
  *
  * <p>Run alone: {@code java -jar benchmarks/target/benchmarks.jar SatisfiedWaitBenchmark -f 1 -wi 1
@@ -81,6 +86,13 @@ public class SatisfiedWaitBenchmark {
   private HikariDataSource replicaPool;
   private ConsistentReader reader;
   private ReadOptions caughtUp;
+  private final ExecutorService helper =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "acquire-helper");
+            t.setDaemon(true);
+            return t;
+          });
 
   /** Gives the replica every token's GTIDs and teaches the reader that it is caught up. */
   @Setup(Level.Trial)
@@ -112,6 +124,7 @@ public class SatisfiedWaitBenchmark {
 
   @TearDown(Level.Trial)
   public void stop() {
+    helper.shutdownNow();
     cluster.close();
   }
 
@@ -139,6 +152,18 @@ public class SatisfiedWaitBenchmark {
   @Benchmark
   public int plainReplicaRead() throws SQLException {
     try (Connection c = replicaPool.getConnection()) {
+      return present(Cluster.readRow(c, 2));
+    }
+  }
+
+  /**
+   * The plain read with the connection taken on a helper thread, the way the reader takes one
+   * (bounded by a deadline): how much of the fast path's cost is that hand-off alone.
+   */
+  @Benchmark
+  public int plainReadViaHelperThread() throws Exception {
+    Future<Connection> taken = helper.submit(() -> replicaPool.getConnection());
+    try (Connection c = taken.get(5, TimeUnit.SECONDS)) {
       return present(Cluster.readRow(c, 2));
     }
   }

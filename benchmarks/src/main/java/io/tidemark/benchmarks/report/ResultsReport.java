@@ -126,6 +126,8 @@ public final class ResultsReport {
             .append(micros(Results.percentile(waited, 50) / 1e3))
             .append(" µs, p99 ")
             .append(micros(Results.percentile(waited, 99) / 1e3))
+            .append(" µs; the rest of the read (pool hand-off, checks, query) p50 ")
+            .append(micros(Results.percentile(tidemark.sorted("besidesWait"), 50) / 1e3))
             .append(" µs.");
       }
       md.append('\n');
@@ -154,6 +156,10 @@ public final class ResultsReport {
     Jmh plain = results.find("SatisfiedWaitBenchmark.plainReplicaRead");
     Jmh fast = results.find("SatisfiedWaitBenchmark.fastPath");
     row("plain replica read through the pool (baseline)", plain, plain);
+    row(
+        "plain read, connection taken on a helper thread",
+        results.find("SatisfiedWaitBenchmark.plainReadViaHelperThread"),
+        plain);
     row("Tidemark fast path (replica known caught up)", fast, plain);
     if (plain != null && fast != null) {
       double ratio = fast.p("50.0") / plain.p("50.0");
