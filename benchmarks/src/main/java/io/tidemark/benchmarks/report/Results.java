@@ -1,6 +1,7 @@
 package io.tidemark.benchmarks.report;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.zip.GZIPInputStream;
 import org.jspecify.annotations.Nullable;
 
 /** What one run produced: JMH's results and the paired samples, pooled over forks. */
@@ -58,14 +60,26 @@ final class Results {
         results.readJmh(Files.readString(file, StandardCharsets.UTF_8));
       }
     }
-    if (Files.exists(samplesFile)) {
-      for (String line : Files.readAllLines(samplesFile, StandardCharsets.UTF_8)) {
-        if (!line.isBlank()) {
-          results.readSamples(line);
-        }
+    for (String line : samples(samplesFile)) {
+      if (!line.isBlank()) {
+        results.readSamples(line);
       }
     }
     return results;
+  }
+
+  /** The samples' lines, from the file or, once {@code bin/bench} compressed it, its gzip. */
+  private static List<String> samples(Path file) throws IOException {
+    if (Files.exists(file)) {
+      return Files.readAllLines(file, StandardCharsets.UTF_8);
+    }
+    Path gzip = file.resolveSibling(file.getFileName() + ".gz");
+    if (!Files.exists(gzip)) {
+      return List.of();
+    }
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(gzip))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
   }
 
   private void readJmh(String text) {
