@@ -30,6 +30,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * What a wait costs when the replica already has the token (issue part 3), on a caught-up replica:
@@ -45,7 +48,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       already knows the replica has executed, which skips the wait; the difference is all
  *       Tidemark adds to a read that needs no waiting. {@code plainReadViaHelperThread} takes the
  *       pooled connection on a helper thread, as the reader does to bound the wait for it, to tell
- *       that hand-off's share of the difference.
+ *       that hand-off's share of the difference. {@code interleavedReads} rotates the three within
+ *       one trial and records each per invocation (see there).
  * </ul>
  *
  * <p>Run alone: {@code java -jar benchmarks/target/benchmarks.jar SatisfiedWaitBenchmark -f 1 -wi 1
@@ -86,6 +90,9 @@ public class SatisfiedWaitBenchmark {
   private HikariDataSource replicaPool;
   private ConsistentReader reader;
   private ReadOptions caughtUp;
+  private final Samples samples = new Samples();
+  private boolean recording;
+  private int turn;
   private final ExecutorService helper =
       Executors.newCachedThreadPool(
           r -> {
@@ -122,8 +129,16 @@ public class SatisfiedWaitBenchmark {
     }
   }
 
+  @Setup(Level.Iteration)
+  public void iteration(IterationParams params) {
+    recording = params.getType() == IterationType.MEASUREMENT;
+  }
+
   @TearDown(Level.Trial)
-  public void stop() {
+  public void stop(BenchmarkParams params) {
+    if (params.getBenchmark().endsWith(".interleavedReads")) {
+      samples.publish(params.getBenchmark());
+    }
     helper.shutdownNow();
     cluster.close();
   }
@@ -175,6 +190,36 @@ public class SatisfiedWaitBenchmark {
       throw new IllegalStateException("not the fast path: " + result.record());
     }
     return present(result.value());
+  }
+
+  /**
+   * {@code plainReplicaRead}, {@code plainReadViaHelperThread} and {@code fastPath} one after the
+   * other, in rotating order, each timed into {@link Samples}: compared within one trial and
+   * invocation by invocation, which separate trials on a noisy machine cannot do to within a few
+   * percent. The score is the time of all three.
+   */
+  @Benchmark
+  public int interleavedReads() throws Exception {
+    long[] nanos = new long[3];
+    for (int i = 0; i < 3; i++) {
+      int which = (turn + i) % 3;
+      long started = System.nanoTime();
+      switch (which) {
+        case 0 -> plainReplicaRead();
+        case 1 -> plainReadViaHelperThread();
+        default -> fastPath();
+      }
+      nanos[which] = System.nanoTime() - started;
+    }
+    turn = (turn + 1) % 3;
+    if (recording) {
+      samples.add("plain", nanos[0]);
+      samples.add("viaHelperThread", nanos[1]);
+      samples.add("fastPath", nanos[2]);
+      samples.add("difference", nanos[2] - nanos[0]);
+      samples.add("helperDifference", nanos[1] - nanos[0]);
+    }
+    return 3;
   }
 
   private static int present(@Nullable Integer value) {
