@@ -126,7 +126,8 @@ public final class ResultsReport {
             .append(micros(Results.percentile(waited, 50) / 1e3))
             .append(" µs, p99 ")
             .append(micros(Results.percentile(waited, 99) / 1e3))
-            .append(" µs; the rest of the read (pool hand-off, checks, query) p50 ")
+            .append(
+                " µs; the rest, from the acknowledgement to the row (start, pool hand-off, checks, query), p50 ")
             .append(micros(Results.percentile(tidemark.sorted("besidesWait"), 50) / 1e3))
             .append(" µs.");
       }
