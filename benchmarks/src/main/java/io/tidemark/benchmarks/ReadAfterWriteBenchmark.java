@@ -1,0 +1,254 @@
+package io.tidemark.benchmarks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
+import io.tidemark.jdbc.CapturingDataSource;
+import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.jdbc.ReadResult;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * Read-after-write on a replica, against the replication floor (issue parts 1, 2 and 4). Before
+ * every invocation, outside the measured time, a {@link VisibilityObserver} starts waiting on the
+ * replica for the GTID the next write will get, and the write ({@code INSERT} in autocommit through
+ * {@link CapturingDataSource}, GTID captured by session tracking) commits on the source. The
+ * measured method then starts right after the commit's acknowledgement and reads the row back:
+ *
+ * <ul>
+ *   <li>{@code floor}: nothing but the observer's answer, so its time is commit acknowledgement to
+ *       the write being visible on the replica: the physical limit of reading one's write there.
+ *   <li>{@code tidemark}: {@link ConsistentReader} with the captured token and the default budget
+ *       of 1 s; {@code tidemarkTwoSecondBudget} the same with 2 s.
+ *   <li>{@code alwaysSource}: read the source.
+ *   <li>{@code sleepThenRead}: sleep 1 ms, read the replica, and the source when the row is not
+ *       there yet.
+ *   <li>{@code pollGtidSubset}: on a pinned replica connection, {@code GTID_SUBSET} every 1 ms
+ *       until the token is executed (the source after 1 s), then read.
+ * </ul>
+ *
+ * <p>JMH's SampleTime percentiles cover the read alone. Because every invocation also has the
+ * observer's timestamp of the same write, {@link Samples} records pairs: {@code floor} and {@code
+ * read} (both from the commit acknowledgement) and their difference {@code excess}, plus how many
+ * reads the source served; they are appended to {@code -Dtidemark.bench.samples=FILE} for the
+ * report. All variants run the observer, so they put the same load on the servers.
+ *
+ * <p>Run alone: {@code java -jar benchmarks/target/benchmarks.jar ReadAfterWriteBenchmark -f 1 -wi
+ * 1 -i 3} (add {@code .tidemark} for one variant).
+ */
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@State(Scope.Benchmark)
+@Fork(2)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 2)
+public class ReadAfterWriteBenchmark {
+
+  private static final long SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  private static final long POLL_BUDGET_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private Cluster cluster;
+  private HikariDataSource sourcePool;
+  private HikariDataSource replicaPool;
+  private CapturingDataSource capturing;
+  private ConsistentReader reader;
+  private ReadOptions oneSecond;
+  private ReadOptions twoSeconds;
+  private VisibilityObserver observer;
+  private Connection pinnedReplica;
+  private String sourceUuid;
+  private long lastGno;
+  private long lastId;
+  private final Samples samples = new Samples();
+  private boolean recording;
+
+  // The write of the current invocation.
+  private long id;
+  private GtidSet token = GtidSet.EMPTY;
+  private long ackAt;
+  private long doneAt;
+  private boolean bySource;
+  private long waitedNanos = -1;
+
+  /** Starts the servers, pools, reader and observer; one read warms the reader's caches. */
+  @Setup(Level.Trial)
+  public void start() throws SQLException {
+    cluster = Cluster.start("raw");
+    sourcePool = cluster.trackingSourcePool(2);
+    replicaPool = cluster.replicaPool(4);
+    capturing = CapturingDataSource.wrap(sourcePool);
+    reader = ConsistentReader.builder(replicaPool, capturing).build();
+    oneSecond = ReadOptions.defaults();
+    twoSeconds = ReadOptions.defaults().withTimeout(Duration.ofSeconds(2));
+    observer =
+        new VisibilityObserver(cluster.connect(cluster.replica), cluster.connect(cluster.replica));
+    pinnedReplica = cluster.connect(cluster.replica);
+    sourceUuid = cluster.source.serverUuid();
+    lastGno = cluster.lastSourceGno();
+  }
+
+  @Setup(Level.Iteration)
+  public void iteration(IterationParams params) {
+    recording = params.getType() == IterationType.MEASUREMENT;
+  }
+
+  /** Arms the observer for the next GTID, then commits the write; not part of the measurement. */
+  @Setup(Level.Invocation)
+  public void write() throws SQLException {
+    long gno = lastGno + 1;
+    String expected = sourceUuid + ":" + gno;
+    observer.arm(expected);
+    id = ++lastId;
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+        Connection c = capturing.getConnection()) {
+      Cluster.insertRow(c, id);
+      ackAt = System.nanoTime();
+      token = scope.context().gtids();
+    }
+    if (!token.equals(GtidSet.parse(expected))) {
+      // Someone else wrote to the source: the observer waits for another transaction.
+      throw new IllegalStateException("the write got " + token + ", expected " + expected);
+    }
+    lastGno = gno;
+    bySource = false;
+    waitedNanos = -1;
+  }
+
+  /** Pairs the read with the floor of the same write. */
+  @TearDown(Level.Invocation)
+  public void pair() {
+    long visibleAt = observer.visibleAt();
+    if (!recording) {
+      return;
+    }
+    samples.add("floor", visibleAt - ackAt);
+    samples.add("read", doneAt - ackAt);
+    samples.add("excess", doneAt - visibleAt);
+    if (waitedNanos >= 0) {
+      // Where a Tidemark read's time goes: in the wait, and everything else (hand-off, pool,
+      // checks, the query).
+      samples.add("waited", waitedNanos);
+      samples.add("besidesWait", doneAt - ackAt - waitedNanos);
+    }
+    samples.count("reads");
+    if (bySource) {
+      samples.count("sourceReads");
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void stop(BenchmarkParams params) {
+    samples.publish(params.getBenchmark());
+    observer.close();
+    cluster.close();
+  }
+
+  @Benchmark
+  public long floor() {
+    doneAt = observer.visibleAt();
+    return doneAt;
+  }
+
+  @Benchmark
+  public int tidemark() throws SQLException {
+    return throughTidemark(oneSecond);
+  }
+
+  @Benchmark
+  public int tidemarkTwoSecondBudget() throws SQLException {
+    return throughTidemark(twoSeconds);
+  }
+
+  @Benchmark
+  public int alwaysSource() throws SQLException {
+    Integer value;
+    try (Connection c = sourcePool.getConnection()) {
+      value = Cluster.readRow(c, id);
+    }
+    bySource = true;
+    return done(value);
+  }
+
+  @Benchmark
+  public int sleepThenRead() throws SQLException {
+    LockSupport.parkNanos(SLEEP_NANOS);
+    Integer value;
+    try (Connection c = replicaPool.getConnection()) {
+      value = Cluster.readRow(c, id);
+    }
+    if (value == null) {
+      try (Connection c = sourcePool.getConnection()) {
+        value = Cluster.readRow(c, id);
+      }
+      bySource = true;
+    }
+    return done(value);
+  }
+
+  @Benchmark
+  public int pollGtidSubset() throws SQLException {
+    String gtids = token.toString();
+    long deadline = System.nanoTime() + POLL_BUDGET_NANOS;
+    try (PreparedStatement ps =
+        pinnedReplica.prepareStatement("SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed)")) {
+      ps.setString(1, gtids);
+      while (!executed(ps)) {
+        if (System.nanoTime() > deadline) {
+          try (Connection c = sourcePool.getConnection()) {
+            bySource = true;
+            return done(Cluster.readRow(c, id));
+          }
+        }
+        LockSupport.parkNanos(POLL_NANOS);
+      }
+    }
+    return done(Cluster.readRow(pinnedReplica, id));
+  }
+
+  private static boolean executed(PreparedStatement ps) throws SQLException {
+    try (ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getInt(1) == 1;
+    }
+  }
+
+  private int throughTidemark(ReadOptions options) throws SQLException {
+    ReadResult<@Nullable Integer> result =
+        reader.read(options.withToken(token), c -> Cluster.readRow(c, id));
+    bySource = "source".equals(result.record().role());
+    waitedNanos = result.record().waited().toNanos();
+    return done(result.value());
+  }
+
+  private int done(@Nullable Integer value) {
+    doneAt = System.nanoTime();
+    if (value == null) {
+      throw new IllegalStateException("read its own write " + id + " as missing");
+    }
+    return value;
+  }
+}

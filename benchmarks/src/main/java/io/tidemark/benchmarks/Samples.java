@@ -1,0 +1,119 @@
+package io.tidemark.benchmarks;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Figures JMH cannot take by itself: per-write samples (nanoseconds) of several series that belong
+ * together, like the replication floor and the read of the same write, and counts such as reads
+ * served by the source. At the end of a trial they are printed as percentiles and, when {@code
+ * -Dtidemark.bench.samples=FILE} is set, appended to FILE as one JSON line with every raw sample,
+ * so the report can pair them and pool the forks. Not thread-safe: one benchmark thread records.
+ */
+final class Samples {
+
+  private static final String FILE_PROPERTY = "tidemark.bench.samples";
+
+  private final Map<String, long[]> series = new LinkedHashMap<>();
+  private final Map<String, Integer> sizes = new LinkedHashMap<>();
+  private final Map<String, Long> counts = new LinkedHashMap<>();
+
+  void add(String name, long nanos) {
+    long[] values = series.computeIfAbsent(name, k -> new long[1024]);
+    int size = sizes.getOrDefault(name, 0);
+    if (size == values.length) {
+      values = Arrays.copyOf(values, size * 2);
+      series.put(name, values);
+    }
+    values[size] = nanos;
+    sizes.put(name, size + 1);
+  }
+
+  void count(String name) {
+    counts.merge(name, 1L, Long::sum);
+  }
+
+  long[] values(String name) {
+    long[] values = series.get(name);
+    return values == null ? new long[0] : Arrays.copyOf(values, sizes.get(name));
+  }
+
+  /** Prints percentiles of every series and appends the raw samples to the samples file. */
+  void publish(String benchmark) {
+    StringBuilder summary = new StringBuilder(benchmark);
+    for (String name : series.keySet()) {
+      long[] sorted = values(name);
+      Arrays.sort(sorted);
+      summary.append(
+          String.format(
+              "%n  %-22s n=%-6d p50 %8.1f us  p90 %8.1f us  p99 %8.1f us",
+              name,
+              sorted.length,
+              percentile(sorted, 50) / 1e3,
+              percentile(sorted, 90) / 1e3,
+              percentile(sorted, 99) / 1e3));
+    }
+    counts.forEach((name, n) -> summary.append(String.format("%n  %-22s %d", name, n)));
+    System.out.println(summary);
+    String file = System.getProperty(FILE_PROPERTY);
+    if (file != null && !file.isBlank()) {
+      append(Path.of(file), json(benchmark));
+    }
+  }
+
+  private String json(String benchmark) {
+    StringBuilder out = new StringBuilder("{\"benchmark\":\"").append(benchmark).append("\"");
+    out.append(",\"series\":{");
+    String separator = "";
+    for (String name : series.keySet()) {
+      out.append(separator).append('"').append(name).append("\":[");
+      long[] values = values(name);
+      for (int i = 0; i < values.length; i++) {
+        out.append(i == 0 ? "" : ",").append(values[i]);
+      }
+      out.append(']');
+      separator = ",";
+    }
+    out.append("},\"counts\":{");
+    separator = "";
+    for (Map.Entry<String, Long> e : counts.entrySet()) {
+      out.append(separator).append('"').append(e.getKey()).append("\":").append(e.getValue());
+      separator = ",";
+    }
+    return out.append("}}\n").toString();
+  }
+
+  private static synchronized void append(Path file, String line) {
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      Files.writeString(
+          file,
+          line,
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND,
+          StandardOpenOption.WRITE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write samples to " + file, e);
+    }
+  }
+
+  /** The nearest-rank percentile of sorted values; 0 when there are none. */
+  static long percentile(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+}

@@ -1,0 +1,96 @@
+package io.tidemark.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * Runs every benchmark once, briefly, with the smallest parameters, so that none can rot: each
+ * {@code @Benchmark} method must produce a result with a positive score. In this JVM (forks 0), on
+ * one MySQL topology shared by all trials; figures from this run mean nothing.
+ */
+class BenchmarksSmokeIT {
+
+  @BeforeAll
+  static void shareOneTopology() {
+    System.setProperty("tidemark.bench.reuseTopology", "true");
+  }
+
+  @Test
+  void readAfterWrite() throws RunnerException {
+    smoke(ReadAfterWriteBenchmark.class, options());
+  }
+
+  @Test
+  void satisfiedWait() throws RunnerException {
+    smoke(SatisfiedWaitBenchmark.class, options().param("token", "1x1"));
+  }
+
+  @Test
+  void captureOverhead() throws RunnerException {
+    smoke(CaptureOverheadBenchmark.class, options());
+  }
+
+  @Test
+  void manyWaiters() throws RunnerException {
+    smoke(ManyWaitersBenchmark.class, options().param("waiters", "10"));
+  }
+
+  @Test
+  void tokenCodec() throws RunnerException {
+    smoke(TokenCodecBenchmark.class, options().param("sets", "3x1"));
+  }
+
+  private static ChainedOptionsBuilder options() {
+    return new OptionsBuilder()
+        .forks(0)
+        .warmupIterations(1)
+        .warmupTime(TimeValue.milliseconds(100))
+        .measurementIterations(1)
+        .measurementTime(TimeValue.milliseconds(200))
+        .shouldFailOnError(true)
+        .verbosity(VerboseMode.SILENT);
+  }
+
+  private static void smoke(Class<?> benchmark, ChainedOptionsBuilder options)
+      throws RunnerException {
+    long started = System.nanoTime();
+    Collection<RunResult> results =
+        new Runner(options.include(benchmark.getName() + "\\.").build()).run();
+    Set<String> ran = new TreeSet<>();
+    List<String> scores = new ArrayList<>();
+    for (RunResult result : results) {
+      String method = result.getParams().getBenchmark();
+      ran.add(method.substring(method.lastIndexOf('.') + 1));
+      double score = result.getPrimaryResult().getScore();
+      scores.add(method.substring(method.lastIndexOf('.') + 1) + "=" + Math.round(score));
+      assertThat(score).as(method).isPositive();
+    }
+    Set<String> declared = new TreeSet<>();
+    Arrays.stream(benchmark.getDeclaredMethods())
+        .filter(m -> m.isAnnotationPresent(Benchmark.class))
+        .forEach(m -> declared.add(m.getName()));
+    assertThat(ran).isEqualTo(declared);
+    System.out.printf(
+        "smoke %s: %d results in %d ms %s%n",
+        benchmark.getSimpleName(),
+        results.size(),
+        (System.nanoTime() - started) / 1_000_000,
+        scores);
+  }
+}
