@@ -1,13 +1,11 @@
 package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.jdbc.CapturingDataSource;
-import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.function.Supplier;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * The application's {@code DataSource} as Tidemark hands it out: inside a read under
@@ -16,9 +14,8 @@ import javax.sql.DataSource;
  * io.tidemark.ConsistencyContext}. {@link #unwrap} reaches the application's pool, so pool metrics
  * and health keep working.
  */
-final class TidemarkDataSource implements DataSource {
+final class TidemarkDataSource extends DelegatingDataSource {
 
-  private final DataSource target;
   private final Supplier<CapturingDataSource> writes;
 
   /**
@@ -27,13 +24,13 @@ final class TidemarkDataSource implements DataSource {
    *     topology is built from the application's pool
    */
   TidemarkDataSource(DataSource target, Supplier<CapturingDataSource> writes) {
-    this.target = target;
+    super(target);
     this.writes = writes;
   }
 
   /** The application's pool. */
   DataSource target() {
-    return target;
+    return obtainTargetDataSource();
   }
 
   @Override
@@ -49,42 +46,7 @@ final class TidemarkDataSource implements DataSource {
   }
 
   @Override
-  public PrintWriter getLogWriter() throws SQLException {
-    return target.getLogWriter();
-  }
-
-  @Override
-  public void setLogWriter(PrintWriter out) throws SQLException {
-    target.setLogWriter(out);
-  }
-
-  @Override
-  public void setLoginTimeout(int seconds) throws SQLException {
-    target.setLoginTimeout(seconds);
-  }
-
-  @Override
-  public int getLoginTimeout() throws SQLException {
-    return target.getLoginTimeout();
-  }
-
-  @Override
-  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    return target.getParentLogger();
-  }
-
-  @Override
-  public <T> T unwrap(Class<T> type) throws SQLException {
-    return type.isInstance(this) ? type.cast(this) : target.unwrap(type);
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> type) throws SQLException {
-    return type.isInstance(this) || type.isInstance(target) || target.isWrapperFor(type);
-  }
-
-  @Override
   public String toString() {
-    return "TidemarkDataSource[" + target + "]";
+    return "TidemarkDataSource[" + target() + "]";
   }
 }
