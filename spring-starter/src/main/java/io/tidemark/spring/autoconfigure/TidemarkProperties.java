@@ -239,7 +239,7 @@ public class TidemarkProperties {
     /** What a read does when the replica has not caught up within the budget. */
     private ReadPolicy policy = ReadPolicy.FALLBACK_TO_SOURCE;
 
-    /** Most reads holding a replica connection at once. */
+    /** Most reads holding a replica connection at once; also the size of each replica's pool. */
     private int maxReplicaReads = ConsistentReader.Builder.DEFAULT_MAX_REPLICA_READS;
 
     /** Most reads falling back to the source at once; more fail with SOURCE_FALLBACK_LIMITED. */
