@@ -25,6 +25,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringValueResolver;
 
 /**
@@ -57,7 +58,10 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
   @Override
   public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
     Method method = invocation.getMethod();
-    if (method.getDeclaringClass() == Object.class) {
+    if (ReflectionUtils.isObjectMethod(method)
+        || ReflectionUtils.isToStringMethod(method)
+        || ReflectionUtils.isEqualsMethod(method)
+        || ReflectionUtils.isHashCodeMethod(method)) {
       // toString, equals, hashCode of a class-level read are no reads.
       return invocation.proceed();
     }

@@ -92,6 +92,17 @@ class ReadYourWritesIT {
   }
 
   @Test
+  void classLevelAnnotationMakesPublicMethodsReadsButNotObjectMethods() {
+    ShopApplication.ReplicaInfo info = reader.getBean(ShopApplication.ReplicaInfo.class);
+    ExecutionHistory history = reader.getBean(ExecutionHistory.class);
+
+    assertThat(info.server()).isEqualTo(topology.replica().serverUuid());
+    int reads = history.recent().size();
+    assertThat(info.toString()).isEqualTo("replica info");
+    assertThat(history.recent()).as("toString is no read").hasSize(reads);
+  }
+
+  @Test
   void heldBackReplicaFailsWithTheReasonWithinTheBudget() {
     long id = ids.incrementAndGet();
     topology.replica().pauseApplier();

@@ -35,6 +35,7 @@ import org.springframework.transaction.annotation.Transactional;
   ShopApplication.Writes.class,
   ShopApplication.Reads.class,
   ShopApplication.JpaReads.class,
+  ShopApplication.ReplicaInfo.class,
   ShopController.class
 })
 class ShopApplication {
@@ -165,6 +166,26 @@ class ShopApplication {
               id)
           .stream()
           .findFirst();
+    }
+  }
+
+  /** Every public method a read, by the class's annotation. */
+  @Service
+  @ReadYourWrites(timeout = 3000)
+  static class ReplicaInfo {
+    private final JdbcTemplate jdbc;
+
+    ReplicaInfo(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    public String server() {
+      return jdbc.queryForObject("SELECT @@server_uuid", String.class);
+    }
+
+    @Override
+    public String toString() {
+      return "replica info";
     }
   }
 
