@@ -15,8 +15,9 @@ import org.springframework.web.client.RestClient;
 
 /**
  * The orders API. Reads take {@code tidemark=false} to skip Tidemark and read the replica at once,
- * as a service without it would. Checkout calls the other instance to create the order, so the
- * token crosses a service boundary, then reads the order here.
+ * as a service without it would, and {@code cache=false} to skip the cache. Checkout calls the
+ * other instance to create the order, so the token crosses a service boundary, then reads the order
+ * here.
  */
 @RestController
 @RequestMapping("/api")
@@ -52,9 +53,13 @@ class OrdersController {
 
   @GetMapping("/orders/{id}")
   ResponseEntity<ReadReply> find(
-      @PathVariable long id, @RequestParam(defaultValue = "true") boolean tidemark) {
+      @PathVariable long id,
+      @RequestParam(defaultValue = "true") boolean tidemark,
+      @RequestParam(defaultValue = "true") boolean cache) {
     ReadReply reply =
-        tidemark ? ReadReply.routed(cached.find(id)) : ReadReply.plain(plain.find(id));
+        !tidemark
+            ? ReadReply.plain(plain.find(id))
+            : ReadReply.routed(cache ? cached.find(id) : reads.find(id));
     return ResponseEntity.status(reply.found() ? HttpStatus.OK : HttpStatus.NOT_FOUND).body(reply);
   }
 
