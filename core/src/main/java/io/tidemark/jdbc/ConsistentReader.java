@@ -269,6 +269,7 @@ public final class ConsistentReader {
         long begun = ticker.read();
         boolean executed;
         try {
+          SocketTimeout.tighten(connection, socketBudgetMillis(0));
           executed = waiter.await(connection, uuid, token, budget);
         } catch (SQLException e) {
           waitedNanos += ticker.read() - begun;
@@ -292,6 +293,7 @@ public final class ConsistentReader {
         }
         served = Reason.REPLICA_AFTER_WAIT;
       }
+      SocketTimeout.tighten(connection, socketBudgetMillis(0));
       T value = query.apply(connection);
       if (!meetsRevision(value)) {
         return Outcome.failed(
@@ -323,6 +325,7 @@ public final class ConsistentReader {
               Reason.TOKEN_NOT_ON_SOURCE,
               "source " + uuid + " has not executed the token: writes were lost");
         }
+        SocketTimeout.tighten(connection, socketBudgetMillis(SOURCE_GRACE_MILLIS));
         T value = query.apply(connection);
         if (!meetsRevision(value)) {
           throw failed(

@@ -24,6 +24,14 @@ final class SocketTimeout implements AutoCloseable {
     return new SocketTimeout(connection, previous);
   }
 
+  /**
+   * Bounds the socket reads of the next statement anew: the bound applies to each read, not to the
+   * whole read path, so it is tightened to what is left before every statement.
+   */
+  static void tighten(Connection connection, long millis) throws SQLException {
+    connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, millis));
+  }
+
   @Override
   public void close() throws SQLException {
     if (!connection.isClosed()) {

@@ -154,17 +154,38 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       return run.run();
     } catch (MethodFailure e) {
       throw e.getCause();
+    } catch (ConnectionLost e) {
+      // Lost on the source as well: the method's own exception, as without Tidemark.
+      throw e.getCause();
     }
   }
 
   private static @Nullable Object proceed(MethodInvocation invocation) throws SQLException {
     try {
       return invocation.proceed();
-    } catch (SQLException | RuntimeException | Error e) {
+    } catch (RuntimeException e) {
+      // JdbcTemplate and JPA translate a lost connection; the read path must still see it as one,
+      // so that a replica that stopped answering leads to the policy, not to an error.
+      if (lostConnection(e)) {
+        throw new ConnectionLost(e);
+      }
+      throw e;
+    } catch (SQLException | Error e) {
       throw e;
     } catch (Throwable e) {
       throw new MethodFailure(e);
     }
+  }
+
+  private static boolean lostConnection(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SQLException sql
+          && sql.getSQLState() != null
+          && sql.getSQLState().startsWith("08")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static long revisionOf(@Nullable Object value, Method method) {
@@ -217,6 +238,15 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
           what + " needs a scope store: set tidemark.scope.store to REDIS or CAFFEINE");
     }
     return tokens;
+  }
+
+  /** A lost connection inside the annotated method, shown to the read path as the SQL failure. */
+  private static final class ConnectionLost extends SQLException {
+    private static final long serialVersionUID = 1L;
+
+    ConnectionLost(RuntimeException cause) {
+      super(cause.getMessage(), "08006", cause);
+    }
   }
 
   /** A checked exception of the annotated method, carried through the read path unchanged. */
