@@ -43,7 +43,8 @@ final class CausalRegister {
   /** Runs {@code chains} chains of {@code writes} writes each, one chain started per period. */
   List<Operation> run(int chains, int writes, long periodMillis) {
     ScheduledExecutorService starter = Executors.newSingleThreadScheduledExecutor();
-    ExecutorService workers = Executors.newFixedThreadPool(16);
+    // A thread per chain: the driver itself must never be why an operation starts late.
+    ExecutorService workers = Executors.newFixedThreadPool(chains);
     List<CompletableFuture<Void>> running = new ArrayList<>();
     try {
       long begin = System.nanoTime();
