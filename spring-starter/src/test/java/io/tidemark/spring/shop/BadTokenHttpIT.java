@@ -171,7 +171,11 @@ class BadTokenHttpIT {
     assertThat(response.status())
         .as(what + " status: " + response.text())
         .isEqualTo(expected.status());
-    if (expected.reason() != null) {
+    if (expected.reason() == null) {
+      assertThat(response.header("Content-Type"))
+          .as(what + " is not the filter's problem")
+          .isNotEqualTo("application/problem+json");
+    } else {
       assertThat(response.header("Content-Type")).as(what).isEqualTo("application/problem+json");
       assertThat(response.body()).as(what).contains("\"reason\":\"" + expected.reason() + "\"");
     }
