@@ -108,6 +108,7 @@ final class BadTokenCorpus {
     String unknownSource = uuid();
     String crlf = uuid().replace("-", "");
     String quoted = uuid();
+    String manyUuids = uuid();
     String bareCr = uuid().replace("-", "");
     String folded = uuid().replace("-", "");
     return List.of(
@@ -160,10 +161,10 @@ final class BadTokenCorpus {
                         future + ":1-3"))),
         rejected(MEGABYTE, "TOO_LARGE", null, s -> megabyteHeader()),
         rejected(
-            "10 000 UUIDs",
+            UUIDS,
             "TOO_LARGE",
-            null,
-            s -> entry(sign(unlimited(), CLUSTER, tenThousandUuids()))),
+            manyUuids,
+            s -> entry(sign(unlimited(), CLUSTER, tenThousandUuids(manyUuids)))),
         rejected(
             INTERVALS,
             "TOO_LARGE",
@@ -222,10 +223,11 @@ final class BadTokenCorpus {
     return entry("v1." + KEY_ID + "." + "A".repeat(1 << 20) + "." + "B".repeat(43));
   }
 
-  static String tenThousandUuids() {
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < 10_000; i++) {
-      text.append(i == 0 ? "" : ",").append(uuid()).append(":1");
+  /** {@code first} and 9 999 random UUIDs. */
+  static String tenThousandUuids(String first) {
+    StringBuilder text = new StringBuilder(first).append(":1");
+    for (int i = 1; i < 10_000; i++) {
+      text.append(',').append(uuid()).append(":1");
     }
     return text.toString();
   }
