@@ -347,6 +347,34 @@ class ReadPathIT {
   }
 
   @Test
+  void tokenWithAGnoAheadOfTheSourceIsRefusedByTheSourceAndNothingIsRead() {
+    String ahead = topology.source().serverUuid() + ":1-1000000000";
+    ReadOptions options =
+        ReadOptions.defaults()
+            .withToken(GtidSet.parse(ahead))
+            .withPolicy(ReadPolicy.FALLBACK_TO_SOURCE)
+            .withTimeout(Duration.ofMillis(300));
+    AtomicLong queries = new AtomicLong();
+    long started = System.nanoTime();
+
+    assertThatThrownBy(
+            () ->
+                reader(ReadPolicy.FALLBACK_TO_SOURCE)
+                    .read(
+                        options,
+                        c -> {
+                          queries.incrementAndGet();
+                          return status(c, 1);
+                        }))
+        .isInstanceOfSatisfying(
+            ConsistentReadException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE));
+    assertThat(Duration.ofNanos(System.nanoTime() - started))
+        .isLessThan(options.timeout().plus(Duration.ofMillis(500)));
+    assertThat(queries).hasValue(0);
+  }
+
+  @Test
   void rowOlderThanTheRequiredRevisionIsNeverReturned() throws SQLException {
     long id;
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {

@@ -1,0 +1,271 @@
+package io.tidemark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.TokenRejectedException.Reason;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The token cases of the design's failure catalogue, through the two calls a server makes on a
+ * request's header: {@link TokenCodec#parseHeader} then {@link TokenCodec#verify(ConsistencyHeader,
+ * String)}. Once with the default limits, as an application runs, and once with length limits large
+ * enough that the count limits behind them are reached.
+ *
+ * <p>The same cases as the starter's HTTP corpus ({@code BadTokenCorpus}), which test classes of
+ * another module cannot share; the checks of single steps are in {@link TokenCodecTests} and {@link
+ * ConsistencyHeaderTests}. Unknown source UUIDs and GNOs ahead of the source verify here: only the
+ * reader, which knows the cluster, refuses them.
+ */
+class BadTokenCorpusTests {
+
+  private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
+  private static final String CLUSTER = "shop";
+  private static final String SOURCE = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+  private static final KeyRing RING = ring("k1", 's');
+
+  private static final TokenCodec DEFAULTS = codec(RING, NOW);
+  private static final TokenCodec ROOMY =
+      new TokenCodec(
+          TokenConfig.builder(RING)
+              .clock(new MutableClock(NOW))
+              .maxHeaderLength(50_000_000)
+              .maxTokenLength(50_000_000)
+              .build());
+  private static final TokenCodec UNLIMITED_SIGNER =
+      new TokenCodec(
+          TokenConfig.builder(RING)
+              .clock(new MutableClock(NOW))
+              .maxHeaderLength(50_000_000)
+              .maxTokenLength(50_000_000)
+              .maxUuids(100_000)
+              .maxIntervals(1_000_000)
+              .build());
+
+  /** A header value and what each verifier makes of it: a rejection or the token's GTIDs. */
+  record Case(
+      String name,
+      Supplier<@Nullable String> header,
+      @Nullable Reason atDefaults,
+      @Nullable Reason roomy) {
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Case> corpus() {
+    return Stream.of(
+        new Case("missing", () -> null, null, null),
+        new Case("empty", () -> "", null, null),
+        new Case(
+            "malformed",
+            () -> entry("v1.k1.bm90LWEtdG9rZW4.not-a-signature"),
+            Reason.MALFORMED,
+            Reason.MALFORMED),
+        new Case(
+            "wrong MAC",
+            () -> entry(flipFirstMacCharacter(sign(DEFAULTS, CLUSTER, SOURCE + ":1-3"))),
+            Reason.BAD_SIGNATURE,
+            Reason.BAD_SIGNATURE),
+        new Case(
+            "unknown key id",
+            () -> entry(sign(codec(ring("k9", 'o'), NOW), CLUSTER, SOURCE + ":1-3")),
+            Reason.UNKNOWN_KEY_ID,
+            Reason.UNKNOWN_KEY_ID),
+        new Case(
+            "other cluster",
+            () -> entry(sign(DEFAULTS, "billing", SOURCE + ":1-3")),
+            Reason.WRONG_CLUSTER,
+            Reason.WRONG_CLUSTER),
+        new Case(
+            "expired",
+            () -> entry(sign(codec(RING, NOW.minus(Duration.ofDays(3))), CLUSTER, SOURCE + ":1")),
+            Reason.EXPIRED,
+            Reason.EXPIRED),
+        new Case(
+            "far future",
+            () -> entry(sign(codec(RING, NOW.plus(Duration.ofDays(3650))), CLUSTER, SOURCE + ":1")),
+            Reason.FROM_THE_FUTURE,
+            Reason.FROM_THE_FUTURE),
+        // Past the length limit, the only thing the roomy verifier finds is the made-up MAC.
+        new Case(
+            "oversized 1 MB header",
+            BadTokenCorpusTests::megabyteHeader,
+            Reason.TOO_LARGE,
+            Reason.BAD_SIGNATURE),
+        new Case(
+            "10 000 UUIDs",
+            () -> entry(sign(UNLIMITED_SIGNER, CLUSTER, tenThousandUuids())),
+            Reason.TOO_LARGE,
+            Reason.TOO_MANY_UUIDS),
+        new Case(
+            "100 000 intervals",
+            () -> entry(sign(UNLIMITED_SIGNER, CLUSTER, hundredThousandIntervals())),
+            Reason.TOO_LARGE,
+            Reason.TOO_MANY_INTERVALS),
+        new Case(
+            "unknown source UUID",
+            () -> entry(sign(DEFAULTS, CLUSTER, UUID.randomUUID() + ":1-3")),
+            null,
+            null),
+        new Case(
+            "GNO ahead of the source",
+            () -> entry(sign(DEFAULTS, CLUSTER, SOURCE + ":1-" + GtidSet.MAX_GNO)),
+            null,
+            null),
+        new Case(
+            "CR/LF in the value",
+            () -> entry(sign(DEFAULTS, CLUSTER, SOURCE + ":1") + "\r\nX-Injected: 1"),
+            Reason.MALFORMED,
+            Reason.MALFORMED),
+        new Case(
+            "quotes around a valid token",
+            () -> entry("\"" + sign(DEFAULTS, CLUSTER, SOURCE + ":1") + "\""),
+            Reason.MALFORMED,
+            Reason.MALFORMED),
+        new Case(
+            "SQL in the value",
+            () -> entry("' OR 1=1; DROP TABLE orders; --"),
+            Reason.MALFORMED,
+            Reason.MALFORMED));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("corpus")
+  void eachCaseGetsItsTypedRejectionOrVerifies(Case c) {
+    String header = c.header().get();
+
+    for (TokenCodec codec : List.of(DEFAULTS, ROOMY)) {
+      Reason expected = codec == DEFAULTS ? c.atDefaults() : c.roomy();
+      String verifier = codec == DEFAULTS ? "default limits" : "roomy lengths";
+      if (expected == null) {
+        Optional<ConsistencyToken> token = codec.verify(codec.parseHeader(header), CLUSTER);
+        assertThat(token.isPresent()).as(verifier).isEqualTo(header != null && !header.isEmpty());
+        token.ifPresent(t -> assertThat(t.gtids().isEmpty()).as(verifier).isFalse());
+      } else {
+        assertThatThrownBy(() -> codec.verify(codec.parseHeader(header), CLUSTER))
+            .as(verifier)
+            .isInstanceOfSatisfying(
+                TokenRejectedException.class, e -> assertThat(e.reason()).isEqualTo(expected));
+      }
+    }
+  }
+
+  /**
+   * A megabyte header is refused by its length, before any of it is read: the median of many
+   * rejections, after a warm-up, is far below a millisecond even on a loaded machine.
+   */
+  @Test
+  void rejectsAMegabyteHeaderInWellUnderAMillisecond() {
+    String header = megabyteHeader();
+    String token = header.substring(CLUSTER.length() + 1);
+    long[] headerNanos = new long[200];
+    long[] tokenNanos = new long[200];
+    for (int warmUp = 0; warmUp < 5_000; warmUp++) {
+      rejectHeader(header);
+      rejectToken(token);
+    }
+    for (int i = 0; i < headerNanos.length; i++) {
+      headerNanos[i] = rejectHeader(header);
+      tokenNanos[i] = rejectToken(token);
+    }
+
+    long headerMedian = median(headerNanos);
+    long tokenMedian = median(tokenNanos);
+    System.out.printf(
+        "Rejecting a 1 MB header: median %d ns (parseHeader), %d ns (verify of the token)%n",
+        headerMedian, tokenMedian);
+    assertThat(headerMedian).isLessThan(Duration.ofMillis(1).toNanos());
+    assertThat(tokenMedian).isLessThan(Duration.ofMillis(1).toNanos());
+  }
+
+  private static long rejectHeader(String header) {
+    long started = System.nanoTime();
+    try {
+      DEFAULTS.verify(DEFAULTS.parseHeader(header), CLUSTER);
+    } catch (TokenRejectedException e) {
+      long elapsed = System.nanoTime() - started;
+      assertThat(e.reason()).isEqualTo(Reason.TOO_LARGE);
+      return elapsed;
+    }
+    throw new AssertionError("a megabyte header was accepted");
+  }
+
+  private static long rejectToken(String token) {
+    long started = System.nanoTime();
+    try {
+      DEFAULTS.verify(token, CLUSTER);
+    } catch (TokenRejectedException e) {
+      long elapsed = System.nanoTime() - started;
+      assertThat(e.reason()).isEqualTo(Reason.TOO_LARGE);
+      return elapsed;
+    }
+    throw new AssertionError("a megabyte token was accepted");
+  }
+
+  private static long median(long[] nanos) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
+  }
+
+  private static String entry(String token) {
+    return CLUSTER + "=" + token;
+  }
+
+  private static String megabyteHeader() {
+    return entry("v1.k1." + "A".repeat(1 << 20) + "." + "B".repeat(43));
+  }
+
+  private static String tenThousandUuids() {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 10_000; i++) {
+      text.append(i == 0 ? "" : ",").append(UUID.randomUUID()).append(":1");
+    }
+    return text.toString();
+  }
+
+  private static String hundredThousandIntervals() {
+    StringBuilder text = new StringBuilder(SOURCE);
+    for (long gno = 1; gno <= 100_000; gno++) {
+      text.append(':').append(gno * 2);
+    }
+    return text.toString();
+  }
+
+  private static String flipFirstMacCharacter(String token) {
+    int mac = token.lastIndexOf('.') + 1;
+    char c = token.charAt(mac);
+    return token.substring(0, mac) + (c == 'A' ? 'B' : 'A') + token.substring(mac + 1);
+  }
+
+  private static String sign(TokenCodec codec, String cluster, String gtids) {
+    GtidSet set = GtidSet.parse(gtids, new GtidLimits(10_000_000, 100_000, 1_000_000));
+    return codec.encode(codec.issue(cluster, set));
+  }
+
+  private static KeyRing ring(String keyId, char fill) {
+    return KeyRing.builder()
+        .key(keyId, String.valueOf(fill).repeat(32).getBytes(StandardCharsets.US_ASCII))
+        .active(keyId)
+        .build();
+  }
+
+  private static TokenCodec codec(KeyRing ring, Instant now) {
+    return new TokenCodec(TokenConfig.builder(ring).clock(new MutableClock(now)).build());
+  }
+}
