@@ -70,7 +70,18 @@ public class OrdersApplication {
   }
 
   @Bean
-  CacheManager cacheManager(StatefulRedisConnection<String, String> cacheConnection) {
+  CacheManager cacheManager(
+      StatefulRedisConnection<String, String> cacheConnection,
+      @Value("${spring.datasource.url}") String database) {
+    // Order ids are per database: services on other databases sharing this Redis must not see
+    // each other's orders.
+    VersionedCacheConfig cache =
+        VersionedCacheConfig.custom()
+            .keyPrefix(
+                VersionedCacheConfig.DEFAULT_KEY_PREFIX
+                    + Integer.toHexString(database.hashCode())
+                    + ":")
+            .build();
     ValueCodec<Object> orders =
         new ValueCodec<>() {
           @Override
@@ -86,7 +97,6 @@ public class OrdersApplication {
     return new VersionGuardedCacheManager(
         new ConcurrentMapCacheManager(),
         Set.of("orders"),
-        name ->
-            RedisVersionedCache.create(cacheConnection, orders, VersionedCacheConfig.ofDefaults()));
+        name -> RedisVersionedCache.create(cacheConnection, orders, cache));
   }
 }
