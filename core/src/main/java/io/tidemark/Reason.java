@@ -38,7 +38,9 @@ public enum Reason {
   /** More than one node accepts writes: writes are refused rather than sent to a guess. */
   SPLIT_BRAIN(false),
   /** The replica connection failed during the wait. */
-  REPLICA_ERROR(false);
+  REPLICA_ERROR(false),
+  /** The source connection failed, or did not answer within the budget and its grace. */
+  SOURCE_ERROR(false);
 
   private final boolean served;
 

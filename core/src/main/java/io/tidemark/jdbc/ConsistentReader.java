@@ -312,20 +312,22 @@ public final class ConsistentReader {
       if (!sourceFallbacks.tryAcquire()) {
         throw failed(Reason.SOURCE_FALLBACK_LIMITED, "source fallbacks at their limit");
       }
-      try (Connection connection =
-              BoundedAcquire.connection(
-                  source, TimeUnit.MILLISECONDS.toNanos(socketBudgetMillis(SOURCE_GRACE_MILLIS)));
-          SocketTimeout bound =
-              SocketTimeout.limit(connection, socketBudgetMillis(SOURCE_GRACE_MILLIS))) {
+      // One end for the whole fallback, fixed now: every step gets what is left of it, so taking
+      // the connection, the check and the query together end within the grace.
+      Deadline end =
+          Deadline.after(Duration.ofMillis(socketBudgetMillis(SOURCE_GRACE_MILLIS)), ticker);
+      try (Connection connection = BoundedAcquire.connection(source, end.remaining().toNanos());
+          SocketTimeout bound = SocketTimeout.limit(connection, millisLeft(end))) {
         PhysicalConnection physical = PhysicalConnection.of(connection);
         PhysicalConnection.endOpenTransaction(connection);
         String uuid = physical.serverUuid(connection);
+        SocketTimeout.tighten(connection, millisLeft(end));
         if (!token.isEmpty() && !waiter.executed(connection, token)) {
           throw failed(
               Reason.TOKEN_NOT_ON_SOURCE,
               "source " + uuid + " has not executed the token: writes were lost");
         }
-        SocketTimeout.tighten(connection, socketBudgetMillis(SOURCE_GRACE_MILLIS));
+        SocketTimeout.tighten(connection, millisLeft(end));
         T value = query.apply(connection);
         if (!meetsRevision(value)) {
           throw failed(
@@ -333,9 +335,22 @@ public final class ConsistentReader {
               "source " + uuid + " returned a row older than revision " + options.minRevision());
         }
         return new ReadResult<>(value, record(uuid, "source", reason));
+      } catch (SQLTransientConnectionException e) {
+        throw failed(Reason.DATABASE_BUSY, "no source connection in time: " + e.getMessage());
+      } catch (SQLException e) {
+        if (isConnectionFailure(e)) {
+          throw failed(
+              Reason.SOURCE_ERROR, "source did not answer in time or failed: " + e.getMessage());
+        }
+        throw e;
       } finally {
         sourceFallbacks.release();
       }
+    }
+
+    private static long millisLeft(Deadline end) {
+      // A network timeout of 0 would mean none at all.
+      return Math.max(1, end.remaining().toMillis());
     }
 
     /**

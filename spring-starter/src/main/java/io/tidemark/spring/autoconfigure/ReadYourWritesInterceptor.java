@@ -154,9 +154,6 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       return run.run();
     } catch (MethodFailure e) {
       throw e.getCause();
-    } catch (ConnectionLost e) {
-      // Lost on the source as well: the method's own exception, as without Tidemark.
-      throw e.getCause();
     }
   }
 
@@ -240,7 +237,10 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     return tokens;
   }
 
-  /** A lost connection inside the annotated method, shown to the read path as the SQL failure. */
+  /**
+   * A lost connection inside the annotated method, shown to the read path as the SQL failure it is:
+   * on a replica the read's policy applies, on the source it ends as SOURCE_ERROR.
+   */
   private static final class ConnectionLost extends SQLException {
     private static final long serialVersionUID = 1L;
 
