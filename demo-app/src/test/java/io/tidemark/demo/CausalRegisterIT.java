@@ -58,35 +58,6 @@ class CausalRegisterIT {
     assertThat(without.stale() + without.notFound()).as("the control's stale reads").isPositive();
   }
 
-  @Test
-  void noStaleMissingOrLateReadWhileTheReplicaFails() {
-    var replica = topology.replica();
-    var faults =
-        new FaultSchedule()
-            .then("applier paused", replica::pauseApplier, replica::resumeApplier, seconds(2.5))
-            .then("receiver stopped", replica::stopReceiver, replica::startReceiver, seconds(1))
-            .then("replica frozen", replica::freeze, replica::thaw, seconds(1.5))
-            .start(seconds(0.5));
-
-    Checker.Verdict verdict =
-        Checker.check(
-            new CausalRegister(demo.firstUrl(), demo.secondUrl(), true).run(80, 3, 100), DEADLINE);
-    List<String> applied = faults.join();
-    System.out.println("figures: causal register under " + applied + ": " + verdict.summary());
-
-    assertThat(applied).hasSize(3);
-    assertThat(verdict.writes()).isEqualTo(240);
-    assertThat(verdict.stale()).isZero();
-    assertThat(verdict.notFound()).isZero();
-    assertThat(verdict.pastDeadline()).isZero();
-    assertThat(verdict.reads() + verdict.refusals().values().stream().mapToLong(n -> n).sum())
-        .isEqualTo(240);
-  }
-
-  private static Duration seconds(double seconds) {
-    return Duration.ofMillis((long) (seconds * 1000));
-  }
-
   private static List<Operation> run(boolean tidemark) {
     return new CausalRegister(demo.firstUrl(), demo.secondUrl(), tidemark).run(30, 3, 100);
   }
