@@ -47,6 +47,7 @@ public final class ConsistentReader {
   private final Semaphore replicaReads;
   private final Semaphore sourceFallbacks;
   private final long queryReserveNanos;
+  private final Duration fallbackReserve;
   private final Consumer<ExecutionRecord> recorder;
   private final ReplicaProgress progress = new ReplicaProgress();
   private final WaitCoalescer coalescer = new WaitCoalescer();
@@ -61,6 +62,7 @@ public final class ConsistentReader {
     this.replicaReads = new Semaphore(b.maxReplicaReads, true);
     this.sourceFallbacks = new Semaphore(b.maxSourceFallbacks);
     this.queryReserveNanos = b.queryReserve.toNanos();
+    this.fallbackReserve = b.fallbackReserve;
     this.recorder = b.recorder;
     this.waiter = new GtidWaiter(ticker);
     this.knownSources = new KnownSourceUuids(routes, ticker);
@@ -131,6 +133,10 @@ public final class ConsistentReader {
     private final @Nullable ToLongFunction<? super T> revisionOf;
     private final long started = ticker.read();
     private final Deadline deadline;
+
+    /** When the replica attempt must end: earlier than the read when it may fall back. */
+    private final Deadline replicaDeadline;
+
     private final GtidSet token;
     private final @Nullable ConsistencyContext context = ConsistencyContext.currentOrNull();
     private long waitedNanos;
@@ -142,6 +148,10 @@ public final class ConsistentReader {
       this.query = query;
       this.revisionOf = revisionOf;
       this.deadline = Deadline.after(options.timeout(), ticker);
+      this.replicaDeadline =
+          options.policy() == ReadPolicy.FALLBACK_TO_SOURCE
+              ? deadline.atMost(options.timeout().minus(fallbackReserveOf(options.timeout())))
+              : deadline;
       GtidSet required = options.token();
       this.token = required != null ? required : context != null ? context.gtids() : GtidSet.EMPTY;
     }
@@ -180,7 +190,7 @@ public final class ConsistentReader {
     private Outcome<T> onReplica() throws SQLException {
       WaitCoalescer.Lead lead = token.isEmpty() ? null : coalesce();
       try {
-        if (!replicaReads.tryAcquire(Math.max(0, deadline.remaining().toNanos()), NANOS)) {
+        if (!replicaReads.tryAcquire(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS)) {
           return Outcome.failed(Reason.DATABASE_BUSY, "no replica connection within the budget");
         }
         NodeRoutes.Route route = routes.replicaFor(token, options.tables());
@@ -190,8 +200,8 @@ public final class ConsistentReader {
         }
         try (Connection connection =
                 BoundedAcquire.connection(
-                    replica, TimeUnit.MILLISECONDS.toNanos(socketBudgetMillis(0)));
-            SocketTimeout bound = SocketTimeout.limit(connection, socketBudgetMillis(0))) {
+                    replica, TimeUnit.MILLISECONDS.toNanos(socketMillis(replicaDeadline)));
+            SocketTimeout bound = SocketTimeout.limit(connection, socketMillis(replicaDeadline))) {
           return readOnReplica(connection, lead);
         } catch (SQLException e) {
           if (!isConnectionFailure(e)) {
@@ -217,7 +227,7 @@ public final class ConsistentReader {
     }
 
     private @Nullable WaitCoalescer.Lead coalesce() {
-      while (!progress.contains(lastReplicaUuid, token) && !deadline.isExpired()) {
+      while (!progress.contains(lastReplicaUuid, token) && !replicaDeadline.isExpired()) {
         WaitCoalescer.Turn turn = coalescer.join(token);
         if (turn instanceof WaitCoalescer.Lead lead) {
           return lead;
@@ -227,7 +237,7 @@ public final class ConsistentReader {
           Boolean reached =
               ((WaitCoalescer.Follow) turn)
                   .executed()
-                  .get(Math.max(0, deadline.remaining().toNanos()), NANOS);
+                  .get(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS);
           waitedNanos += ticker.read() - begun;
           if (reached) {
             return null;
@@ -265,11 +275,11 @@ public final class ConsistentReader {
       } else if (progress.contains(uuid, token)) {
         served = Reason.REPLICA_CAUGHT_UP;
       } else {
-        long budget = deadline.remaining().toNanos() - queryReserveNanos;
+        long budget = replicaDeadline.remaining().toNanos() - queryReserveNanos;
         long begun = ticker.read();
         boolean executed;
         try {
-          SocketTimeout.tighten(connection, socketBudgetMillis(0));
+          SocketTimeout.tighten(connection, socketMillis(replicaDeadline));
           executed = waiter.await(connection, uuid, token, budget);
         } catch (SQLException e) {
           waitedNanos += ticker.read() - begun;
@@ -293,7 +303,7 @@ public final class ConsistentReader {
         }
         served = Reason.REPLICA_AFTER_WAIT;
       }
-      SocketTimeout.tighten(connection, socketBudgetMillis(0));
+      SocketTimeout.tighten(connection, socketMillis(replicaDeadline));
       T value = query.apply(connection);
       if (!meetsRevision(value)) {
         return Outcome.failed(
@@ -313,9 +323,8 @@ public final class ConsistentReader {
         throw failed(Reason.SOURCE_FALLBACK_LIMITED, "source fallbacks at their limit");
       }
       // One end for the whole fallback, fixed now: every step gets what is left of it, so taking
-      // the connection, the check and the query together end within the grace.
-      Deadline end =
-          Deadline.after(Duration.ofMillis(socketBudgetMillis(SOURCE_GRACE_MILLIS)), ticker);
+      // the connection, the check and the query together end with the read's deadline.
+      Deadline end = Deadline.after(Duration.ofMillis(socketMillis(deadline)), ticker);
       try (Connection connection = BoundedAcquire.connection(source, end.remaining().toNanos());
           SocketTimeout bound = SocketTimeout.limit(connection, millisLeft(end))) {
         PhysicalConnection physical = PhysicalConnection.of(connection);
@@ -354,13 +363,12 @@ public final class ConsistentReader {
     }
 
     /**
-     * What is left of the budget plus a grace for socket reads: a server that answers nothing must
-     * not hold the read past its deadline, yet a wait the server ends on time must not be cut by
-     * the socket first. A source fallback may start with the budget spent, so it gets more.
+     * What is left until {@code end} plus a grace for socket reads: a server that answers nothing
+     * must not hold the read past its deadline, yet a wait the server ends on time must not be cut
+     * by the socket first.
      */
-    private long socketBudgetMillis(long graceMillis) {
-      long left = Math.max(0, deadline.remaining().toMillis());
-      return left + SOCKET_GRACE_MILLIS + graceMillis;
+    private long socketMillis(Deadline end) {
+      return Math.max(0, end.remaining().toMillis()) + SOCKET_GRACE_MILLIS;
     }
 
     private boolean meetsRevision(T value) {
@@ -413,7 +421,12 @@ public final class ConsistentReader {
 
   private static final TimeUnit NANOS = TimeUnit.NANOSECONDS;
   private static final long SOCKET_GRACE_MILLIS = 50;
-  private static final long SOURCE_GRACE_MILLIS = 200;
+
+  /** The share of a budget kept for a source fallback: at most half, so the replica gets a wait. */
+  private Duration fallbackReserveOf(Duration budget) {
+    Duration half = budget.dividedBy(2);
+    return fallbackReserve.compareTo(half) < 0 ? fallbackReserve : half;
+  }
 
   /** Builds a {@link ConsistentReader}; every setting has a default. */
   public static final class Builder {
@@ -427,12 +440,16 @@ public final class ConsistentReader {
     /** Default time kept back from the wait for the query itself. */
     public static final Duration DEFAULT_QUERY_RESERVE = Duration.ofMillis(10);
 
+    /** Default time kept back from the replica attempt for a source fallback. */
+    public static final Duration DEFAULT_FALLBACK_RESERVE = Duration.ofMillis(200);
+
     private final NodeRoutes routes;
     private Ticker ticker = Ticker.systemTicker();
     private ReadOptions defaults = ReadOptions.defaults();
     private int maxReplicaReads = DEFAULT_MAX_REPLICA_READS;
     private int maxSourceFallbacks = DEFAULT_MAX_SOURCE_FALLBACKS;
     private Duration queryReserve = DEFAULT_QUERY_RESERVE;
+    private Duration fallbackReserve = DEFAULT_FALLBACK_RESERVE;
     private Consumer<ExecutionRecord> recorder = r -> {};
 
     private Builder(NodeRoutes routes) {
@@ -468,6 +485,18 @@ public final class ConsistentReader {
         throw new IllegalArgumentException("queryReserve must not be negative: " + reserve);
       }
       this.queryReserve = reserve;
+      return this;
+    }
+
+    /**
+     * Time kept back from the replica attempt of a read that may fall back to the source (at most
+     * half its budget), so the fallback too ends within the read's deadline.
+     */
+    public Builder fallbackReserve(Duration reserve) {
+      if (reserve.isNegative()) {
+        throw new IllegalArgumentException("fallbackReserve must not be negative: " + reserve);
+      }
+      this.fallbackReserve = reserve;
       return this;
     }
 

@@ -149,6 +149,29 @@ class ReadPathIT {
   }
 
   @Test
+  void fallbackIsReservedItsShareOfTheBudgetSoTheReadEndsWithinItsDeadline() throws SQLException {
+    replica.pauseApplier();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      long id = create("created");
+      ReadOptions options = ReadOptions.defaults().withTimeout(Duration.ofMillis(1500));
+      ConsistentReader reader =
+          ConsistentReader.builder(replicaPool, source)
+              .defaults(options)
+              .fallbackReserve(Duration.ofMillis(400))
+              .build();
+      long started = System.nanoTime();
+
+      ReadResult<String> read = reader.read(c -> status(c, id));
+
+      assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThat(read.record().waited())
+          .isGreaterThan(Duration.ofMillis(1000))
+          .isLessThan(Duration.ofMillis(1100));
+      assertThat(elapsedSince(started)).isLessThan(options.timeout().plus(SLACK));
+    }
+  }
+
+  @Test
   void resumingTheApplierMidWaitServesTheReadFreshFromTheReplica() throws Exception {
     replica.pauseApplier();
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {

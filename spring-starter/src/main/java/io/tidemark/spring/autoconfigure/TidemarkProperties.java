@@ -248,6 +248,12 @@ public class TidemarkProperties {
     /** Time kept back from the wait so that the query still fits in the budget. */
     private Duration queryReserve = ConsistentReader.Builder.DEFAULT_QUERY_RESERVE;
 
+    /**
+     * Time kept back from the replica attempt of a read that may fall back (at most half its
+     * timeout), so that a source fallback too ends within the read's deadline.
+     */
+    private Duration fallbackReserve = ConsistentReader.Builder.DEFAULT_FALLBACK_RESERVE;
+
     public Duration getTimeout() {
       return timeout;
     }
@@ -286,6 +292,14 @@ public class TidemarkProperties {
 
     public void setQueryReserve(Duration queryReserve) {
       this.queryReserve = queryReserve;
+    }
+
+    public Duration getFallbackReserve() {
+      return fallbackReserve;
+    }
+
+    public void setFallbackReserve(Duration fallbackReserve) {
+      this.fallbackReserve = fallbackReserve;
     }
   }
 

@@ -85,6 +85,7 @@ final class TidemarkSettings {
         .defaults(readDefaults(properties))
         .maxReplicaReads(read.getMaxReplicaReads())
         .maxSourceFallbacks(read.getMaxSourceFallbacks())
-        .queryReserve(read.getQueryReserve());
+        .queryReserve(read.getQueryReserve())
+        .fallbackReserve(read.getFallbackReserve());
   }
 }
