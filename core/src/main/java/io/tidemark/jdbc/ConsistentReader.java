@@ -190,14 +190,15 @@ public final class ConsistentReader {
     private Outcome<T> onReplica() throws SQLException {
       WaitCoalescer.Lead lead = token.isEmpty() ? null : coalesce();
       try {
-        if (!replicaReads.tryAcquire(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS)) {
-          return Outcome.failed(Reason.DATABASE_BUSY, "no replica connection within the budget");
-        }
         NodeRoutes.Route route = routes.replicaFor(token, options.tables());
         DataSource replica = route.dataSource();
         if (replica == null) {
           return Outcome.failed(route.reason(), route.detail());
         }
+        if (!replicaReads.tryAcquire(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS)) {
+          return Outcome.failed(Reason.DATABASE_BUSY, "no replica connection within the budget");
+        }
+        // Every permit taken is given back in the finally below, whatever the attempt's end.
         try (Connection connection =
                 BoundedAcquire.connection(
                     replica, TimeUnit.MILLISECONDS.toNanos(socketMillis(replicaDeadline)));

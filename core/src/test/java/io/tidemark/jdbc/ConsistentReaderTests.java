@@ -18,6 +18,7 @@ import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -257,6 +258,39 @@ class ConsistentReaderTests {
     }
     assertThat(first.get(10, TimeUnit.SECONDS).record().reason())
         .isEqualTo(Reason.SOURCE_BY_POLICY);
+  }
+
+  @Test
+  void readsWithNoReplicaToRouteToDoNotUseUpTheReplicaConnectionLimit() throws SQLException {
+    NodeRoutes noReplica =
+        new NodeRoutes() {
+          @Override
+          public Route replicaFor(GtidSet token, Set<String> tables) {
+            return Route.none(Reason.NO_READABLE_REPLICA, "every replica is down");
+          }
+
+          @Override
+          public Route source() {
+            return Route.to(source.pool(), "source", Reason.SOURCE_FALLBACK);
+          }
+
+          @Override
+          public void failed(String node) {}
+        };
+    ConsistentReader reader =
+        ConsistentReader.builder(noReplica).ticker(ticker).maxReplicaReads(1).build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(reader.read(ReadOptions.defaults().withTimeout(SHORT), c -> status(c)).value())
+            .isEqualTo("PAID");
+      }
+      ReadOptions failFast = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
+      assertThatThrownBy(() -> reader.read(failFast, c -> status(c)))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> assertThat(e.reason()).isEqualTo(Reason.NO_READABLE_REPLICA));
+    }
   }
 
   @Test
