@@ -323,9 +323,9 @@ public final class ConsistentReader {
       if (!sourceFallbacks.tryAcquire()) {
         throw failed(Reason.SOURCE_FALLBACK_LIMITED, "source fallbacks at their limit");
       }
-      // One end for the whole fallback, fixed now: every step gets what is left of it, so taking
-      // the connection, the check and the query together end with the read's deadline.
-      Deadline end = Deadline.after(Duration.ofMillis(socketMillis(deadline)), ticker);
+      // The read's deadline ends the whole fallback: taking the connection, the check and the query
+      // each get what is left of it. No socket grace here, as no step waits on the server's clock.
+      Deadline end = deadline;
       try (Connection connection = BoundedAcquire.connection(source, end.remaining().toNanos());
           SocketTimeout bound = SocketTimeout.limit(connection, millisLeft(end))) {
         PhysicalConnection physical = PhysicalConnection.of(connection);
