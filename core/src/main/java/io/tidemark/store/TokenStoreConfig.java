@@ -22,8 +22,12 @@ public final class TokenStoreConfig {
   /** Default for {@link #dirtyTimeToLive()}. */
   public static final Duration DEFAULT_DIRTY_TIME_TO_LIVE = Duration.ofMinutes(10);
 
-  /** Default for {@link #commandTimeout()}: a request's budget must survive a slow Redis. */
-  public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofMillis(5);
+  /**
+   * Default for {@link #commandTimeout()}: a request's budget must survive a slow Redis, yet a
+   * Redis on a busy host must not send reads to the source (or fail writes' merges) for a few
+   * milliseconds of scheduling delay.
+   */
+  public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofMillis(50);
 
   /** Default for {@link #maxIntervals()}, the default interval limit of a token. */
   public static final int DEFAULT_MAX_INTERVALS = 128;

@@ -68,7 +68,7 @@ class ScopeTokenTests {
   @Test
   void configurationDefaultsAndChecks() {
     TokenStoreConfig defaults = TokenStoreConfig.ofDefaults();
-    assertThat(defaults.commandTimeout()).isEqualTo(Duration.ofMillis(5));
+    assertThat(defaults.commandTimeout()).isEqualTo(Duration.ofMillis(50));
     assertThat(defaults.timeToLive()).isEqualTo(Duration.ofHours(1));
     assertThat(defaults.dirtyTimeToLive()).isEqualTo(Duration.ofMinutes(10));
     assertThat(defaults.maxIntervals()).isEqualTo(128);
