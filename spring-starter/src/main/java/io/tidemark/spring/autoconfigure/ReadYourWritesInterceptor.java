@@ -8,6 +8,7 @@ import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.Revisioned;
+import io.tidemark.spring.ScopeNotRecordedException;
 import io.tidemark.spring.ScopedWrites;
 import io.tidemark.store.ScopeKey;
 import io.tidemark.store.TokenStore;
@@ -208,13 +209,30 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       GtidSet before) {
     TokenStore tokens = requiredStore("@ScopedWrites");
     ScopeKey key = scopeKey(scoped.value(), method, arguments, "@ScopedWrites");
+    // Both are idempotent, so one more try is safe after a call that may or may not have landed.
     if (context.isDirty()) {
-      tokens.markDirty(key, String.valueOf(context.dirtyBecause()));
+      String because = String.valueOf(context.dirtyBecause());
+      if (!tokens.markDirty(key, because) && !tokens.markDirty(key, because)) {
+        throw notRecorded(key, method, "could not be marked dirty");
+      }
     }
     GtidSet written = context.gtids().subtract(before);
-    if (!written.isEmpty()) {
-      tokens.merge(key, written);
+    if (!written.isEmpty() && !tokens.merge(key, written) && !tokens.merge(key, written)) {
+      throw notRecorded(
+          key, method, "did not take the GTIDs " + written.toString().replace("\n", ""));
     }
+  }
+
+  private static ScopeNotRecordedException notRecorded(ScopeKey key, Method method, String what) {
+    return new ScopeNotRecordedException(
+        key.toString(),
+        "The writes of "
+            + method.toGenericString()
+            + " committed, but scope "
+            + key
+            + " "
+            + what
+            + ": the scope store did not answer in time; reads under the scope may miss them.");
   }
 
   private ScopeKey scopeKey(String expression, Method method, Object[] arguments, String what) {

@@ -1,0 +1,96 @@
+package io.tidemark.spring.shop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.Reason;
+import io.tidemark.spring.ScopeNotRecordedException;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.topology.ExecutionHistory;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Scopes shared through a real Redis by two instances: a client that keeps no token writes on one
+ * and reads on the other, and a write whose scope Redis cannot take fails typed after its commit
+ * instead of answering a success that the scope's reads would contradict.
+ */
+@ExtendWith(TestkitExtension.class)
+class RedisScopesIT {
+
+  private static final AtomicLong ids = new AtomicLong();
+  private static MySqlTopology topology;
+  private static String db;
+  private static RedisServer redis;
+  private static ConfigurableApplicationContext writer;
+  private static ConfigurableApplicationContext reader;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    db = topology.createDatabase("scopes");
+    ShopApplication.createSchema(topology, db);
+    redis = RedisServer.start();
+    String[] store = {"tidemark.scope.store=REDIS", "tidemark.scope.redis-uri=" + redis.uri()};
+    writer = ShopApplication.start(topology, db, store);
+    reader = ShopApplication.start(topology, db, store);
+  }
+
+  @AfterAll
+  static void stop() {
+    writer.close();
+    reader.close();
+    redis.close();
+  }
+
+  @Test
+  void aScopedWriteOnOneInstanceIsReadUnderTheScopeOnTheOther() {
+    long id = ids.incrementAndGet();
+    topology.replica().pauseApplier();
+    writer.getBean(ShopApplication.Writes.class).createInScope(id, "lin");
+    CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+
+    Optional<ShopApplication.Order> order =
+        reader.getBean(ShopApplication.Reads.class).findForCustomer("lin", id);
+    resume.join();
+
+    assertThat(order).isPresent();
+    assertThat(reader.getBean(ExecutionHistory.class).recent().get(0).reason())
+        .isEqualTo(Reason.REPLICA_AFTER_WAIT);
+  }
+
+  @Test
+  void aWriteWhoseScopeRedisCannotTakeFailsTypedAfterItsCommit() {
+    long id = ids.incrementAndGet();
+    redis.freeze();
+    try {
+      assertThatThrownBy(
+              () -> writer.getBean(ShopApplication.Writes.class).createInScope(id, "kim"))
+          .isInstanceOfSatisfying(
+              ScopeNotRecordedException.class,
+              e -> {
+                assertThat(e.scope()).isEqualTo("customer:kim");
+                assertThat(e.reason())
+                    .isEqualTo(ScopeNotRecordedException.Failure.SCOPE_NOT_RECORDED);
+                assertThat(e.getMessage()).contains("committed");
+              });
+    } finally {
+      redis.thaw();
+    }
+    assertThat(
+            topology
+                .source()
+                .queryString("SELECT customer FROM `" + db + "`.orders WHERE id = " + id))
+        .as("the write itself committed")
+        .isEqualTo("kim");
+  }
+}
