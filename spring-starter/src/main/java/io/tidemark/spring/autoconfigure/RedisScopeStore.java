@@ -15,19 +15,24 @@ import io.tidemark.store.TokenStoreStats;
 
 /**
  * The scope store on a standalone or Sentinel-managed Redis ({@code redis://}, {@code
- * redis-sentinel://}), with a near cache kept fresh by pub/sub; owns its Lettuce client.
+ * redis-sentinel://}), optionally with a near cache kept fresh by pub/sub; owns its Lettuce client.
  */
 final class RedisScopeStore implements TokenStore, AutoCloseable {
 
   private final RedisClient client;
-  private final NearCacheTokenStore store;
+  private final TokenStore store;
 
-  private RedisScopeStore(RedisClient client, NearCacheTokenStore store) {
+  private RedisScopeStore(RedisClient client, TokenStore store) {
     this.client = client;
     this.store = store;
   }
 
-  static RedisScopeStore connect(String uri, TokenStoreConfig config) {
+  /**
+   * Connects to the store; with {@code nearCache}, repeated reads of a scope are answered from a
+   * local copy that another instance's merge invalidates by pub/sub, which can arrive after the
+   * client's next request to this instance.
+   */
+  static RedisScopeStore connect(String uri, TokenStoreConfig config, boolean nearCache) {
     RedisClient client;
     try {
       client = RedisClient.create(RedisURI.create(uri));
@@ -45,7 +50,8 @@ final class RedisScopeStore implements TokenStore, AutoCloseable {
       StatefulRedisConnection<String, String> connection = client.connect();
       RedisTokenStore shared = RedisTokenStore.create(connection, config);
       return new RedisScopeStore(
-          client, NearCacheTokenStore.create(shared, client.connectPubSub(), config));
+          client,
+          nearCache ? NearCacheTokenStore.create(shared, client.connectPubSub(), config) : shared);
     } catch (RuntimeException e) {
       client.shutdown();
       throw new TidemarkStartupException(
@@ -77,7 +83,9 @@ final class RedisScopeStore implements TokenStore, AutoCloseable {
 
   @Override
   public void close() {
-    store.close();
+    if (store instanceof NearCacheTokenStore near) {
+      near.close();
+    }
     client.shutdown();
   }
 }

@@ -112,7 +112,8 @@ public final class TidemarkAutoConfiguration {
           "tidemark.scope.store is REDIS but tidemark.scope.redis-uri is not set.",
           "Set tidemark.scope.redis-uri, e.g. redis://localhost:6379.");
     }
-    return RedisScopeStore.connect(uri, TidemarkSettings.storeConfig(properties));
+    return RedisScopeStore.connect(
+        uri, TidemarkSettings.storeConfig(properties), properties.getScope().isNearCache());
   }
 
   @Bean

@@ -458,6 +458,13 @@ public class TidemarkProperties {
     /** Longest a scope-store call may take; past it the read takes the source path. */
     private Duration commandTimeout = TokenStoreConfig.DEFAULT_COMMAND_TIMEOUT;
 
+    /**
+     * Whether a REDIS store answers repeated scope reads from a local copy for up to a second. It
+     * saves a Redis round trip per read, but another instance's write reaches the copy by pub/sub,
+     * which may arrive after the client's next request here: that read may then miss the write.
+     */
+    private boolean nearCache;
+
     public ScopeStore getStore() {
       return store;
     }
@@ -489,6 +496,14 @@ public class TidemarkProperties {
     public void setCommandTimeout(Duration commandTimeout) {
       this.commandTimeout = commandTimeout;
     }
+
+    public boolean isNearCache() {
+      return nearCache;
+    }
+
+    public void setNearCache(boolean nearCache) {
+      this.nearCache = nearCache;
+    }
   }
 
   /** Kinds of scope store. */
@@ -497,7 +512,7 @@ public class TidemarkProperties {
     NONE,
     /** In this instance's memory (Caffeine): scopes are not shared. */
     CAFFEINE,
-    /** In Redis, shared by every instance, with a near cache. */
+    /** In Redis, shared by every instance. */
     REDIS
   }
 
