@@ -56,6 +56,14 @@ public final class RedisServer implements AutoCloseable {
     return start(FreePorts.next(), List.of());
   }
 
+  /**
+   * Starts a server that writes every command to its append-only file before answering, so that
+   * after {@link #kill()} and {@link #restart()} it has every write it acknowledged.
+   */
+  public static RedisServer startPersistent() {
+    return start(FreePorts.next(), List.of("--appendonly", "yes", "--appendfsync", "always"));
+  }
+
   /** Starts a server on {@code port} with extra {@code redis-server} arguments. */
   static RedisServer start(int port, List<String> extraArguments) {
     RedisServer server =
@@ -297,7 +305,10 @@ public final class RedisServer implements AutoCloseable {
     return line.toString(StandardCharsets.UTF_8);
   }
 
-  /** Kills the server (SIGKILL); its data is gone, as after a crash without persistence. */
+  /**
+   * Kills the server (SIGKILL); its data is gone, as after a crash without persistence, unless it
+   * was {@linkplain #startPersistent() started persistent}.
+   */
   public synchronized void kill() {
     Process p = process;
     if (p == null) {

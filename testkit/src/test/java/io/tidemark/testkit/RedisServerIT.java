@@ -33,6 +33,20 @@ class RedisServerIT {
   }
 
   @Test
+  void persistentServerKeepsEveryAcknowledgedWriteAcrossAKill() {
+    try (RedisServer redis = RedisServer.startPersistent()) {
+      for (int i = 0; i < 100; i++) {
+        redis.command("SET", "k" + i, "v" + i);
+      }
+      redis.kill();
+      redis.restart();
+      assertThat(redis.command("GET", "k0")).isEqualTo("v0");
+      assertThat(redis.command("GET", "k99")).isEqualTo("v99");
+      assertThat(redis.command("DBSIZE")).isEqualTo("100");
+    }
+  }
+
+  @Test
   void twoServersAreIndependent() {
     try (RedisServer first = RedisServer.start();
         RedisServer second = RedisServer.start()) {
