@@ -160,7 +160,7 @@ public final class ConsistentReader {
       if (options.sourceOnly() || (context != null && context.isDirty())) {
         return onSource(Reason.SOURCE_BY_POLICY);
       }
-      if (!token.isEmpty() && !knownSources.knowsAll(token)) {
+      if (!token.isEmpty() && !knowsSourcesOf(token)) {
         throw failed(Reason.TOKEN_REJECTED, "the token names a source UUID this cluster lacks");
       }
       long pause = TimeUnit.MILLISECONDS.toNanos(5);
@@ -184,6 +184,21 @@ public final class ConsistentReader {
             pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(200));
           }
         }
+      }
+    }
+
+    private boolean knowsSourcesOf(GtidSet token) throws SQLException {
+      try {
+        return knownSources.knowsAll(token, deadline);
+      } catch (SQLTransientConnectionException e) {
+        throw failed(
+            Reason.DATABASE_BUSY, "could not check the token's sources: " + e.getMessage());
+      } catch (SQLException e) {
+        if (isConnectionFailure(e)) {
+          throw failed(
+              Reason.SOURCE_ERROR, "could not check the token's sources: " + e.getMessage());
+        }
+        throw e;
       }
     }
 

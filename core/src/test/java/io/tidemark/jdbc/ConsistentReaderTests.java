@@ -11,6 +11,7 @@ import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -25,6 +26,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -258,6 +261,32 @@ class ConsistentReaderTests {
     }
     assertThat(first.get(10, TimeUnit.SECONDS).record().reason())
         .isEqualTo(Reason.SOURCE_BY_POLICY);
+  }
+
+  @Test
+  void checkingTheTokensSourcesEndsWithTheBudgetWhenTheSourceGivesNoConnection() {
+    DataSource stuck =
+        (DataSource)
+            Proxy.newProxyInstance(
+                DataSource.class.getClassLoader(),
+                new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                  LockSupport.park();
+                  throw new SQLException("unparked");
+                });
+    ConsistentReader reader =
+        ConsistentReader.builder(replica.pool(), stuck).ticker(ticker).build();
+    long started = System.nanoTime();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      assertThatThrownBy(
+              () -> reader.read(ReadOptions.defaults().withTimeout(SHORT), c -> status(c)))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> assertThat(e.reason()).isEqualTo(Reason.DATABASE_BUSY));
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+    assertThat(replica.log()).as("no replica saw the unchecked token").isEmpty();
   }
 
   @Test
