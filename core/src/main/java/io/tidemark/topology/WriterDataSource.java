@@ -57,12 +57,24 @@ public final class WriterDataSource implements DataSource {
     if (pool == null) {
       throw new SQLTransientConnectionException("no pool for node " + node.name(), "08001");
     }
+    Connection connection;
     try {
-      return (Connection) proxy(pool.getConnection(), Connection.class);
+      connection = pool.getConnection();
     } catch (SQLException e) {
       view.refreshNow();
       throw e;
     }
+    try {
+      // A promoted replica's pool hands out read-only connections; its pool sets them back.
+      if (connection.isReadOnly()) {
+        connection.setReadOnly(false);
+      }
+    } catch (SQLException e) {
+      connection.close();
+      view.refreshNow();
+      throw e;
+    }
+    return (Connection) proxy(connection, Connection.class);
   }
 
   @Override
