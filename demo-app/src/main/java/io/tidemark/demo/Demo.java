@@ -1,5 +1,6 @@
 package io.tidemark.demo;
 
+import io.tidemark.TokenCodec;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
 import java.io.IOException;
@@ -38,6 +39,15 @@ final class Demo implements AutoCloseable {
 
   /** Creates the schema and starts both instances; {@code firstPort} 0 picks a free port. */
   static Demo start(MySqlTopology topology, RedisServer redis, int firstPort) {
+    return start(topology, redis, firstPort, Map.of());
+  }
+
+  /**
+   * As {@link #start(MySqlTopology, RedisServer, int)}, every replica of the topology configured,
+   * with {@code overrides} on top of the demo's properties.
+   */
+  static Demo start(
+      MySqlTopology topology, RedisServer redis, int firstPort, Map<String, Object> overrides) {
     String db = topology.createDatabase("demo");
     topology
         .source()
@@ -52,7 +62,9 @@ final class Demo implements AutoCloseable {
     shared.put("spring.datasource.url", topology.source().jdbcUrl(db));
     shared.put("spring.datasource.username", topology.source().user());
     shared.put("spring.datasource.password", topology.source().password());
-    shared.put("tidemark.replicas[0].url", topology.replica().jdbcUrl(db));
+    for (int i = 0; i < topology.replicas().size(); i++) {
+      shared.put("tidemark.replicas[" + i + "].url", topology.replicas().get(i).jdbcUrl(db));
+    }
     shared.put("tidemark.cluster", "orders");
     shared.put("tidemark.token.secret", SECRET);
     shared.put("tidemark.read.timeout", "2s");
@@ -60,6 +72,7 @@ final class Demo implements AutoCloseable {
     shared.put("tidemark.scope.redis-uri", redis.uri());
     shared.put("spring.main.banner-mode", "off");
     shared.put("logging.level.root", "WARN");
+    shared.putAll(overrides);
     ConfigurableApplicationContext first = instance(shared, port1, port2);
     try {
       ConfigurableApplicationContext second = instance(shared, port2, port1);
@@ -102,6 +115,11 @@ final class Demo implements AutoCloseable {
   /** The instance the scenario reads from. */
   String secondUrl() {
     return secondUrl;
+  }
+
+  /** The token codec the instances share, to read what a token holds. */
+  TokenCodec codec() {
+    return first.getBean(TokenCodec.class);
   }
 
   /** Runs the scenario: {@code clients} create on the first instance and read on the second. */

@@ -28,6 +28,19 @@ class OrderReads {
         .findFirst();
   }
 
+  /** One of a customer's orders, read under the customer's scope instead of a header token. */
+  @ReadYourWrites(scope = "'customer:' + #customer")
+  public Optional<Order> findOf(String customer, long id) {
+    return jdbc
+        .query(
+            "SELECT id, customer, status, revision FROM orders WHERE id = ? AND customer = ?",
+            ORDER,
+            id,
+            customer)
+        .stream()
+        .findFirst();
+  }
+
   /** A customer's orders, including ones written on another instance without a header. */
   @ReadYourWrites(scope = "'customer:' + #customer")
   public List<Order> forCustomer(String customer) {

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.cache.annotation.CachePut;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
@@ -45,9 +46,28 @@ class OrderWrites {
   @Transactional
   @CachePut(cacheNames = "orders", key = "#id")
   public Optional<Order> updateStatus(long id, String status) {
+    return update(id, status, null);
+  }
+
+  /**
+   * Changes the status of one of the customer's orders; like {@link #create}, the customer's scope
+   * learns of it, so a client that keeps no token reads it back on any instance.
+   */
+  @Transactional
+  @ScopedWrites("'customer:' + #customer")
+  public Optional<Order> updateStatusOf(String customer, long id, String status) {
+    return update(id, status, customer);
+  }
+
+  private Optional<Order> update(long id, String status, @Nullable String customer) {
     int updated =
         jdbc.update(
-            "UPDATE orders SET status = ?, revision = revision + 1 WHERE id = ?", status, id);
+            "UPDATE orders SET status = ?, revision = revision + 1"
+                + " WHERE id = ? AND (? IS NULL OR customer = ?)",
+            status,
+            id,
+            customer,
+            customer);
     if (updated == 0) {
       return Optional.empty();
     }

@@ -68,6 +68,25 @@ class OrdersController {
     return reads.forCustomer(customer);
   }
 
+  /** One of the customer's orders, read under the customer's scope: no token needed. */
+  @GetMapping("/customers/{customer}/orders/{id}")
+  ResponseEntity<ReadReply> findOf(
+      @PathVariable String customer,
+      @PathVariable long id,
+      @RequestParam(defaultValue = "true") boolean tidemark) {
+    ReadReply reply =
+        !tidemark
+            ? ReadReply.plain(plain.find(id).filter(o -> o.customer().equals(customer)))
+            : ReadReply.routed(reads.findOf(customer, id));
+    return ResponseEntity.status(reply.found() ? HttpStatus.OK : HttpStatus.NOT_FOUND).body(reply);
+  }
+
+  @PutMapping("/customers/{customer}/orders/{id}/status")
+  ResponseEntity<Order> updateStatusOf(
+      @PathVariable String customer, @PathVariable long id, @RequestParam String status) {
+    return ResponseEntity.of(writes.updateStatusOf(customer, id, status));
+  }
+
   @PutMapping("/orders/{id}/status")
   ResponseEntity<Order> updateStatus(@PathVariable long id, @RequestParam String status) {
     return ResponseEntity.of(writes.updateStatus(id, status));

@@ -20,20 +20,23 @@ public record ReadReply(boolean found, @Nullable Order order, boolean tidemark, 
    * @param node the server's UUID, shortened; empty when no server answered
    * @param reason Tidemark's reason code, or {@code PLAIN_REPLICA_READ} without Tidemark
    * @param waitedMs time the replica was waited for
+   * @param elapsedMs time the whole read took
    */
-  public record ServedBy(String role, String node, String reason, double waitedMs) {}
+  public record ServedBy(
+      String role, String node, String reason, double waitedMs, double elapsedMs) {}
 
   static ReadReply routed(Optional<Order> order) {
     ConsistencyContext context = ConsistencyContext.currentOrNull();
     ExecutionRecord read = context == null ? null : context.lastRead();
     ServedBy servedBy =
         read == null
-            ? new ServedBy("cache", "", "CACHE_HIT", 0)
+            ? new ServedBy("cache", "", "CACHE_HIT", 0, 0)
             : new ServedBy(
                 read.role(),
                 read.node().length() > 8 ? read.node().substring(0, 8) : read.node(),
                 read.reason().name(),
-                read.waited().toNanos() / 1e6);
+                read.waited().toNanos() / 1e6,
+                read.elapsed().toNanos() / 1e6);
     return new ReadReply(order.isPresent(), order.orElse(null), true, servedBy);
   }
 
@@ -42,6 +45,6 @@ public record ReadReply(boolean found, @Nullable Order order, boolean tidemark, 
         order.isPresent(),
         order.orElse(null),
         false,
-        new ServedBy("replica", "", "PLAIN_REPLICA_READ", 0));
+        new ServedBy("replica", "", "PLAIN_REPLICA_READ", 0, 0));
   }
 }

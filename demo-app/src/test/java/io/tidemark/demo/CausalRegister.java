@@ -1,35 +1,50 @@
 package io.tidemark.demo;
 
+import io.tidemark.demo.Operation.Client;
+import io.tidemark.demo.Operation.Kind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestClientException;
 
 /**
- * A causal-register workload over HTTP: per order, a chain write → read → write → read …, each
- * operation carrying the token the previous one answered with, alternating between two instances of
- * the orders service. Chains start at a fixed rate whatever the service's speed (open loop), and
- * every operation is recorded with the time it was due.
+ * A causal-register workload over HTTP: per order, a chain write → read → read → write → …, each
+ * operation issued on the other instance of the orders service than the one before. Even chains
+ * keep their token in a header they send back with every request; odd chains send none and rely on
+ * their customer's session scope in Redis. Chains start at a fixed rate whatever the service's
+ * speed (open loop: a late chain delays no other); within a chain an operation is due when the one
+ * before it answered, and every operation is recorded with the time it was due.
  */
 final class CausalRegister {
 
   private static final String HEADER = "Consistency-Token";
   private static final Pattern REASON = Pattern.compile("\"reason\"\\s*:\\s*\"([A-Z_]+)\"");
+  private static final int STEPS_PER_WRITE = 3;
 
   private final List<RestClient> instances;
   private final boolean tidemark;
+  private final String customers;
   private final List<Operation> history = Collections.synchronizedList(new ArrayList<>());
+  private final Map<Long, Chain> chains = new ConcurrentHashMap<>();
 
-  CausalRegister(String first, String second, boolean tidemark) {
+  /**
+   * @param tidemark whether reads go through Tidemark; {@code false} reads the replica directly
+   * @param customers prefix of the customer names, unique per run so scopes are not shared
+   */
+  CausalRegister(String first, String second, boolean tidemark, String customers) {
     SimpleClientHttpRequestFactory requests = new SimpleClientHttpRequestFactory();
     requests.setConnectTimeout(5_000);
     requests.setReadTimeout(30_000);
@@ -38,140 +53,198 @@ final class CausalRegister {
             RestClient.builder().baseUrl(first).requestFactory(requests).build(),
             RestClient.builder().baseUrl(second).requestFactory(requests).build());
     this.tidemark = tidemark;
+    this.customers = customers;
   }
 
-  /** Runs {@code chains} chains of {@code writes} writes each, one chain started per period. */
-  List<Operation> run(int chains, int writes, long periodMillis) {
-    ScheduledExecutorService starter = Executors.newSingleThreadScheduledExecutor();
-    // A thread per chain: the driver itself must never be why an operation starts late.
-    ExecutorService workers = Executors.newFixedThreadPool(chains);
+  /** Operations one chain of {@code writes} writes issues. */
+  static int operationsPerChain(int writes) {
+    return writes * STEPS_PER_WRITE;
+  }
+
+  /**
+   * Starts a chain every period, at least {@code count} of them and on until {@code until} is done,
+   * each of {@code writes} writes; gives the history once every chain ended.
+   */
+  List<Operation> run(int count, int writes, long periodMicros, CompletableFuture<?> until) {
+    // A thread per running chain: the driver itself must never be why an operation starts late.
+    ExecutorService workers = Executors.newCachedThreadPool();
     List<CompletableFuture<Void>> running = new ArrayList<>();
     try {
       long begin = System.nanoTime();
-      for (int i = 0; i < chains; i++) {
-        long chain = i;
-        long due = begin + TimeUnit.MILLISECONDS.toNanos(periodMillis * i);
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        running.add(done);
-        starter.schedule(
-            () ->
-                workers.execute(
-                    () -> {
-                      try {
-                        chain(chain, writes, due);
-                        done.complete(null);
-                      } catch (RuntimeException e) {
-                        done.completeExceptionally(e);
-                      }
-                    }),
-            due - System.nanoTime(),
-            TimeUnit.NANOSECONDS);
+      for (long id = 0; id < count || !until.isDone(); id++) {
+        long due = begin + TimeUnit.MICROSECONDS.toNanos(periodMicros * id);
+        LockSupport.parkNanos(due - System.nanoTime());
+        long chain = id;
+        running.add(CompletableFuture.runAsync(() -> chain(chain, writes, due), workers));
       }
       CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
     } finally {
-      starter.shutdownNow();
       workers.shutdownNow();
     }
     return List.copyOf(history);
   }
 
-  private void chain(long chain, int writes, long due) {
-    String token = null;
-    long id = -1;
+  /** Runs {@code count} chains of {@code writes} writes, one started per period. */
+  List<Operation> run(int count, int writes, long periodMicros) {
+    return run(count, writes, periodMicros, CompletableFuture.completedFuture(null));
+  }
+
+  /**
+   * Reads every chain's order once more, with the chain's last token or scope, and gives the whole
+   * history: a write lost after its last read in the run is caught here.
+   */
+  List<Operation> audit() {
+    chains.values().parallelStream()
+        .filter(chain -> chain.revision > 0)
+        .forEach(chain -> step(chain, chain.steps, Kind.READ, instances.get(0), System.nanoTime()));
+    return List.copyOf(history);
+  }
+
+  /** What a chain knows between its operations. */
+  private static final class Chain {
+    final long id;
+    final Client client;
+    final String customer;
+    long order = -1;
     long revision = -1;
-    long intended = due;
-    for (int step = 0; step < writes * 2; step++) {
-      RestClient instance = instances.get(step % 4 < 2 ? step % 2 : 1 - step % 2);
-      long started = System.nanoTime();
-      Answer answer = step % 2 == 0 ? write(instance, id, step, token) : read(instance, id, token);
-      long ended = System.nanoTime();
-      if (step % 2 == 0) {
-        history.add(
-            new Operation(
-                chain,
-                step,
-                Operation.Kind.WRITE,
-                intended,
-                started,
-                ended,
-                answer.status,
-                answer.revision,
-                -1,
-                answer.reason));
-        if (answer.revision < 0) {
-          return;
-        }
-        id = answer.id;
-        revision = answer.revision;
-      } else {
-        history.add(
-            new Operation(
-                chain,
-                step,
-                Operation.Kind.READ,
-                intended,
-                started,
-                ended,
-                answer.status,
-                answer.revision,
-                revision,
-                answer.reason));
-      }
-      if (answer.token != null) {
-        token = answer.token;
-      }
-      intended = ended;
+    @Nullable String token;
+    int steps;
+
+    Chain(long id, Client client, String customer) {
+      this.id = id;
+      this.client = client;
+      this.customer = customer;
     }
   }
 
-  private record Answer(
-      int status, long id, long revision, String reason, @Nullable String token) {}
+  private void chain(long id, int writes, long due) {
+    Chain chain = new Chain(id, id % 2 == 0 ? Client.HEADER : Client.SESSION, customers + "-" + id);
+    chains.put(id, chain);
+    long intended = due;
+    for (int step = 0; step < writes * STEPS_PER_WRITE; step++) {
+      Kind kind = step % STEPS_PER_WRITE == 0 ? Kind.WRITE : Kind.READ;
+      Operation op = step(chain, step, kind, instances.get((int) ((id + step) % 2)), intended);
+      if (op.kind() == Kind.WRITE && !op.acknowledged()) {
+        return;
+      }
+      intended = op.ended();
+    }
+  }
 
-  private Answer write(RestClient instance, long id, int step, @Nullable String token) {
+  private Operation step(Chain chain, int step, Kind kind, RestClient instance, long intended) {
+    String sent = chain.client == Client.HEADER && tidemark ? chain.token : null;
+    long started = System.nanoTime();
+    Answer answer;
+    try {
+      answer =
+          kind == Kind.WRITE ? write(instance, chain, step, sent) : read(instance, chain, sent);
+    } catch (RestClientException e) {
+      answer = new Answer(0, -1, -1, e.getClass().getSimpleName(), null, -1);
+    }
+    Operation op =
+        new Operation(
+            chain.id,
+            step,
+            chain.client,
+            kind,
+            intended,
+            started,
+            System.nanoTime(),
+            answer.status,
+            answer.revision,
+            kind == Kind.READ ? chain.revision : -1,
+            answer.reason,
+            sent,
+            answer.token,
+            answer.serverMillis);
+    history.add(op);
+    if (op.acknowledged()) {
+      chain.order = answer.order;
+      chain.revision = answer.revision;
+    }
+    if (answer.token != null) {
+      chain.token = answer.token;
+    }
+    chain.steps = step + 1;
+    return op;
+  }
+
+  private record Answer(
+      int status,
+      long order,
+      long revision,
+      String reason,
+      @Nullable String token,
+      double serverMillis) {}
+
+  private Answer write(RestClient instance, Chain chain, int step, @Nullable String token) {
+    String status = "S" + step;
     var request =
-        id < 0
-            ? instance.post().uri("/api/orders?customer=register")
-            : instance.put().uri("/api/orders/{id}/status?status=S{step}", id, step);
+        chain.order < 0
+            ? instance.post().uri("/api/orders?customer={c}", chain.customer)
+            : chain.client == Client.HEADER
+                ? instance.put().uri("/api/orders/{id}/status?status={s}", chain.order, status)
+                : instance
+                    .put()
+                    .uri(
+                        "/api/customers/{c}/orders/{id}/status?status={s}",
+                        chain.customer,
+                        chain.order,
+                        status);
     return request
-        .headers(
-            h -> {
-              if (tidemark && token != null) {
-                h.set(HEADER, token);
-              }
-            })
+        .headers(h -> send(h, token))
         .exchange(
             (req, response) -> {
-              int status = response.getStatusCode().value();
+              int code = response.getStatusCode().value();
               String returned = response.getHeaders().getFirst(HEADER);
-              if (status == 200 || status == 201) {
-                Order order = response.bodyTo(Order.class);
-                return new Answer(status, order.id(), order.revision(), "", returned);
+              Order order = code == 200 || code == 201 ? response.bodyTo(Order.class) : null;
+              if (order != null) {
+                return new Answer(code, order.id(), order.revision(), "", returned, -1);
               }
-              return new Answer(status, id, -1, reason(response.bodyTo(String.class)), returned);
+              if (code == 200 || code == 201) {
+                // Recorded as a failure the report shows; the checker cannot count it acknowledged.
+                return new Answer(999, -1, -1, code + " WITHOUT_BODY", returned, -1);
+              }
+              return new Answer(code, -1, -1, reason(response.bodyTo(String.class)), returned, -1);
             });
   }
 
-  private Answer read(RestClient instance, long id, @Nullable String token) {
-    return instance
-        .get()
-        .uri("/api/orders/{id}?tidemark={tidemark}&cache=false", id, tidemark)
-        .headers(
-            h -> {
-              if (tidemark && token != null) {
-                h.set(HEADER, token);
-              }
-            })
+  private Answer read(RestClient instance, Chain chain, @Nullable String token) {
+    var request =
+        chain.client == Client.HEADER
+            ? instance.get().uri("/api/orders/{id}?tidemark={t}&cache=false", chain.order, tidemark)
+            : instance
+                .get()
+                .uri(
+                    "/api/customers/{c}/orders/{id}?tidemark={t}",
+                    chain.customer,
+                    chain.order,
+                    tidemark);
+    return request
+        .headers(h -> send(h, token))
         .exchange(
             (req, response) -> {
-              int status = response.getStatusCode().value();
+              int code = response.getStatusCode().value();
               String returned = response.getHeaders().getFirst(HEADER);
-              if (status == 200 || status == 404) {
+              if (code == 200 || code == 404) {
                 ReadReply reply = response.bodyTo(ReadReply.class);
                 long revision = reply.order() == null ? -1 : reply.order().revision();
-                return new Answer(status, id, revision, reply.servedBy().reason(), returned);
+                return new Answer(
+                    code,
+                    chain.order,
+                    revision,
+                    reply.servedBy().reason(),
+                    returned,
+                    reply.servedBy().elapsedMs());
               }
-              return new Answer(status, id, -1, reason(response.bodyTo(String.class)), returned);
+              return new Answer(code, -1, -1, reason(response.bodyTo(String.class)), returned, -1);
             });
+  }
+
+  private static void send(HttpHeaders headers, @Nullable String token) {
+    if (token != null) {
+      headers.set(HEADER, token);
+    }
   }
 
   private static String reason(@Nullable String problem) {

@@ -1,29 +1,50 @@
 package io.tidemark.demo;
 
+import io.tidemark.demo.Operation.Kind;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
- * Checks a recorded history against the read-your-writes contract: a read that carries the token of
- * an acknowledged write returns that write or a later one, never an older row and never "not
- * found"; it answers within its deadline; anything else is an explicit, counted refusal.
+ * Checks a recorded history against the read-your-writes contract: a read that carries the token
+ * (or scope) of an acknowledged write returns that write or a later one, never an older row and
+ * never "not found"; a chain's reads never go back; every read answers within its deadline;
+ * anything else is an explicit, counted refusal; a write lost in a failover is reported to the
+ * chain that made it ({@code TOKEN_NOT_ON_SOURCE}), never read past.
  */
 final class Checker {
 
   private Checker() {}
+
+  /** The slack a read may take past its deadline. */
+  static final Duration SLACK = Duration.ofMillis(50);
+
+  private static final int EXAMPLES = 4;
+  private static final String LOST_REPORTED = "TOKEN_NOT_ON_SOURCE";
 
   /**
    * What the history shows.
    *
    * @param writes acknowledged writes
    * @param reads reads that returned data or "not found"
-   * @param stale reads that returned a row older than their token's write
+   * @param stale reads that returned a row older than their chain's last acknowledged write
    * @param notFound reads that said "not found" for an acknowledged write
-   * @param pastDeadline operations answered later than the deadline allows
-   * @param refusals refused reads by reason (503 and the like)
+   * @param nonMonotonic reads that returned an older row than an earlier read of their chain
+   * @param pastDeadline reads answered later than their deadline plus {@link #SLACK}
+   * @param lostWrites acknowledged writes the final source does not have
+   * @param unreportedLostWrites lost writes no later read of their chain was refused for
+   * @param served served reads by reason code
+   * @param refusals refused reads by status and reason
+   * @param failedWrites writes not acknowledged, by status and reason
+   * @param latency latency from when each operation was due, by kind
    * @param examples the first few operations that broke an invariant, for the report
    */
   record Verdict(
@@ -31,75 +52,208 @@ final class Checker {
       long reads,
       long stale,
       long notFound,
+      long nonMonotonic,
       long pastDeadline,
+      long lostWrites,
+      long unreportedLostWrites,
+      Map<String, Long> served,
       Map<String, Long> refusals,
+      Map<String, Long> failedWrites,
+      Map<Kind, Latency> latency,
       List<String> examples) {
+
+    /** Share of served reads that the source answered. */
+    double sourceShare() {
+      long source =
+          served.entrySet().stream()
+              .filter(e -> e.getKey().startsWith("SOURCE_"))
+              .mapToLong(Map.Entry::getValue)
+              .sum();
+      return reads == 0 ? 0 : (double) source / reads;
+    }
+
+    long refused() {
+      return refusals.values().stream().mapToLong(Long::longValue).sum();
+    }
 
     String summary() {
       return String.format(
-          "writes %d, reads %d, stale %d, not found %d, past deadline %d, refused %s%s",
+          "writes %d, reads %d, stale %d, not found %d, non-monotonic %d, past deadline %d,"
+              + " lost writes %d (unreported %d), served %s, refused %s, failed writes %s,"
+              + " latency %s%s",
           writes,
           reads,
           stale,
           notFound,
+          nonMonotonic,
           pastDeadline,
+          lostWrites,
+          unreportedLostWrites,
+          served,
           refusals,
+          failedWrites,
+          latency,
           examples.isEmpty() ? "" : "; for example " + examples);
     }
   }
 
-  private static final int EXAMPLES = 8;
+  /**
+   * Latency percentiles in milliseconds, counted from when each operation was due, so a stalled
+   * service cannot hide the operations it delayed (no coordinated omission).
+   */
+  record Latency(long count, double p50, double p90, double p99, double p999, double max) {
 
-  static Verdict check(List<Operation> history, Duration deadline) {
+    static Latency of(long[] nanos) {
+      long[] sorted = nanos.clone();
+      Arrays.sort(sorted);
+      return new Latency(
+          sorted.length,
+          at(sorted, 0.50),
+          at(sorted, 0.90),
+          at(sorted, 0.99),
+          at(sorted, 0.999),
+          sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e6);
+    }
+
+    private static double at(long[] sorted, double quantile) {
+      if (sorted.length == 0) {
+        return 0;
+      }
+      int index = (int) Math.ceil(quantile * sorted.length) - 1;
+      return sorted[Math.max(0, index)] / 1e6;
+    }
+
+    @Override
+    public String toString() {
+      return String.format(
+          "n=%d p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f ms",
+          count, p50, p90, p99, p999, max);
+    }
+  }
+
+  /**
+   * Checks {@code history}; {@code lost} tells whether an acknowledged write is missing from the
+   * final source.
+   */
+  static Verdict check(List<Operation> history, Duration readDeadline, Predicate<Operation> lost) {
     long writes = 0;
     long reads = 0;
     long stale = 0;
     long notFound = 0;
+    long nonMonotonic = 0;
     long pastDeadline = 0;
+    long lostWrites = 0;
+    long unreported = 0;
+    Map<String, Long> served = new TreeMap<>();
     Map<String, Long> refusals = new TreeMap<>();
-    List<String> examples = new ArrayList<>();
-    for (Operation op : history) {
-      if (op.latencyNanos() > deadline.toNanos()) {
-        pastDeadline++;
-        example(examples, "late", op);
-      }
-      if (op.acknowledged()) {
-        writes++;
-        continue;
-      }
-      if (op.kind() != Operation.Kind.READ) {
-        continue;
-      }
-      if (!op.servedRead()) {
-        refusals.merge(op.status() + " " + op.reason(), 1L, Long::sum);
-        continue;
-      }
-      reads++;
-      if (op.revision() < 0) {
-        notFound++;
-        example(examples, "not found", op);
-      } else if (op.revision() < op.required()) {
-        stale++;
-        example(examples, "stale", op);
+    Map<String, Long> failedWrites = new TreeMap<>();
+    Map<String, List<String>> examples = new TreeMap<>();
+    long origin = history.stream().mapToLong(Operation::intended).min().orElse(0);
+    Map<Long, List<Operation>> chains =
+        history.stream().collect(Collectors.groupingBy(Operation::chain, HashMap::new, toList()));
+    for (List<Operation> chain : chains.values()) {
+      chain.sort(Comparator.comparingInt(Operation::step));
+      long newestRead = -1;
+      for (int i = 0; i < chain.size(); i++) {
+        Operation op = chain.get(i);
+        if (op.kind() == Kind.WRITE) {
+          if (!op.acknowledged()) {
+            failedWrites.merge(op.status() + " " + op.reason(), 1L, Long::sum);
+            continue;
+          }
+          writes++;
+          if (lost.test(op)) {
+            lostWrites++;
+            if (!reportedLater(chain, i)) {
+              unreported++;
+              example(examples, origin, "unreported lost", op);
+            }
+          }
+          continue;
+        }
+        if (op.serviceNanos() > readDeadline.plus(SLACK).toNanos()) {
+          pastDeadline++;
+          example(examples, origin, "late", op);
+        }
+        if (!op.servedRead()) {
+          refusals.merge(op.status() + " " + op.reason(), 1L, Long::sum);
+          continue;
+        }
+        reads++;
+        served.merge(op.reason(), 1L, Long::sum);
+        if (op.revision() < 0) {
+          notFound++;
+          example(examples, origin, "not found", op);
+        } else if (op.revision() < op.required()) {
+          stale++;
+          example(examples, origin, "stale", op);
+        }
+        if (op.revision() >= 0 && op.revision() < newestRead) {
+          nonMonotonic++;
+          example(examples, origin, "non-monotonic", op);
+        }
+        newestRead = Math.max(newestRead, op.revision());
       }
     }
     return new Verdict(
-        writes, reads, stale, notFound, pastDeadline, refusals, List.copyOf(examples));
+        writes,
+        reads,
+        stale,
+        notFound,
+        nonMonotonic,
+        pastDeadline,
+        lostWrites,
+        unreported,
+        served,
+        refusals,
+        failedWrites,
+        latencies(history),
+        examples.values().stream().flatMap(List::stream).toList());
   }
 
-  private static void example(List<String> examples, String what, Operation op) {
-    if (examples.size() < EXAMPLES) {
-      examples.add(
+  private static java.util.stream.Collector<Operation, ?, List<Operation>> toList() {
+    return Collectors.toCollection(ArrayList::new);
+  }
+
+  private static boolean reportedLater(List<Operation> chain, int index) {
+    return chain.subList(index + 1, chain.size()).stream()
+        .anyMatch(op -> op.kind() == Kind.READ && LOST_REPORTED.equals(op.reason()));
+  }
+
+  private static Map<Kind, Latency> latencies(List<Operation> history) {
+    Map<Kind, Latency> latency = new EnumMap<>(Kind.class);
+    for (Kind kind : Kind.values()) {
+      latency.put(
+          kind,
+          Latency.of(
+              history.stream()
+                  .filter(op -> op.kind() == kind)
+                  .mapToLong(Operation::latencyNanos)
+                  .toArray()));
+    }
+    return latency;
+  }
+
+  /** Keeps the first few examples of each kind of violation. */
+  private static void example(
+      Map<String, List<String>> examples, long origin, String what, Operation op) {
+    List<String> these = examples.computeIfAbsent(what, w -> new ArrayList<>());
+    if (these.size() < EXAMPLES) {
+      these.add(
           String.format(
-              "%s %s of chain %d step %d (%d %s, %d ms after due, sent %d ms late)",
+              "%s %s %s of chain %d step %d (%d %s, %d ms after due, %d ms after sent, %.0f ms"
+                  + " in the read, sent at %d ms)",
               what,
+              op.client(),
               op.kind(),
               op.chain(),
               op.step(),
               op.status(),
               op.reason(),
               op.latencyNanos() / 1_000_000,
-              (op.started() - op.intended()) / 1_000_000));
+              op.serviceNanos() / 1_000_000,
+              op.serverMillis(),
+              (op.started() - origin) / 1_000_000));
     }
   }
 }

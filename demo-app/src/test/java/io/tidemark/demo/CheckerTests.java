@@ -2,6 +2,7 @@ package io.tidemark.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.demo.Operation.Client;
 import io.tidemark.demo.Operation.Kind;
 import java.time.Duration;
 import java.util.List;
@@ -11,27 +12,116 @@ import org.junit.jupiter.api.Test;
 class CheckerTests {
 
   private static final long MS = 1_000_000;
+  private static final Duration DEADLINE = Duration.ofMillis(100);
+
+  private static Operation write(long chain, int step, long due, long ended, int status, long rev) {
+    return new Operation(
+        chain,
+        step,
+        Client.HEADER,
+        Kind.WRITE,
+        due,
+        due,
+        ended,
+        status,
+        rev,
+        -1,
+        "",
+        null,
+        null,
+        -1);
+  }
+
+  private static Operation read(
+      long chain,
+      int step,
+      long sent,
+      long ended,
+      int status,
+      long rev,
+      long required,
+      String why) {
+    return new Operation(
+        chain,
+        step,
+        Client.SESSION,
+        Kind.READ,
+        sent,
+        sent,
+        ended,
+        status,
+        rev,
+        required,
+        why,
+        null,
+        null,
+        -1);
+  }
 
   @Test
-  void countsStaleMissingLateAndRefusedReads() {
+  void countsStaleMissingBackwardsLateAndRefusedReads() {
     List<Operation> history =
         List.of(
-            new Operation(1, 0, Kind.WRITE, 0, 0, 5 * MS, 201, 1, -1, ""),
-            new Operation(1, 1, Kind.READ, 5 * MS, 5 * MS, 9 * MS, 200, 1, 1, "REPLICA_AFTER_WAIT"),
-            new Operation(1, 2, Kind.WRITE, 9 * MS, 9 * MS, 12 * MS, 200, 2, -1, ""),
-            new Operation(
-                1, 3, Kind.READ, 12 * MS, 12 * MS, 15 * MS, 200, 1, 2, "REPLICA_NO_TOKEN"),
-            new Operation(2, 1, Kind.READ, 0, 0, 3 * MS, 404, -1, 1, "PLAIN_REPLICA_READ"),
-            new Operation(3, 1, Kind.READ, 0, 50 * MS, 120 * MS, 200, 4, 4, "SOURCE_FALLBACK"),
-            new Operation(4, 1, Kind.READ, 0, 0, 30 * MS, 503, -1, 1, "WAIT_TIMEOUT"));
+            write(1, 0, 0, 5 * MS, 201, 1),
+            read(1, 1, 5 * MS, 9 * MS, 200, 1, 1, "REPLICA_AFTER_WAIT"),
+            write(1, 2, 9 * MS, 12 * MS, 200, 2),
+            read(1, 3, 12 * MS, 15 * MS, 200, 2, 2, "REPLICA_CAUGHT_UP"),
+            read(1, 4, 15 * MS, 18 * MS, 200, 1, 2, "REPLICA_NO_TOKEN"),
+            read(2, 1, 0, 3 * MS, 404, -1, 1, "PLAIN_REPLICA_READ"),
+            read(3, 1, 0, 149 * MS, 200, 4, 4, "SOURCE_FALLBACK"),
+            read(3, 2, 0, 151 * MS, 200, 4, 4, "SOURCE_FALLBACK"),
+            read(4, 1, 0, 30 * MS, 503, -1, 1, "WAIT_TIMEOUT"),
+            write(5, 0, 0, 1 * MS, 503, -1));
 
-    Checker.Verdict verdict = Checker.check(history, Duration.ofMillis(100));
+    Checker.Verdict verdict = Checker.check(history, DEADLINE, w -> false);
 
     assertThat(verdict.writes()).isEqualTo(2);
-    assertThat(verdict.reads()).isEqualTo(4);
+    assertThat(verdict.reads()).isEqualTo(6);
     assertThat(verdict.stale()).isEqualTo(1);
+    assertThat(verdict.nonMonotonic()).as("older than the read before it").isEqualTo(1);
     assertThat(verdict.notFound()).isEqualTo(1);
-    assertThat(verdict.pastDeadline()).as("late from when it was due, not when sent").isEqualTo(1);
+    assertThat(verdict.pastDeadline()).as("only past deadline + 50 ms").isEqualTo(1);
     assertThat(verdict.refusals()).isEqualTo(Map.of("503 WAIT_TIMEOUT", 1L));
+    assertThat(verdict.failedWrites()).isEqualTo(Map.of("503 ", 1L));
+    assertThat(verdict.served()).containsEntry("SOURCE_FALLBACK", 2L);
+    assertThat(verdict.sourceShare()).isEqualTo(2.0 / 6);
+  }
+
+  @Test
+  void aLostWriteMustBeReportedToALaterReadOfItsChain() {
+    List<Operation> history =
+        List.of(
+            write(1, 0, 0, MS, 201, 1),
+            read(1, 1, MS, 2 * MS, 503, -1, 1, "TOKEN_NOT_ON_SOURCE"),
+            write(2, 0, 0, MS, 201, 1),
+            read(2, 1, MS, 2 * MS, 503, -1, 1, "WAIT_TIMEOUT"),
+            write(3, 0, 0, MS, 201, 1));
+
+    Checker.Verdict verdict = Checker.check(history, DEADLINE, w -> w.chain() != 3);
+
+    assertThat(verdict.lostWrites()).isEqualTo(2);
+    assertThat(verdict.unreportedLostWrites()).isEqualTo(1);
+    assertThat(verdict.examples())
+        .anyMatch(e -> e.startsWith("unreported lost HEADER WRITE of chain 2"));
+  }
+
+  @Test
+  void latencyCountsFromWhenAnOperationWasDue() {
+    long[] nanos = new long[1000];
+    for (int i = 0; i < nanos.length; i++) {
+      nanos[i] = (i + 1) * MS;
+    }
+    Checker.Latency latency = Checker.Latency.of(nanos);
+
+    assertThat(latency.p50()).isEqualTo(500);
+    assertThat(latency.p99()).isEqualTo(990);
+    assertThat(latency.p999()).isEqualTo(999);
+    assertThat(latency.max()).isEqualTo(1000);
+
+    Operation queued =
+        new Operation(
+            1, 0, Client.HEADER, Kind.WRITE, 0, 40 * MS, 50 * MS, 201, 1, -1, "", null, null, -1);
+    assertThat(Checker.check(List.of(queued), DEADLINE, w -> false).latency().get(Kind.WRITE).max())
+        .isEqualTo(50);
   }
 }

@@ -1,22 +1,29 @@
 package io.tidemark.demo;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One recorded operation of the workload.
  *
  * @param chain the key's chain (one order)
  * @param step position in the chain, from 0
+ * @param client how the client keeps its token: a header it sends back, or a session scope
  * @param kind write or read
  * @param intended when the operation was due, by the driver's schedule (nanos)
  * @param started when it was sent (nanos)
  * @param ended when its answer arrived (nanos)
- * @param status the HTTP status
+ * @param status the HTTP status, or 0 when no answer came
  * @param revision the revision written, or the revision read; -1 for none (not found, failed)
- * @param required for a read, the revision of the write whose token it carried
+ * @param required for a read, the revision of the chain's last acknowledged write
  * @param reason the reason code the service gave (served or refused), or empty
+ * @param sent the token header sent, if any
+ * @param returned the token header answered, if any
+ * @param serverMillis how long the service says the read took, or -1 when it did not say
  */
 record Operation(
     long chain,
     int step,
+    Client client,
     Kind kind,
     long intended,
     long started,
@@ -24,11 +31,19 @@ record Operation(
     int status,
     long revision,
     long required,
-    String reason) {
+    String reason,
+    @Nullable String sent,
+    @Nullable String returned,
+    double serverMillis) {
 
   enum Kind {
     WRITE,
     READ
+  }
+
+  enum Client {
+    HEADER,
+    SESSION
   }
 
   boolean acknowledged() {
@@ -42,5 +57,10 @@ record Operation(
   /** Time from when it was due to its answer: waiting behind a slow driver counts too. */
   long latencyNanos() {
     return ended - intended;
+  }
+
+  /** Time from when it was sent to its answer: what the service's deadline bounds. */
+  long serviceNanos() {
+    return ended - started;
   }
 }

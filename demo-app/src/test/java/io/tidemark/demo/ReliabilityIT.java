@@ -1,0 +1,36 @@
+package io.tidemark.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reliability run in its short form (about two minutes); {@code bin/reliability} runs the long
+ * one. The invariants hold under every fault, and the negative control proves the checker sees
+ * stale reads.
+ */
+class ReliabilityIT {
+
+  @Test
+  void noStaleMissingBackwardsOrLateReadAndEveryLostWriteReportedUnderFaults() {
+    ReliabilityRun.Report report =
+        ReliabilityRun.run(ReliabilityRun.Settings.fromSystemProperties(5_400));
+    report.save();
+    System.out.println(report.table());
+    Checker.Verdict verdict = report.verdict();
+    System.out.println("figures: reliability " + verdict.summary());
+
+    assertThat(report.control().stale() + report.control().notFound())
+        .as("the control's stale reads")
+        .isPositive();
+    assertThat(report.faults()).hasSizeGreaterThanOrEqualTo(9);
+    assertThat(verdict.stale()).isZero();
+    assertThat(verdict.notFound()).isZero();
+    assertThat(verdict.nonMonotonic()).isZero();
+    assertThat(verdict.pastDeadline()).isZero();
+    assertThat(verdict.unreportedLostWrites()).isZero();
+    assertThat(verdict.writes()).isGreaterThan(report.settings().chains());
+    assertThat(verdict.reads()).isGreaterThan(verdict.writes());
+    assertThat(report.writesAfterFailover()).as("writes on the promoted source").isPositive();
+  }
+}

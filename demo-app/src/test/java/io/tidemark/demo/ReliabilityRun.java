@@ -1,0 +1,370 @@
+package io.tidemark.demo;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+
+import io.tidemark.ConsistencyToken;
+import io.tidemark.GtidSet;
+import io.tidemark.TokenCodec;
+import io.tidemark.demo.Operation.Kind;
+import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.MySqlTopology.FormerSource;
+import io.tidemark.testkit.RedisServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The reliability run: the causal-register workload through the demo's two instances on 1 source +
+ * 2 replicas and a persistent Redis, while a fault schedule runs; then every chain is read once
+ * more and the whole history checked. Before it, a negative control: the same workload reading the
+ * replicas directly while they lag must be caught stale.
+ *
+ * <p>System properties: {@code reliability.operations} (operations of the main run) and {@code
+ * reliability.chains-per-second} (arrival rate; each chain is {@value #WRITES} writes, each
+ * followed by two reads).
+ */
+final class ReliabilityRun {
+
+  static final int WRITES = 3;
+
+  /** The demo's read budget; every read must answer within it plus {@link Checker#SLACK}. */
+  static final Duration READ_DEADLINE = Duration.ofSeconds(2);
+
+  private static final Duration DELAY = Duration.ofSeconds(3);
+  private static final Duration GAP = Duration.ofMillis(1_500);
+  private static final Duration TAIL = Duration.ofSeconds(6);
+  private static final int MAX_REPLICA_READS = 8;
+  private static final int MAX_SOURCE_FALLBACKS = 16;
+
+  private ReliabilityRun() {}
+
+  /** How much to run. */
+  record Settings(int operations, int chainsPerSecond) {
+
+    Settings {
+      if (operations < 1 || chainsPerSecond < 1) {
+        throw new IllegalArgumentException(
+            "operations and chains per second must be positive: "
+                + operations
+                + ", "
+                + chainsPerSecond);
+      }
+    }
+
+    static Settings fromSystemProperties(int operations) {
+      return new Settings(
+          Integer.getInteger("reliability.operations", operations),
+          Integer.getInteger("reliability.chains-per-second", 12));
+    }
+
+    int chains() {
+      int perChain = CausalRegister.operationsPerChain(WRITES);
+      return (operations + perChain - 1) / perChain;
+    }
+
+    Duration workload() {
+      return Duration.ofMillis(chains() * 1_000L / chainsPerSecond);
+    }
+  }
+
+  /** What a run found. */
+  record Report(
+      Settings settings,
+      Checker.Verdict verdict,
+      Checker.Verdict control,
+      List<String> faults,
+      Duration elapsed,
+      long operations,
+      long chains,
+      double sourceSelectsPerSecond,
+      double readsPerSecond,
+      long writesAfterFailover) {
+
+    String table() {
+      StringBuilder out = new StringBuilder();
+      out.append(
+          String.format(
+              "Reliability run: %d operations (%d chains at %d/s, header and session clients"
+                  + " alternating) in %d s, 1 source + 2 replicas, 2 instances, read budget %d ms%n%n",
+              operations,
+              chains,
+              settings.chainsPerSecond(),
+              elapsed.toSeconds(),
+              READ_DEADLINE.toMillis()));
+      out.append("| check | with Tidemark | control (wait off, replicas lagging) |\n");
+      out.append("|---|---:|---:|\n");
+      row(out, "acknowledged writes", verdict.writes(), control.writes());
+      row(out, "reads served", verdict.reads(), control.reads());
+      row(out, "stale reads", verdict.stale(), control.stale());
+      row(out, "not found for an acknowledged write", verdict.notFound(), control.notFound());
+      row(out, "non-monotonic reads", verdict.nonMonotonic(), control.nonMonotonic());
+      row(out, "reads past deadline + 50 ms", verdict.pastDeadline(), control.pastDeadline());
+      out.append(
+          String.format(
+              "| lost writes (failover), reported as TOKEN_NOT_ON_SOURCE | %d (%d unreported) | - |%n",
+              verdict.lostWrites(), verdict.unreportedLostWrites()));
+      out.append(
+          String.format(
+              "| writes acknowledged after the first failover | %d | - |%n", writesAfterFailover));
+      out.append(String.format("| reads refused, by reason | %s | - |%n", verdict.refusals()));
+      out.append(
+          String.format(
+              "| fallbacks refused at their admission limit (%d per instance) | %d | - |%n",
+              MAX_SOURCE_FALLBACKS,
+              verdict.refusals().getOrDefault("503 SOURCE_FALLBACK_LIMITED", 0L)));
+      out.append(String.format("| writes refused, by reason | %s | - |%n", verdict.failedWrites()));
+      out.append(String.format("| reads served, by reason | %s | - |%n", verdict.served()));
+      out.append(
+          String.format(
+              "| reads served by the source | %.1f %% | - |%n", 100 * verdict.sourceShare()));
+      out.append(
+          String.format(
+              "| source SELECTs/s before failover (incl. the writes' own), reads/s | %.0f, %.0f |"
+                  + " - |%n",
+              sourceSelectsPerSecond, readsPerSecond));
+      out.append("\nLatency from when each operation was due (ms):\n\n");
+      out.append("| operation | count | p50 | p90 | p99 | p99.9 | max |\n");
+      out.append("|---|---:|---:|---:|---:|---:|---:|\n");
+      for (Map.Entry<Kind, Checker.Latency> e : verdict.latency().entrySet()) {
+        Checker.Latency l = e.getValue();
+        out.append(
+            String.format(
+                "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
+                e.getKey().name().toLowerCase(java.util.Locale.ROOT),
+                l.count(),
+                l.p50(),
+                l.p90(),
+                l.p99(),
+                l.p999(),
+                l.max()));
+      }
+      out.append("\nFaults, in order: ").append(String.join("; ", faults)).append('\n');
+      return out.toString();
+    }
+
+    private static void row(StringBuilder out, String what, long with, long without) {
+      out.append(String.format("| %s | %d | %d |%n", what, with, without));
+    }
+
+    /** Writes the table to {@code target/reliability/summary.md}. */
+    void save() {
+      Path file = Path.of("target", "reliability", "summary.md");
+      try {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, table());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  static Report run(Settings settings) {
+    long begun = System.nanoTime();
+    try (MySqlTopology topology = MySqlTopology.builder().replicas(2).start();
+        RedisServer redis = RedisServer.startPersistent();
+        Demo demo =
+            Demo.start(
+                topology,
+                redis,
+                0,
+                Map.of(
+                    "tidemark.read.timeout",
+                    READ_DEADLINE.toMillis() + "ms",
+                    "tidemark.read.max-replica-reads",
+                    MAX_REPLICA_READS,
+                    "tidemark.read.max-source-fallbacks",
+                    MAX_SOURCE_FALLBACKS,
+                    "logging.level.io.tidemark.spring.autoconfigure.ConsistencyProblems",
+                    "DEBUG"))) {
+      Checker.Verdict control = control(topology, demo);
+      MySqlNode source = topology.source();
+      MySqlNode first = topology.replicas().get(0);
+      MySqlNode second = topology.replicas().get(1);
+      long selectsBefore = comSelect(source);
+      AtomicLong selectsAtFailover = new AtomicLong();
+      AtomicLong failoverAt = new AtomicLong();
+      AtomicLong promotedAt = new AtomicLong();
+      FaultSchedule failovers =
+          new FaultSchedule()
+              .then(
+                  "failover to replica2, old source left read-only, after both replicas stopped"
+                      + " receiving for 1 s",
+                  () -> {
+                    failoverAt.set(System.nanoTime());
+                    selectsAtFailover.set(comSelect(source));
+                    first.stopReceiver();
+                    second.stopReceiver();
+                  },
+                  () -> {
+                    topology.promote(second, FormerSource.READ_ONLY);
+                    promotedAt.set(System.nanoTime());
+                  },
+                  Duration.ofSeconds(1))
+              .then(
+                  "failover to replica1, replica2 (the source) killed, after replica1 stopped"
+                      + " receiving for 1 s",
+                  first::stopReceiver,
+                  () -> topology.promote(first, FormerSource.KILLED),
+                  Duration.ofSeconds(1));
+      FaultSchedule cycle = cycle(first, second, redis);
+      Duration room =
+          settings.workload().minus(DELAY).minus(TAIL).minus(failovers.length(Duration.ZERO, GAP));
+      long cycles = Math.max(1, room.toMillis() / cycle.length(Duration.ZERO, GAP).toMillis());
+      FaultSchedule schedule = new FaultSchedule();
+      for (int i = 0; i < cycles; i++) {
+        schedule.then(cycle);
+      }
+      schedule.then(failovers);
+
+      CausalRegister register = new CausalRegister(demo.firstUrl(), demo.secondUrl(), true, "run");
+      long started = System.nanoTime();
+      var faults = schedule.start(DELAY, GAP);
+      // Arrivals go on past the last fault, so the final topology is read under load too.
+      var faultsAndTail =
+          faults.thenRunAsync(
+              () -> {}, CompletableFuture.delayedExecutor(TAIL.toMillis(), MILLISECONDS));
+      register.run(
+          settings.chains(), WRITES, 1_000_000L / settings.chainsPerSecond(), faultsAndTail);
+      List<String> applied = faults.join();
+      List<Operation> history = register.audit();
+      GtidSet survived = GtidSet.parse(topology.source().gtidExecuted());
+      Checker.Verdict verdict =
+          Checker.check(history, READ_DEADLINE, lostFrom(demo.codec(), survived));
+
+      double beforeFailover = (failoverAt.get() - started) / 1e9;
+      long readsBeforeFailover =
+          history.stream()
+              .filter(op -> op.kind() == Kind.READ && op.started() < failoverAt.get())
+              .count();
+      long promoted = promotedAt.get();
+      long writesAfterFailover =
+          history.stream().filter(op -> op.acknowledged() && op.started() > promoted).count();
+      return new Report(
+          settings,
+          verdict,
+          control,
+          applied,
+          Duration.ofNanos(System.nanoTime() - begun),
+          history.size(),
+          history.stream().mapToLong(Operation::chain).distinct().count(),
+          (selectsAtFailover.get() - selectsBefore) / beforeFailover,
+          readsBeforeFailover / beforeFailover,
+          writesAfterFailover);
+    }
+  }
+
+  /** The faults that leave the topology as it was, one after another. */
+  private static FaultSchedule cycle(MySqlNode first, MySqlNode second, RedisServer redis) {
+    AtomicReference<@Nullable ReplicationLag> spikes = new AtomicReference<>();
+    return new FaultSchedule()
+        .then(
+            "replica1 applier paused 2.5 s",
+            first::pauseApplier,
+            first::resumeApplier,
+            Duration.ofMillis(2_500))
+        .then(
+            "replica2 receiver (IO thread) stopped 1 s",
+            second::stopReceiver,
+            second::startReceiver,
+            Duration.ofSeconds(1))
+        .then(
+            "replica1 delay spikes 3 s (applier held 300 ms, released 50 ms)",
+            () -> spikes.set(ReplicationLag.start(first, ms(300), ms(50))),
+            () -> spikes.getAndSet(null).close(),
+            Duration.ofSeconds(3))
+        .then("replica1 frozen 1.5 s", first::freeze, first::thaw, Duration.ofMillis(1_500))
+        .then(
+            "replica2 killed, restarted after 2 s",
+            second::kill,
+            second::restart,
+            Duration.ofSeconds(2))
+        .then(
+            "Redis killed, restarted after 2 s", redis::kill, redis::restart, Duration.ofSeconds(2))
+        .then(
+            "replica pools exhausted 2 s (both appliers paused, more reads waiting than "
+                + MAX_REPLICA_READS
+                + " replica connections)",
+            () -> {
+              first.pauseApplier();
+              second.pauseApplier();
+            },
+            () -> {
+              first.resumeApplier();
+              second.resumeApplier();
+            },
+            Duration.ofSeconds(2));
+  }
+
+  /** The workload reading the replicas directly while both lag: it must be caught stale. */
+  private static Checker.Verdict control(MySqlTopology topology, Demo demo) {
+    List<ReplicationLag> lags = new ArrayList<>();
+    try {
+      for (MySqlNode replica : topology.replicas()) {
+        lags.add(ReplicationLag.start(replica, ms(300), ms(50)));
+      }
+      List<Operation> history =
+          new CausalRegister(demo.firstUrl(), demo.secondUrl(), false, "control")
+              .run(40, WRITES, 100_000);
+      return Checker.check(history, READ_DEADLINE, write -> false);
+    } finally {
+      lags.forEach(ReplicationLag::close);
+    }
+  }
+
+  /** Whether a write's own GTIDs (what its answer's token adds to the one it sent) are gone. */
+  private static Predicate<Operation> lostFrom(TokenCodec codec, GtidSet survived) {
+    return write -> {
+      GtidSet own = gtids(codec, write.returned()).subtract(gtids(codec, write.sent()));
+      if (own.isEmpty()) {
+        throw new IllegalStateException(
+            "an acknowledged write answered no token of its own: chain "
+                + write.chain()
+                + " step "
+                + write.step());
+      }
+      return !survived.containsAll(own);
+    };
+  }
+
+  private static GtidSet gtids(TokenCodec codec, @Nullable String header) {
+    if (header == null) {
+      return GtidSet.EMPTY;
+    }
+    return codec
+        .verify(codec.parseHeader(header), "orders")
+        .map(ConsistencyToken::gtids)
+        .orElse(GtidSet.EMPTY);
+  }
+
+  private static long comSelect(MySqlNode node) {
+    try (Connection c = node.openConnection();
+        Statement s = c.createStatement();
+        ResultSet status = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Com_select'")) {
+      if (!status.next()) {
+        throw new IllegalStateException(node + " has no Com_select status");
+      }
+      return status.getLong(2);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read Com_select of " + node, e);
+    }
+  }
+
+  private static Duration ms(long millis) {
+    return Duration.ofMillis(millis);
+  }
+}
