@@ -43,15 +43,15 @@ public final class WriterDataSource implements DataSource {
   }
 
   /**
-   * @throws SQLTransientConnectionException when no single node accepts writes; the message starts
-   *     with the reason ({@code NO_WRITABLE_SOURCE}, {@code SPLIT_BRAIN})
+   * @throws NoWritableSourceException when no single node accepts writes ({@code
+   *     NO_WRITABLE_SOURCE}, {@code SPLIT_BRAIN})
    */
   @Override
   public Connection getConnection() throws SQLException {
     NodeSelector.Choice writer = selector.writer();
     NodeState node = writer.node();
     if (node == null) {
-      throw new SQLTransientConnectionException(writer.reason() + ": " + writer.detail(), "08001");
+      throw new NoWritableSourceException(writer.reason(), writer.detail());
     }
     DataSource pool = pools.get(node.name());
     if (pool == null) {

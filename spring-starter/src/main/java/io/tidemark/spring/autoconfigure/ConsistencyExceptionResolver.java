@@ -1,6 +1,5 @@
 package io.tidemark.spring.autoconfigure;
 
-import io.tidemark.TidemarkException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -12,10 +11,11 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.ModelAndView;
 
 /**
- * Answers a refused read or a rejected token that a handler threw with its problem (503 or 400, see
- * {@link ConsistencyProblems}) instead of a 500. Ordered last, after Spring MVC's own resolvers, so
- * that the application's {@code @ExceptionHandler} methods and {@code ControllerAdvice} for these
- * exceptions take precedence.
+ * Answers a refused read, a rejected token or a write without a single writable source that a
+ * handler threw with its problem (503 or 400, see {@link ConsistencyProblems}) instead of a 500.
+ * Ordered last, after Spring MVC's own resolvers, so that the application's
+ * {@code @ExceptionHandler} methods and {@code ControllerAdvice} for these exceptions take
+ * precedence.
  */
 final class ConsistencyExceptionResolver implements HandlerExceptionResolver, Ordered {
 
@@ -33,7 +33,7 @@ final class ConsistencyExceptionResolver implements HandlerExceptionResolver, Or
       HttpServletResponse response,
       @Nullable Object handler,
       Exception ex) {
-    TidemarkException outcome = ConsistencyProblems.find(ex);
+    ConsistencyProblems.Problem outcome = ConsistencyProblems.find(ex);
     if (outcome == null || response.isCommitted()) {
       return null;
     }

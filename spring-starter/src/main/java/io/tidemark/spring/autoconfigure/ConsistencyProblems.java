@@ -4,6 +4,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.Reason;
 import io.tidemark.TidemarkException;
 import io.tidemark.TokenRejectedException;
+import io.tidemark.topology.NoWritableSourceException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -15,8 +16,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Answers consistency outcomes with an RFC 9457 problem: a token that does not verify with 400, a
- * read that could not be served with 503 and {@code Retry-After}. The body names the reason code in
- * {@code reason}; the exception's message, which holds GTIDs and server UUIDs, is only logged.
+ * read that could not be served, or a write with no single writable source, with 503 and {@code
+ * Retry-After}. The body names the reason code in {@code reason}; the exception's message, which
+ * holds GTIDs and server UUIDs, is only logged.
  */
 final class ConsistencyProblems {
 
@@ -32,14 +34,42 @@ final class ConsistencyProblems {
   }
 
   /**
-   * The consistency outcome {@code failure} is or was caused by: a {@link TokenRejectedException}
-   * or a {@link ConsistentReadException}; {@code null} for anything else.
+   * A consistency outcome to answer: why, with which status and detail, and the exception's own
+   * message for the log.
    */
-  static @Nullable TidemarkException find(@Nullable Throwable failure) {
+  record Problem(Enum<?> reason, int status, String detail, String logged) {
+
+    /** The problem for a token or read failure. */
+    static Problem of(TidemarkException failure) {
+      boolean badInput =
+          failure instanceof TokenRejectedException || failure.reason() == Reason.TOKEN_REJECTED;
+      String detail =
+          failure instanceof TokenRejectedException
+              ? "The consistency token was rejected."
+              : badInput
+                  ? "The consistency token names a source this cluster does not know."
+                  : "The read could not be served with the consistency it requires in time.";
+      return new Problem(failure.reason(), badInput ? 400 : 503, detail, failure.toString());
+    }
+  }
+
+  /**
+   * The consistency outcome {@code failure} is or was caused by: a {@link TokenRejectedException},
+   * a {@link ConsistentReadException} or, for a write, a {@link NoWritableSourceException}; {@code
+   * null} for anything else.
+   */
+  static @Nullable Problem find(@Nullable Throwable failure) {
     Throwable current = failure;
     for (int i = 0; current != null && i < MAX_CAUSES; i++) {
       if (current instanceof TokenRejectedException || current instanceof ConsistentReadException) {
-        return (TidemarkException) current;
+        return Problem.of((TidemarkException) current);
+      }
+      if (current instanceof NoWritableSourceException noSource) {
+        return new Problem(
+            noSource.reason(),
+            503,
+            "No single database node accepts writes right now; retry shortly.",
+            noSource.toString());
       }
       current = current.getCause();
     }
@@ -53,18 +83,18 @@ final class ConsistencyProblems {
    */
   void write(HttpServletRequest request, HttpServletResponse response, TidemarkException failure)
       throws IOException {
-    boolean badInput =
-        failure instanceof TokenRejectedException || failure.reason() == Reason.TOKEN_REJECTED;
-    int status = badInput ? 400 : 503;
+    write(request, response, Problem.of(failure));
+  }
+
+  /** Writes {@code problem}; a 503 gets {@code Retry-After}. */
+  void write(HttpServletRequest request, HttpServletResponse response, Problem problem)
+      throws IOException {
+    int status = problem.status();
+    boolean badInput = status == 400;
     String title = badInput ? "Bad Request" : "Service Unavailable";
-    String detail =
-        failure instanceof TokenRejectedException
-            ? "The consistency token was rejected."
-            : badInput
-                ? "The consistency token names a source this cluster does not know."
-                : "The read could not be served with the consistency it requires in time.";
+    String detail = problem.detail();
     if (log.isDebugEnabled()) {
-      log.debug("Answering " + status + " to " + request.getRequestURI() + ": " + failure);
+      log.debug("Answering " + status + " to " + request.getRequestURI() + ": " + problem.logged());
     }
     response.setStatus(status);
     if (!badInput) {
@@ -81,7 +111,7 @@ final class ConsistencyProblems {
                 + ",\"instance\":"
                 + json(request.getRequestURI())
                 + ",\"reason\":"
-                + json(failure.reason().name())
+                + json(problem.reason().name())
                 + "}")
             .getBytes(StandardCharsets.UTF_8);
     response.setContentLength(body.length);

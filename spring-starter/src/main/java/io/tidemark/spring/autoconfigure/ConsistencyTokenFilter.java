@@ -3,7 +3,6 @@ package io.tidemark.spring.autoconfigure;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.Ticker;
-import io.tidemark.TidemarkException;
 import io.tidemark.TokenRejectedException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -110,7 +109,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
         PinnedRead.Binding tokens = ForwardedTokens.bind(state.forwarded())) {
       chain.doFilter(request, response);
     } catch (IOException | ServletException | RuntimeException e) {
-      TidemarkException outcome = ConsistencyProblems.find(e);
+      ConsistencyProblems.Problem outcome = ConsistencyProblems.find(e);
       if (outcome == null || state.wrapper().isCommitted()) {
         throw e;
       }
