@@ -188,9 +188,7 @@ final class ReliabilityRun {
                     "tidemark.read.max-replica-reads",
                     MAX_REPLICA_READS,
                     "tidemark.read.max-source-fallbacks",
-                    MAX_SOURCE_FALLBACKS,
-                    "logging.level.io.tidemark.spring.autoconfigure.ConsistencyProblems",
-                    "DEBUG"))) {
+                    MAX_SOURCE_FALLBACKS))) {
       Checker.Verdict control = control(topology, demo);
       MySqlNode source = topology.source();
       MySqlNode first = topology.replicas().get(0);
