@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -23,7 +24,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class KnownSourceUuids {
 
-  private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /**
+   * Shortest time between two reads of the list: a flood of unknown UUIDs costs the source little.
+   */
+  private static final long REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final NodeRoutes routes;
   private final Ticker ticker;
@@ -38,9 +42,10 @@ final class KnownSourceUuids {
   }
 
   /**
-   * Whether every UUID of {@code token} is a known source; on an unknown one the list is read
-   * again, at most once a second, since a new source may have joined. Taking the turn to read it,
-   * the connection and the query all end by {@code deadline}.
+   * Whether every UUID of {@code token} is a known source. An unknown one is looked up in a list
+   * read after this call began (a new source may have just taken its first write), waiting for the
+   * next allowed read of it; the turn, the wait, the connection and the query all end by {@code
+   * deadline}.
    *
    * @throws SQLTransientConnectionException when the list could not be read by the deadline
    */
@@ -48,6 +53,7 @@ final class KnownSourceUuids {
     if (known.containsAll(token.uuids())) {
       return true;
     }
+    long asked = ticker.read();
     try {
       if (!refreshing.tryLock(Math.max(0, deadline.remaining().toNanos()), TimeUnit.NANOSECONDS)) {
         throw new SQLTransientConnectionException(
@@ -58,7 +64,9 @@ final class KnownSourceUuids {
       throw new SQLTransientConnectionException("interrupted reading the source's UUIDs", "08001");
     }
     try {
-      if (!loaded || ticker.read() - refreshedAt >= REFRESH_NANOS) {
+      // A list read while this call waited for its turn is new enough.
+      if (!loaded || refreshedAt - asked <= 0) {
+        awaitNextRefresh(deadline);
         Set<UUID> read = read(deadline);
         if (read != null) {
           known = read;
@@ -70,6 +78,20 @@ final class KnownSourceUuids {
       refreshing.unlock();
     }
     return known.containsAll(token.uuids());
+  }
+
+  private void awaitNextRefresh(Deadline deadline) throws SQLTransientConnectionException {
+    long wait = loaded ? refreshedAt + REFRESH_NANOS - ticker.read() : 0;
+    if (wait <= 0) {
+      return;
+    }
+    if (wait >= deadline.remaining().toNanos()) {
+      throw new SQLTransientConnectionException(
+          "the token names a source UUID not seen yet; the next look at the source comes after"
+              + " the deadline",
+          "08001");
+    }
+    LockSupport.parkNanos(wait);
   }
 
   /** The source's UUIDs, or {@code null} while no source can be reached (what is known stays). */

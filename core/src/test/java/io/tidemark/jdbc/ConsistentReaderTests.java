@@ -290,6 +290,27 @@ class ConsistentReaderTests {
   }
 
   @Test
+  void aSourceUuidFirstSeenRightAfterTheListWasReadIsLookedUpAgainNotRejected()
+      throws SQLException {
+    ConsistentReader reader = reader().build();
+    ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      reader.read(options, c -> status(c));
+    }
+    // A failover: the new source's first write, in a token, within the same instant.
+    String promoted = "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb";
+    sourceServer.executed(promoted + ":1");
+
+    try (ConsistencyContext.Scope scope =
+        ConsistencyContext.open(GtidSet.parse(WRITES + "," + promoted + ":1"))) {
+      ReadResult<String> read = reader.read(options, c -> status(c));
+
+      assertThat(read.value()).isEqualTo("PAID");
+      assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+    }
+  }
+
+  @Test
   void readsWithNoReplicaToRouteToDoNotUseUpTheReplicaConnectionLimit() throws SQLException {
     NodeRoutes noReplica =
         new NodeRoutes() {
