@@ -189,7 +189,9 @@ public final class ConsistentReader {
 
     private boolean knowsSourcesOf(GtidSet token) throws SQLException {
       try {
-        return knownSources.knowsAll(token, deadline);
+        // The socket grace, as for a replica: even a read with no budget left may look them up.
+        return knownSources.knowsAll(
+            token, Deadline.after(Duration.ofMillis(socketMillis(deadline)), ticker));
       } catch (SQLTransientConnectionException e) {
         throw failed(
             Reason.DATABASE_BUSY, "could not check the token's sources: " + e.getMessage());
