@@ -71,7 +71,8 @@ class CheckerTests {
             read(3, 1, 0, 149 * MS, 200, 4, 4, "SOURCE_FALLBACK"),
             read(3, 2, 0, 151 * MS, 200, 4, 4, "SOURCE_FALLBACK"),
             read(4, 1, 0, 30 * MS, 503, -1, 1, "WAIT_TIMEOUT"),
-            write(5, 0, 0, 1 * MS, 503, -1));
+            write(5, 0, 0, 1 * MS, 503, -1),
+            write(6, 0, 0, 1 * MS, 200, -1));
 
     Checker.Verdict verdict = Checker.check(history, DEADLINE, w -> false);
 
@@ -82,7 +83,9 @@ class CheckerTests {
     assertThat(verdict.notFound()).isEqualTo(1);
     assertThat(verdict.pastDeadline()).as("only past deadline + 50 ms").isEqualTo(1);
     assertThat(verdict.refusals()).isEqualTo(Map.of("503 WAIT_TIMEOUT", 1L));
-    assertThat(verdict.failedWrites()).isEqualTo(Map.of("503 ", 1L));
+    assertThat(verdict.failedWrites())
+        .as("a 200 without the row is not acknowledged")
+        .isEqualTo(Map.of("503 ", 1L, "200 ", 1L));
     assertThat(verdict.served()).containsEntry("SOURCE_FALLBACK", 2L);
     assertThat(verdict.sourceShare()).isEqualTo(2.0 / 6);
   }

@@ -46,8 +46,9 @@ record Operation(
     SESSION
   }
 
+  /** A write the service said it made and answered with the row: its revision is known. */
   boolean acknowledged() {
-    return kind == Kind.WRITE && status >= 200 && status < 300;
+    return kind == Kind.WRITE && status >= 200 && status < 300 && revision >= 0;
   }
 
   boolean servedRead() {
