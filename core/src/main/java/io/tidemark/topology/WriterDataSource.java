@@ -57,24 +57,12 @@ public final class WriterDataSource implements DataSource {
     if (pool == null) {
       throw new SQLTransientConnectionException("no pool for node " + node.name(), "08001");
     }
-    Connection connection;
     try {
-      connection = pool.getConnection();
+      return (Connection) proxy(pool.getConnection(), Connection.class);
     } catch (SQLException e) {
       view.refreshNow();
       throw e;
     }
-    try {
-      // A promoted replica's pool hands out read-only connections; its pool sets them back.
-      if (connection.isReadOnly()) {
-        connection.setReadOnly(false);
-      }
-    } catch (SQLException e) {
-      connection.close();
-      view.refreshNow();
-      throw e;
-    }
-    return (Connection) proxy(connection, Connection.class);
   }
 
   @Override

@@ -181,8 +181,6 @@ class SelectedRoutesIT {
       config.setMaximumPoolSize(4);
       config.setMinimumIdle(0);
       config.setConnectionTimeout(2_000);
-      // Replicas' pools hand out read-only connections, as an application's replica pool would.
-      config.setReadOnly(node.role() == MySqlNode.Role.REPLICA);
       config.setPoolName("routes-" + node.name());
       return new HikariDataSource(config);
     }

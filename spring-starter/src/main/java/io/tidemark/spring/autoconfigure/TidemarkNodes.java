@@ -128,7 +128,10 @@ final class TidemarkNodes implements AutoCloseable {
     // idle ones are few, since most replica reads are short.
     pool.setMaximumPoolSize(maxReads);
     pool.setMinimumIdle(Math.min(2, maxReads));
-    pool.setReadOnly(true);
+    // Left writable: after a failover this pool takes the new source's writes, and a read-only
+    // flag would cost a round trip per checkout to undo. Reads only go to nodes the server itself
+    // reports read-only.
+
     // The pool must not fail the application's start when a replica is down: reads skip it.
     pool.setInitializationFailTimeout(-1);
     return pool;
