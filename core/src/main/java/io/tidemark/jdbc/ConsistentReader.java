@@ -160,7 +160,7 @@ public final class ConsistentReader {
       if (options.sourceOnly() || (context != null && context.isDirty())) {
         return onSource(Reason.SOURCE_BY_POLICY);
       }
-      if (!token.isEmpty() && !knowsSourcesOf(token)) {
+      if (!token.isEmpty() && !knownSources.knowsAllNow(token) && !knowsSourcesOf(token)) {
         throw failed(Reason.TOKEN_REJECTED, "the token names a source UUID this cluster lacks");
       }
       long pause = TimeUnit.MILLISECONDS.toNanos(5);

@@ -50,7 +50,7 @@ final class KnownSourceUuids {
    * @throws SQLTransientConnectionException when the list could not be read by the deadline
    */
   boolean knowsAll(GtidSet token, Deadline deadline) throws SQLException {
-    if (known.containsAll(token.uuids())) {
+    if (knowsAllNow(token)) {
       return true;
     }
     long asked = ticker.read();
@@ -77,6 +77,11 @@ final class KnownSourceUuids {
     } finally {
       refreshing.unlock();
     }
+    return known.containsAll(token.uuids());
+  }
+
+  /** Whether every UUID of {@code token} is in the list as last read; no server call. */
+  boolean knowsAllNow(GtidSet token) {
     return known.containsAll(token.uuids());
   }
 
