@@ -172,6 +172,11 @@ public final class ConsistentReader {
         Reason failure = outcome.failure;
         switch (options.policy()) {
           case FALLBACK_TO_SOURCE -> {
+            if (deadline.isExpired()) {
+              // A fallback begun with nothing left could only overrun the deadline, and a source
+              // connection cut by a spent socket bound would be lost to every other read.
+              throw failed(failure, outcome.detail + "; no time left to fall back to the source");
+            }
             return onSource(Reason.SOURCE_FALLBACK);
           }
           case FAIL -> throw failed(failure, outcome.detail);
@@ -321,7 +326,9 @@ public final class ConsistentReader {
         }
         served = Reason.REPLICA_AFTER_WAIT;
       }
-      SocketTimeout.tighten(connection, socketMillis(replicaDeadline));
+      // The replica holds the token now, so the fallback's reserve is better spent on its query
+      // than on a fallback begun late: cutting the query would also cost the connection.
+      SocketTimeout.tighten(connection, millisLeft(deadline));
       T value = query.apply(connection);
       if (!meetsRevision(value)) {
         return Outcome.failed(

@@ -10,7 +10,9 @@ import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
@@ -43,9 +45,9 @@ final class KnownSourceUuids {
 
   /**
    * Whether every UUID of {@code token} is a known source. An unknown one is looked up in a list
-   * read after this call began (a new source may have just taken its first write), waiting for the
-   * next allowed read of it; the turn, the wait, the connection and the query all end by {@code
-   * deadline}.
+   * read after this call began (a new source may have just taken its first write), from the source
+   * as seen after a fresh look at the roles, waiting for the next allowed read of it; the turn, the
+   * look, the wait, the connection and the query all end by {@code deadline}.
    *
    * @throws SQLTransientConnectionException when the list could not be read by the deadline
    */
@@ -80,6 +82,21 @@ final class KnownSourceUuids {
     return known.containsAll(token.uuids());
   }
 
+  /**
+   * Sees the roles afresh first, for at most half of what is left: a UUID not seen yet is most
+   * likely a newly promoted source's, and until the failover is seen here "the source" is the
+   * former one, whose list lacks it. A slow look leaves the list to the source as last seen.
+   */
+  private void awaitRoles(Deadline deadline) {
+    try {
+      routes.refresh().get(Math.max(0, deadline.remaining().toNanos() / 2), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      // The source as last seen is asked; at worst the token is refused as unknown.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Whether every UUID of {@code token} is in the list as last read; no server call. */
   boolean knowsAllNow(GtidSet token) {
     return known.containsAll(token.uuids());
@@ -101,6 +118,9 @@ final class KnownSourceUuids {
 
   /** The source's UUIDs, or {@code null} while no source can be reached (what is known stays). */
   private @Nullable Set<UUID> read(Deadline deadline) throws SQLException {
+    if (loaded) {
+      awaitRoles(deadline);
+    }
     DataSource source = routes.source().dataSource();
     if (source == null) {
       return null;

@@ -4,6 +4,7 @@ import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -24,6 +25,14 @@ public interface NodeRoutes {
 
   /** Told when a connection to {@code node} failed, so that roles are checked again soon. */
   void failed(String node);
+
+  /**
+   * Looks at the nodes' roles again now, without waiting; the future completes once they were seen
+   * afresh. Routes that do not look at nodes complete it at once.
+   */
+  default CompletableFuture<?> refresh() {
+    return CompletableFuture.completedFuture(null);
+  }
 
   /**
    * A data source to use, or the reason there is none.

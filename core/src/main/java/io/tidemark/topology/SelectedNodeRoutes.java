@@ -5,6 +5,7 @@ import io.tidemark.jdbc.NodeRoutes;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import javax.sql.DataSource;
 
 /**
@@ -47,6 +48,11 @@ public final class SelectedNodeRoutes implements NodeRoutes {
   @Override
   public void failed(String node) {
     view.refreshNow();
+  }
+
+  @Override
+  public CompletableFuture<?> refresh() {
+    return view.refreshNow();
   }
 
   private Route route(NodeSelector.Choice choice) {

@@ -15,17 +15,20 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -311,6 +314,54 @@ class ConsistentReaderTests {
   }
 
   @Test
+  void aUuidUnknownToTheSourceAsLastSeenIsLookedUpOnTheSourceSeenAfresh() throws SQLException {
+    // A failover this instance has not seen yet: the former source lacks the new one's first GTID.
+    String promoted = "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb";
+    FakeConnection newSource =
+        new FakeConnection(
+            new FakeMysql(promoted, ticker)
+                .executed(WRITES + "," + promoted + ":1")
+                .answering(STATUS, "SHIPPED"));
+    AtomicBoolean failoverSeen = new AtomicBoolean();
+    NodeRoutes routes =
+        new NodeRoutes() {
+          @Override
+          public Route replicaFor(GtidSet token, Set<String> tables) {
+            return Route.to(replica.pool(), "replica", Reason.REPLICA_AFTER_WAIT);
+          }
+
+          @Override
+          public Route source() {
+            return failoverSeen.get()
+                ? Route.to(newSource.pool(), "new source", Reason.SOURCE_FALLBACK)
+                : Route.to(source.pool(), "former source", Reason.SOURCE_FALLBACK);
+          }
+
+          @Override
+          public void failed(String node) {}
+
+          @Override
+          public CompletableFuture<?> refresh() {
+            failoverSeen.set(true);
+            return CompletableFuture.completedFuture(null);
+          }
+        };
+    ConsistentReader reader = ConsistentReader.builder(routes).ticker(ticker).build();
+    ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      reader.read(options, c -> status(c));
+    }
+
+    try (ConsistencyContext.Scope scope =
+        ConsistencyContext.open(GtidSet.parse(WRITES + "," + promoted + ":1"))) {
+      ReadResult<String> read = reader.read(options, c -> status(c));
+
+      assertThat(read.value()).isEqualTo("SHIPPED");
+      assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+    }
+  }
+
+  @Test
   void readsWithNoReplicaToRouteToDoNotUseUpTheReplicaConnectionLimit() throws SQLException {
     NodeRoutes noReplica =
         new NodeRoutes() {
@@ -358,6 +409,31 @@ class ConsistentReaderTests {
     }
     assertThat(source.sent("GTID_SUBSET")).hasSize(1);
     assertThat(records).hasSize(1);
+  }
+
+  @Test
+  void doesNotFallBackOnceTheReplicaAttemptRanPastTheDeadline() {
+    replicaServer
+        .executed(WRITES)
+        .failingAfter(
+            STATUS,
+            SHORT,
+            new SQLNonTransientConnectionException("Communications link failure", "08S01"));
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      assertThatThrownBy(
+              () -> reader.read(ReadOptions.defaults().withTimeout(SHORT), c -> status(c)))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(Reason.REPLICA_ERROR);
+                assertThat(e.getMessage()).contains("no time left to fall back");
+              });
+    }
+    assertThat(source.log())
+        .as("no source connection taken after the deadline")
+        .isEqualTo(SOURCE_UUIDS_LOOKUP);
   }
 
   @Test
@@ -493,7 +569,10 @@ class ConsistentReaderTests {
           });
     }
 
-    assertThat(boundDuringRead[0]).isPositive().isLessThanOrEqualTo(700 + 50);
+    assertThat(boundDuringRead[0])
+        .as("the query after the wait may use the fallback reserve, up to the deadline")
+        .isGreaterThan(700 - 200 + 50)
+        .isLessThanOrEqualTo(700);
     assertThat(replica.networkTimeoutMillis()).isZero();
   }
 }

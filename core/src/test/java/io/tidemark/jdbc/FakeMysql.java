@@ -27,6 +27,7 @@ final class FakeMysql implements FakeConnection.Server {
   private final FakeTicker ticker;
   private final Map<String, @Nullable Object> answers = new HashMap<>();
   private final Map<String, SQLException> failures = new HashMap<>();
+  private final Map<String, Duration> failureTimes = new HashMap<>();
   private boolean honoursFractions = true;
   private int slowProbesLeft;
   private Duration checkTime = Duration.ofMillis(1);
@@ -78,7 +79,13 @@ final class FakeMysql implements FakeConnection.Server {
 
   /** Fails {@code sql} with {@code error}. */
   synchronized FakeMysql failing(String sql, SQLException error) {
+    return failingAfter(sql, Duration.ZERO, error);
+  }
+
+  /** Fails {@code sql} with {@code error} once {@code time} has passed on the ticker. */
+  synchronized FakeMysql failingAfter(String sql, Duration time, SQLException error) {
     failures.put(sql, error);
+    failureTimes.put(sql, time);
     return this;
   }
 
@@ -92,6 +99,7 @@ final class FakeMysql implements FakeConnection.Server {
     String sql = statement.sql();
     SQLException failure = failures.get(sql);
     if (failure != null) {
+      ticker.advance(failureTimes.get(sql));
       throw failure;
     }
     if (sql.contains("WAIT_FOR_EXECUTED_GTID_SET") && sql.contains("0.05")) {

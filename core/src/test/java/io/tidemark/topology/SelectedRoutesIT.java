@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
+import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.jdbc.CapturingDataSource;
@@ -53,6 +54,22 @@ class SelectedRoutesIT {
           .isEqualTo("after");
       assertThat(cluster.oldSource.queryString("SELECT COUNT(*) FROM shop.t WHERE id = 2"))
           .isEqualTo("0");
+    }
+  }
+
+  @Test
+  void aNewSourcesFirstWriteIsReadBeforeTheViewsNextLookAtTheRoles() throws Exception {
+    // Probes five minutes apart: only the reader itself can notice the failover in time.
+    try (Cluster cluster = new Cluster(Duration.ofSeconds(5), Duration.ofMinutes(5))) {
+      cluster.write(1, "before");
+      assertThat(cluster.read(1, ReadPolicy.FALLBACK_TO_SOURCE).value()).isEqualTo("before");
+
+      cluster.topology.promote(cluster.replica1, FormerSource.READ_ONLY);
+      cluster.replica1.execute("INSERT INTO shop.t VALUES (2, 'after')");
+      cluster.scope.context().merge(GtidSet.parse(cluster.replica1.gtidExecuted()));
+
+      ReadResult<String> read = cluster.read(2, ReadPolicy.FALLBACK_TO_SOURCE);
+      assertThat(read.value()).isEqualTo("after");
     }
   }
 
@@ -124,6 +141,10 @@ class SelectedRoutesIT {
     ConsistencyContext.Scope scope = ConsistencyContext.open();
 
     Cluster(Duration maxLag) {
+      this(maxLag, TopologyView.DEFAULT_REFRESH_INTERVAL);
+    }
+
+    Cluster(Duration maxLag, Duration refreshInterval) {
       oldSource.execute("CREATE DATABASE shop", "CREATE TABLE shop.t (id INT, v TEXT)");
       topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
       for (MySqlNode node : topology.nodes()) {
@@ -131,6 +152,7 @@ class SelectedRoutesIT {
       }
       view =
           TopologyView.builder(topology.nodes().stream().map(TopologyViewIT::config).toList())
+              .refreshInterval(refreshInterval)
               .build();
       view.start();
       NodeSelector selector = new NodeSelector(view, maxLag);
