@@ -8,7 +8,6 @@ import io.tidemark.topology.NodeState;
 import io.tidemark.topology.TopologySnapshot;
 import io.tidemark.topology.TopologyView;
 import io.tidemark.topology.WriterDataSource;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,12 +21,6 @@ import javax.sql.DataSource;
  * here), the view that probes them, and the selector that picks one per connection.
  */
 final class TidemarkNodes implements AutoCloseable {
-
-  /** Hikari's floor for both its connection and its validation timeout. */
-  private static final long MIN_POOL_TIMEOUT_MILLIS = 250;
-
-  /** A live server answers a validation at once; a frozen one must not hold a write for long. */
-  private static final long VALIDATION_TIMEOUT_MILLIS = 1_000;
 
   private final TopologyView view;
   private final NodeSelector selector;
@@ -63,16 +56,6 @@ final class TidemarkNodes implements AutoCloseable {
           "Add the replicas of spring.datasource.url, e.g. tidemark.replicas[0].url="
               + "jdbc:mysql://replica-1:3306/shop, or set tidemark.enabled=false.");
     }
-    Duration connectionTimeout = properties.getTopology().getConnectionTimeout();
-    if (connectionTimeout.toMillis() < MIN_POOL_TIMEOUT_MILLIS) {
-      throw new TidemarkStartupException(
-          "tidemark.topology.connection-timeout is "
-              + connectionTimeout.toMillis()
-              + " ms; a pool cannot wait less than "
-              + MIN_POOL_TIMEOUT_MILLIS
-              + " ms.",
-          "Set tidemark.topology.connection-timeout to 250ms or more (default 2s).");
-    }
     List<NodeConfig> nodes = new ArrayList<>();
     nodes.add(sourceNode);
     Map<String, DataSource> pools = new LinkedHashMap<>();
@@ -90,8 +73,7 @@ final class TidemarkNodes implements AutoCloseable {
                   + ".");
         }
         nodes.add(node);
-        HikariDataSource pool =
-            replicaPool(node, properties.getRead().getMaxReplicaReads(), connectionTimeout);
+        HikariDataSource pool = replicaPool(node, properties.getRead().getMaxReplicaReads());
         replicaPools.add(pool);
         pools.put(node.name(), pool);
       }
@@ -136,8 +118,7 @@ final class TidemarkNodes implements AutoCloseable {
     }
   }
 
-  private static HikariDataSource replicaPool(
-      NodeConfig node, int maxReads, Duration connectionTimeout) {
+  private static HikariDataSource replicaPool(NodeConfig node, int maxReads) {
     HikariDataSource pool = new HikariDataSource();
     pool.setPoolName("tidemark-" + node.name());
     pool.setJdbcUrl(node.jdbcUrl());
@@ -151,10 +132,6 @@ final class TidemarkNodes implements AutoCloseable {
     // flag would cost a round trip per checkout to undo. Reads only go to nodes the server itself
     // reports read-only.
 
-    // A write sent here just as the node died would otherwise wait Hikari's 30 s for a connection
-    // while the view already routes new writes elsewhere.
-    pool.setConnectionTimeout(connectionTimeout.toMillis());
-    pool.setValidationTimeout(Math.min(connectionTimeout.toMillis(), VALIDATION_TIMEOUT_MILLIS));
     // The pool must not fail the application's start when a replica is down: reads skip it.
     pool.setInitializationFailTimeout(-1);
     return pool;

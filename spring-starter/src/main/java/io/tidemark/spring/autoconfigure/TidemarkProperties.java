@@ -321,12 +321,6 @@ public class TidemarkProperties {
     /** Whether start-up fails when a node has GTID mode off or refuses the credentials. */
     private boolean failFast = true;
 
-    /**
-     * Longest wait for a connection from a replica's own pool, which after a failover takes writes
-     * too (reads end with their own budget).
-     */
-    private Duration connectionTimeout = Duration.ofSeconds(2);
-
     public Duration getRefreshInterval() {
       return refreshInterval;
     }
@@ -365,14 +359,6 @@ public class TidemarkProperties {
 
     public void setFailFast(boolean failFast) {
       this.failFast = failFast;
-    }
-
-    public Duration getConnectionTimeout() {
-      return connectionTimeout;
-    }
-
-    public void setConnectionTimeout(Duration connectionTimeout) {
-      this.connectionTimeout = connectionTimeout;
     }
   }
 
