@@ -51,3 +51,23 @@ ensure_browser() {
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 }
+
+# Redis 7 from Debian's redis-server is preferred by the testkit (found on the PATH); without it
+# the testkit falls back to the Redis 6.2 bundled in a Maven artifact.
+ensure_redis() {
+  command -v redis-server >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "No redis-server on the PATH: the tests use the bundled Redis 6.2 ('sudo apt-get install redis-server' for Redis 7)." >&2
+    return 0
+  fi
+  echo "Installing Debian's redis-server (Redis 7) for the tests"
+  apt-get update -qq
+  # The package would start a system Redis on port 6379; the tests start their own.
+  local policy=/usr/sbin/policy-rc.d created=
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  [ -n "$created" ] && rm -f "$policy"
+  return 0
+}
