@@ -48,31 +48,57 @@ class ServerFactsIT {
   }
 
   @Test
-  void zeroAndNullTimeoutsWaitForever() {
-    for (BigDecimal forever : new BigDecimal[] {BigDecimal.ZERO, null}) {
-      long started = System.nanoTime();
-      assertThatThrownBy(() -> waitResult(unreachable, forever))
-          .as("timeout %s is cut only by the query timeout", forever)
-          .isInstanceOf(SQLTimeoutException.class);
-      assertThat(Duration.ofNanos(System.nanoTime() - started))
-          .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+  void zeroTimeoutWaitsForever() {
+    assertWaitsUntilTheQueryTimeout(BigDecimal.ZERO);
+  }
+
+  /**
+   * MySQL 8.0.15 reads a NULL timeout as "no timeout" and waits forever; MySQL 9.x refuses it as an
+   * incorrect argument. Tidemark never sends either: every wait carries a positive timeout.
+   */
+  @Test
+  void nullTimeoutWaitsForeverOn8_0AndIsAnErrorOn9() throws SQLException {
+    ServerVersion version = topology.replica().version();
+    if (version.atLeast(9, 0, 0)) {
+      assertThatThrownBy(() -> waitResult(unreachable, null))
+          .as("MySQL %s refuses a NULL timeout", version)
+          .isInstanceOf(SQLException.class)
+          .isNotInstanceOf(SQLTimeoutException.class)
+          .hasMessageContaining("Incorrect arguments to WAIT_FOR_EXECUTED_GTID_SET");
+    } else {
+      assertThat(version).as("a server this fact is known for").isEqualTo(V8_0_15);
+      assertWaitsUntilTheQueryTimeout(null);
     }
   }
 
+  /** Truncated to whole seconds on MySQL 8.0.15 (0.3 s returns at once), honoured on 9.x. */
   @Test
-  void fractionalTimeoutsAreEitherTruncatedOrHonoured() throws SQLException {
+  void fractionalTimeoutsAreTruncatedOn8_0AndHonouredOn9() throws SQLException {
+    ServerVersion version = topology.replica().version();
     Duration shortWait = timed(unreachable, new BigDecimal("0.3"));
     Duration longWait = timed(unreachable, new BigDecimal("1.5"));
-    boolean truncates = shortWait.compareTo(Duration.ofMillis(150)) < 0;
-    if (truncates) {
-      assertThat(longWait).isBetween(Duration.ofMillis(950), Duration.ofMillis(1400));
+    if (version.atLeast(9, 0, 0)) {
+      assertThat(shortWait).as("0.3 s on %s", version).isBetween(ms(290), ms(700));
+      assertThat(longWait).as("1.5 s on %s", version).isBetween(ms(1450), ms(1900));
     } else {
-      assertThat(shortWait).isGreaterThanOrEqualTo(Duration.ofMillis(290));
-      assertThat(longWait).isGreaterThanOrEqualTo(Duration.ofMillis(1450));
+      assertThat(version).as("a server this fact is known for").isEqualTo(V8_0_15);
+      assertThat(shortWait).as("0.3 s on %s", version).isLessThan(ms(150));
+      assertThat(longWait).as("1.5 s on %s", version).isBetween(ms(950), ms(1400));
     }
-    if (topology.binaries().version().equals(new ServerVersion(8, 0, 15))) {
-      assertThat(truncates).as("MySQL 8.0.15 truncates fractional timeouts").isTrue();
-    }
+  }
+
+  private static final ServerVersion V8_0_15 = new ServerVersion(8, 0, 15);
+
+  private static Duration ms(long millis) {
+    return Duration.ofMillis(millis);
+  }
+
+  private void assertWaitsUntilTheQueryTimeout(@Nullable BigDecimal forever) {
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> waitResult(unreachable, forever))
+        .as("timeout %s is cut only by the query timeout", forever)
+        .isInstanceOf(SQLTimeoutException.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(ms(900));
   }
 
   private Duration timed(String gtids, BigDecimal timeout) throws SQLException {

@@ -89,8 +89,18 @@ public final class MySqlNode {
     return "";
   }
 
+  /** The server's version, as the running server reports it ({@code SELECT VERSION()}). */
   public ServerVersion version() {
     return version;
+  }
+
+  /** Checks that the running server reports the version its binary printed. */
+  void checkReportedVersion() {
+    ServerVersion reported = ServerVersion.parse(queryString("SELECT VERSION()"));
+    if (!reported.equals(version)) {
+      throw new TestkitException(
+          name + " reports version " + reported + ", its binary printed " + version);
+    }
   }
 
   /** JDBC URL without a default database; extra options can be appended with {@code &}. */

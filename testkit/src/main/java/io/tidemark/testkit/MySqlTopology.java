@@ -87,6 +87,7 @@ public final class MySqlTopology implements AutoCloseable {
         }
         for (MySqlNode node : nodes) {
           node.process().awaitReady(node.jdbcUrl());
+          node.checkReportedVersion();
         }
         for (MySqlNode replica : topology.replicas()) {
           replica.replicateFrom(topology.source());
