@@ -103,6 +103,33 @@ public final class GtidSet {
     return Collections.unmodifiableSet(uuids);
   }
 
+  /** Whether any GTID of this set carries a tag (MySQL 8.3 and later). */
+  public boolean hasTags() {
+    for (Tsid tsid : tsids) {
+      if (!tsid.tag.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether every source this set names, a UUID with its tag when it has one, is also named by
+   * {@code other}. No allocation: it runs on every read that carries a token.
+   */
+  public boolean namesOnlySourcesOf(GtidSet other) {
+    int j = 0;
+    for (Tsid tsid : tsids) {
+      while (j < other.tsids.length && other.tsids[j].compareTo(tsid) < 0) {
+        j++;
+      }
+      if (j == other.tsids.length || !other.tsids[j].equals(tsid)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * Whether every GTID of {@code other} is in this set, as MySQL's {@code GTID_SUBSET(other,
    * this)}: a server whose executed set contains a token's set has executed the token.

@@ -104,6 +104,22 @@ class GtidSetAlgebraTests {
   }
 
   @Test
+  void namesOnlySourcesOfComparesUuidsWithTheirTags() {
+    String a = RandomGtids.UUIDS[0];
+    String b = RandomGtids.UUIDS[1];
+    GtidSet executed = GtidSet.parse(a + ":1-9:batch:1-3, " + b + ":4");
+
+    assertThat(GtidSet.parse(a + ":100").namesOnlySourcesOf(executed)).isTrue();
+    assertThat(GtidSet.parse(a + ":batch:50, " + b + ":9").namesOnlySourcesOf(executed)).isTrue();
+    assertThat(GtidSet.EMPTY.namesOnlySourcesOf(executed)).isTrue();
+    assertThat(GtidSet.parse(a + ":other:1").namesOnlySourcesOf(executed)).isFalse();
+    assertThat(GtidSet.parse(b + ":batch:1").namesOnlySourcesOf(executed)).isFalse();
+    assertThat(GtidSet.parse(RandomGtids.UUIDS[2] + ":1").namesOnlySourcesOf(executed)).isFalse();
+    assertThat(executed.hasTags()).isTrue();
+    assertThat(GtidSet.parse(a + ":1").hasTags()).isFalse();
+  }
+
+  @Test
   void handlesGnosAtTheTopOfTheRange() {
     String uuid = RandomGtids.UUIDS[0];
     GtidSet top = GtidSet.parse(uuid + ":9223372036854775800-9223372036854775806");

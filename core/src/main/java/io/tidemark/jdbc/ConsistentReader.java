@@ -161,7 +161,12 @@ public final class ConsistentReader {
         return onSource(Reason.SOURCE_BY_POLICY);
       }
       if (!token.isEmpty() && !knownSources.knowsAllNow(token) && !knowsSourcesOf(token)) {
-        throw failed(Reason.TOKEN_REJECTED, "the token names a source UUID this cluster lacks");
+        throw failed(
+            Reason.TOKEN_REJECTED,
+            token.hasTags()
+                ? "the token names a source UUID or GTID tag this cluster's source never committed"
+                    + " (tagged GTIDs need MySQL 8.3 or later on every node)"
+                : "the token names a source UUID this cluster lacks");
       }
       long pause = TimeUnit.MILLISECONDS.toNanos(5);
       while (true) {

@@ -8,8 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -19,10 +17,11 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The source UUIDs of the cluster: those in the source's {@code gtid_executed} (a token can hold no
- * GTID of a source that never committed one). A token naming any other UUID is refused before it
- * reaches a replica: MySQL adds every UUID it is asked to wait for to its global map for good, so a
- * forged one would leave a mark on the server.
+ * The sources of the cluster: each UUID, with its tag for tagged GTIDs, in the source's {@code
+ * gtid_executed} (a token can hold no GTID of a source that never committed one). A token naming
+ * any other is refused before it reaches a replica: MySQL adds every UUID it is asked to wait for
+ * to its global map for good, so a forged one would leave a mark on the server; and a server
+ * without tags (before 8.3) would answer a tagged set with a syntax error.
  */
 final class KnownSourceUuids {
 
@@ -34,7 +33,7 @@ final class KnownSourceUuids {
   private final NodeRoutes routes;
   private final Ticker ticker;
   private final ReentrantLock refreshing = new ReentrantLock();
-  private volatile Set<UUID> known = Set.of();
+  private volatile GtidSet known = GtidSet.EMPTY;
   private volatile long refreshedAt;
   private volatile boolean loaded;
 
@@ -44,7 +43,7 @@ final class KnownSourceUuids {
   }
 
   /**
-   * Whether every UUID of {@code token} is a known source. An unknown one is looked up in a list
+   * Whether every source of {@code token} is a known one. An unknown one is looked up in a list
    * read after this call began (a new source may have just taken its first write), from the source
    * as seen after a fresh look at the roles, waiting for the next allowed read of it; the turn, the
    * look, the wait, the connection and the query all end by {@code deadline}.
@@ -69,7 +68,7 @@ final class KnownSourceUuids {
       // A list read while this call waited for its turn is new enough.
       if (!loaded || refreshedAt - asked <= 0) {
         awaitNextRefresh(deadline);
-        Set<UUID> read = read(deadline);
+        GtidSet read = read(deadline);
         if (read != null) {
           known = read;
           refreshedAt = ticker.read();
@@ -79,7 +78,7 @@ final class KnownSourceUuids {
     } finally {
       refreshing.unlock();
     }
-    return known.containsAll(token.uuids());
+    return token.namesOnlySourcesOf(known);
   }
 
   /**
@@ -97,9 +96,9 @@ final class KnownSourceUuids {
     }
   }
 
-  /** Whether every UUID of {@code token} is in the list as last read; no server call. */
+  /** Whether every source of {@code token} is in the list as last read; no server call. */
   boolean knowsAllNow(GtidSet token) {
-    return known.containsAll(token.uuids());
+    return token.namesOnlySourcesOf(known);
   }
 
   private void awaitNextRefresh(Deadline deadline) throws SQLTransientConnectionException {
@@ -116,8 +115,11 @@ final class KnownSourceUuids {
     LockSupport.parkNanos(wait);
   }
 
-  /** The source's UUIDs, or {@code null} while no source can be reached (what is known stays). */
-  private @Nullable Set<UUID> read(Deadline deadline) throws SQLException {
+  /**
+   * The source's executed set, or {@code null} while no source can be reached (what is known
+   * stays).
+   */
+  private @Nullable GtidSet read(Deadline deadline) throws SQLException {
     if (loaded) {
       awaitRoles(deadline);
     }
@@ -130,7 +132,7 @@ final class KnownSourceUuids {
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
       rs.next();
-      return GtidSet.parse(rs.getString(1)).uuids();
+      return GtidSet.parse(rs.getString(1));
     }
   }
 }

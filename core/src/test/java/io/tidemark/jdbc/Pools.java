@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.testkit.MySqlNode;
+import org.jspecify.annotations.Nullable;
 
 /** HikariCP pools on testkit nodes, as an application would configure them. */
 final class Pools {
@@ -11,15 +12,22 @@ final class Pools {
 
   /** A pool whose connections report each commit's GTID (Connector/J session tracking). */
   static HikariDataSource tracking(MySqlNode node, String database, int size) {
-    return pool(node, database, size, "&trackSessionState=true");
+    return pool(node, database, size, "&trackSessionState=true", null);
+  }
+
+  /** A tracking pool whose connections start with {@code initSql}, outside any capture. */
+  static HikariDataSource tracking(MySqlNode node, String database, int size, String initSql) {
+    return pool(node, database, size, "&trackSessionState=true", initSql);
   }
 
   static HikariDataSource plain(MySqlNode node, String database, int size) {
-    return pool(node, database, size, "");
+    return pool(node, database, size, "", null);
   }
 
-  private static HikariDataSource pool(MySqlNode node, String database, int size, String options) {
+  private static HikariDataSource pool(
+      MySqlNode node, String database, int size, String options, @Nullable String initSql) {
     HikariConfig config = new HikariConfig();
+    config.setConnectionInitSql(initSql);
     config.setJdbcUrl(node.jdbcUrl(database) + options);
     config.setUsername(node.user());
     config.setPassword(node.password());
