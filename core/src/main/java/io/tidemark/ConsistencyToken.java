@@ -29,13 +29,19 @@ public final class ConsistencyToken {
   private final GtidSet gtids;
   private final SortedMap<String, Long> revisions;
   private final Instant issuedAt;
+  private final boolean requiresSource;
 
   private ConsistencyToken(
-      String cluster, GtidSet gtids, SortedMap<String, Long> revisions, Instant issuedAt) {
+      String cluster,
+      GtidSet gtids,
+      SortedMap<String, Long> revisions,
+      Instant issuedAt,
+      boolean requiresSource) {
     this.cluster = cluster;
     this.gtids = gtids;
     this.revisions = Collections.unmodifiableSortedMap(revisions);
     this.issuedAt = issuedAt;
+    this.requiresSource = requiresSource;
   }
 
   /**
@@ -49,7 +55,11 @@ public final class ConsistencyToken {
    */
   public static ConsistencyToken of(String cluster, GtidSet gtids, Instant issuedAt) {
     return new ConsistencyToken(
-        checkCluster(cluster), Objects.requireNonNull(gtids), new TreeMap<>(), second(issuedAt));
+        checkCluster(cluster),
+        Objects.requireNonNull(gtids),
+        new TreeMap<>(),
+        second(issuedAt),
+        false);
   }
 
   /**
@@ -69,7 +79,26 @@ public final class ConsistencyToken {
     }
     SortedMap<String, Long> merged = new TreeMap<>(revisions);
     merged.merge(key, revision, Math::max);
-    return new ConsistencyToken(cluster, gtids, merged, issuedAt);
+    return new ConsistencyToken(cluster, gtids, merged, issuedAt, requiresSource);
+  }
+
+  /**
+   * This token as a marker that sends every read under it to the source until it expires: what an
+   * answer carries when its writes could not be captured and the source could not be asked for a
+   * set that covers them. The answer to a request under a marker covers its writes afresh when it
+   * can, and so replaces the marker.
+   */
+  public ConsistencyToken requiringSource() {
+    return requiresSource
+        ? this
+        : new ConsistencyToken(cluster, gtids, new TreeMap<>(revisions), issuedAt, true);
+  }
+
+  /**
+   * Whether reads under this token must go to the source: its GTIDs may miss writes it stands for.
+   */
+  public boolean requiresSource() {
+    return requiresSource;
   }
 
   /** The cluster whose servers this token's GTIDs belong to. */
@@ -94,7 +123,8 @@ public final class ConsistencyToken {
 
   /**
    * The token that requires everything either token requires: the union of the GTID sets, the
-   * larger revision per key and the later issue time. Commutative, associative and idempotent.
+   * larger revision per key, the later issue time, and the source when either requires it.
+   * Commutative, associative and idempotent.
    *
    * @throws IllegalArgumentException when the tokens belong to different clusters
    */
@@ -106,7 +136,8 @@ public final class ConsistencyToken {
     SortedMap<String, Long> merged = new TreeMap<>(revisions);
     other.revisions.forEach((key, revision) -> merged.merge(key, revision, Math::max));
     Instant later = issuedAt.isAfter(other.issuedAt) ? issuedAt : other.issuedAt;
-    return new ConsistencyToken(cluster, gtids.union(other.gtids), merged, later);
+    return new ConsistencyToken(
+        cluster, gtids.union(other.gtids), merged, later, requiresSource || other.requiresSource);
   }
 
   /**
@@ -126,13 +157,18 @@ public final class ConsistencyToken {
     GtidSet compacted = gtids.fillGaps(knownExecutedOnSource);
     return compacted.equals(gtids)
         ? this
-        : new ConsistencyToken(cluster, compacted, new TreeMap<>(revisions), issuedAt);
+        : new ConsistencyToken(
+            cluster, compacted, new TreeMap<>(revisions), issuedAt, requiresSource);
   }
 
   /** Creates a decoded token; the codec has checked every part already. */
   static ConsistencyToken decoded(
-      String cluster, GtidSet gtids, SortedMap<String, Long> revisions, Instant issuedAt) {
-    return new ConsistencyToken(cluster, gtids, revisions, issuedAt);
+      String cluster,
+      GtidSet gtids,
+      SortedMap<String, Long> revisions,
+      Instant issuedAt,
+      boolean requiresSource) {
+    return new ConsistencyToken(cluster, gtids, revisions, issuedAt, requiresSource);
   }
 
   static String checkCluster(String cluster) {
@@ -174,12 +210,13 @@ public final class ConsistencyToken {
         && cluster.equals(other.cluster)
         && gtids.equals(other.gtids)
         && revisions.equals(other.revisions)
-        && issuedAt.equals(other.issuedAt);
+        && issuedAt.equals(other.issuedAt)
+        && requiresSource == other.requiresSource;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(cluster, gtids, revisions, issuedAt);
+    return Objects.hash(cluster, gtids, revisions, issuedAt, requiresSource);
   }
 
   @Override
@@ -192,6 +229,7 @@ public final class ConsistencyToken {
         + revisions
         + ", issuedAt="
         + issuedAt
+        + (requiresSource ? ", requiresSource" : "")
         + "}";
   }
 }

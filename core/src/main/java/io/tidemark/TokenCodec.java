@@ -200,8 +200,10 @@ public final class TokenCodec {
     Instant issuedAt = checkAge(reader.readEpochSecond());
     GtidSet gtids = reader.readGtids(config.maxUuids(), config.maxIntervals());
     SortedMap<String, Long> revisions = reader.readRevisions(config.maxRevisions());
+    boolean requiresSource = reader.readRequiresSource();
     reader.expectEnd();
-    ConsistencyToken token = ConsistencyToken.decoded(cluster, gtids, revisions, issuedAt);
+    ConsistencyToken token =
+        ConsistencyToken.decoded(cluster, gtids, revisions, issuedAt, requiresSource);
     config.clusterCheck().check(token);
     return token;
   }

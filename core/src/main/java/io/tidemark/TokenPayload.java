@@ -15,12 +15,13 @@ import java.util.TreeMap;
  * epoch seconds; TSID count, then per TSID the 16 UUID bytes, tag (length, ASCII; 0 when untagged),
  * interval count and per interval the distance from the previous interval's end plus two (from 0
  * for the first) and the length minus one; revision count, then per revision the key (length,
- * UTF-8) and the revision. Only canonical sets can be written: distances cannot express
- * overlapping, touching or unsorted intervals.
+ * UTF-8) and the revision; flags (1: the token requires the source). Only canonical sets can be
+ * written: distances cannot express overlapping, touching or unsorted intervals.
  */
 final class TokenPayload {
 
   private static final int MAX_TAG_LENGTH = 32;
+  private static final long REQUIRES_SOURCE = 1;
 
   private byte[] bytes;
   private int pos;
@@ -61,6 +62,7 @@ final class TokenPayload {
       out.raw(key);
       out.varint(revision.getValue());
     }
+    out.varint(token.requiresSource() ? REQUIRES_SOURCE : 0);
     return Arrays.copyOf(out.bytes, out.pos);
   }
 
@@ -133,6 +135,15 @@ final class TokenPayload {
       previous = key;
     }
     return revisions;
+  }
+
+  /** Reads the flags: whether the token requires the source. */
+  boolean readRequiresSource() {
+    long flags = readVarint();
+    if ((flags & ~REQUIRES_SOURCE) != 0) {
+      throw malformed("flags");
+    }
+    return flags == REQUIRES_SOURCE;
   }
 
   void expectEnd() {

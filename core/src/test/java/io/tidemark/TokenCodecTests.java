@@ -69,6 +69,20 @@ class TokenCodecTests {
     return LongStream.range(0, 10);
   }
 
+  @Test
+  void aMarkerThatRequiresTheSourceSurvivesTheWireAndEveryMerge() {
+    ConsistencyToken marker = threeUuids().requiringSource();
+
+    ConsistencyToken decoded = codec.verify(codec.encode(marker), "orders");
+
+    assertThat(decoded).isEqualTo(marker);
+    assertThat(decoded.requiresSource()).isTrue();
+    assertThat(codec.verify(codec.encode(threeUuids()), "orders").requiresSource()).isFalse();
+    assertThat(threeUuids().merge(marker).requiresSource()).isTrue();
+    assertThat(marker.merge(threeUuids()).requiresSource()).isTrue();
+    assertThat(marker.compact(GtidSet.parse(A + ":1-2000")).requiresSource()).isTrue();
+  }
+
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void roundTripsAnyTokenThroughItsWireForm(long seed) {

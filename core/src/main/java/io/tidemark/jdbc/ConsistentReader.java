@@ -119,6 +119,17 @@ public final class ConsistentReader {
     }
   }
 
+  /**
+   * The source's {@code gtid_executed}, read now: it contains every transaction the source
+   * committed before this call, so it covers a write whose GTID escaped capture, and it is what a
+   * token over the size limits is compacted with.
+   *
+   * @throws SQLException when no source is known or it cannot be asked within {@code timeout}
+   */
+  public GtidSet sourceExecuted(Duration timeout) throws SQLException {
+    return knownSources.executedNow(Deadline.after(timeout, ticker));
+  }
+
   private void record(Read<?> read, ExecutionRecord record) {
     if (read.context != null) {
       read.context.recordRead(record);

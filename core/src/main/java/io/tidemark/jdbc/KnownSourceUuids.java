@@ -96,6 +96,22 @@ final class KnownSourceUuids {
     }
   }
 
+  /**
+   * The source's {@code gtid_executed} read now, within {@code deadline}; it becomes the list.
+   *
+   * @throws SQLException when no source is known or it cannot be asked by the deadline
+   */
+  GtidSet executedNow(Deadline deadline) throws SQLException {
+    GtidSet read = read(deadline);
+    if (read == null) {
+      throw new SQLTransientConnectionException("no source is known", "08001");
+    }
+    known = read;
+    refreshedAt = ticker.read();
+    loaded = true;
+    return read;
+  }
+
   /** Whether every source of {@code token} is in the list as last read; no server call. */
   boolean knowsAllNow(GtidSet token) {
     return token.namesOnlySourcesOf(known);

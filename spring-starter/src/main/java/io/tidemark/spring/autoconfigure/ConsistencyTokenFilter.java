@@ -85,8 +85,9 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
     }
     // Contexts are only made bound; run() binds this one again on every dispatch's thread.
     ConsistencyContext context;
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(incoming.gtids())) {
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
       context = scope.context();
+      incoming.applyTo(context);
     }
     ForwardedTokens forwarded = new ForwardedTokens(headers.cluster(), incoming.header());
     Duration timeout = web.getRequestTimeout();

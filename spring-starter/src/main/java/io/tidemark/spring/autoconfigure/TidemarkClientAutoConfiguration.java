@@ -1,6 +1,8 @@
 package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.TokenCodec;
+import io.tidemark.jdbc.ConsistentReader;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -37,10 +39,16 @@ import org.springframework.web.reactive.function.client.WebClient;
  * <pre>{@code
  * // producer, after the writes committed
  * ConsistencyContext context = ConsistencyContext.current();
- * if (context.isDirty()) {
- *   message.setHeader("Consistency-Dirty", "true");    // its GTIDs miss a write: send none
- * } else if (!context.gtids().isEmpty()) {
- *   ConsistencyToken token = codec.issue(cluster, context.gtids());
+ * ConsistencyToken token = codec.issue(cluster, context.gtids());
+ * if (context.isDirty()) {        // its GTIDs may miss a write: cover it, or send a marker
+ *   try {
+ *     GtidSet executed = reader.sourceExecuted(Duration.ofMillis(500));
+ *     token = codec.issue(cluster, context.gtids().union(executed)).compact(executed);
+ *   } catch (SQLException e) {
+ *     token = token.requiringSource();
+ *   }
+ * }
+ * if (!token.gtids().isEmpty() || token.requiresSource()) {
  *   message.setHeader("Consistency-Token", codec.withToken(ConsistencyHeader.EMPTY, token).toString());
  * }
  *
@@ -48,19 +56,22 @@ import org.springframework.web.reactive.function.client.WebClient;
  * try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
  *   try {
  *     codec.verify(codec.parseHeader(message.getHeader("Consistency-Token")), cluster)
- *         .ifPresent(token -> scope.context().merge(token.gtids()));
+ *         .ifPresent(token -> {
+ *           scope.context().merge(token.gtids());
+ *           if (token.requiresSource()) {
+ *             scope.context().markDirty("producer's write not covered");
+ *           }
+ *         });
  *   } catch (TokenRejectedException e) {               // e.g. EXPIRED after a long queue
  *     scope.context().markDirty("message token rejected: " + e.reason());
- *   }
- *   if (message.getHeader("Consistency-Dirty") != null) {
- *     scope.context().markDirty("producer's write not captured");
  *   }
  *   handle(message);   // reads under @ReadYourWrites see the producer's writes, or go to the source
  * }
  * }</pre>
  *
  * A dirty context sends its reads to the source. {@code withToken} throws {@code
- * TokenOverflowException} for a token over the limits; treat that like a dirty context.
+ * TokenOverflowException} for a token over the limits: compact it with {@code
+ * reader.sourceExecuted(...)} as above.
  *
  * <p>Replace a part with a bean of the same name: {@code tidemarkTaskDecorator}, {@code
  * tidemarkRestClientCustomizer}, {@code tidemarkRestTemplateCustomizer}, {@code
@@ -85,9 +96,11 @@ public final class TidemarkClientAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkRestClientCustomizer")
     RestClientCustomizer tidemarkRestClientCustomizer(
-        TokenCodec tidemarkTokenCodec, TidemarkProperties properties) {
+        TokenCodec tidemarkTokenCodec,
+        TidemarkProperties properties,
+        ObjectProvider<ConsistentReader> readers) {
       TokenClientInterceptor interceptor =
-          new TokenClientInterceptor(TokenHeaders.of(tidemarkTokenCodec, properties));
+          new TokenClientInterceptor(TokenHeaders.of(tidemarkTokenCodec, properties, readers));
       return builder -> builder.requestInterceptor(interceptor);
     }
   }
@@ -99,9 +112,11 @@ public final class TidemarkClientAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkRestTemplateCustomizer")
     RestTemplateCustomizer tidemarkRestTemplateCustomizer(
-        TokenCodec tidemarkTokenCodec, TidemarkProperties properties) {
+        TokenCodec tidemarkTokenCodec,
+        TidemarkProperties properties,
+        ObjectProvider<ConsistentReader> readers) {
       TokenClientInterceptor interceptor =
-          new TokenClientInterceptor(TokenHeaders.of(tidemarkTokenCodec, properties));
+          new TokenClientInterceptor(TokenHeaders.of(tidemarkTokenCodec, properties, readers));
       return restTemplate -> restTemplate.getInterceptors().add(interceptor);
     }
   }
@@ -113,9 +128,11 @@ public final class TidemarkClientAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkWebClientCustomizer")
     WebClientCustomizer tidemarkWebClientCustomizer(
-        TokenCodec tidemarkTokenCodec, TidemarkProperties properties) {
+        TokenCodec tidemarkTokenCodec,
+        TidemarkProperties properties,
+        ObjectProvider<ConsistentReader> readers) {
       TokenExchangeFilter filter =
-          new TokenExchangeFilter(TokenHeaders.of(tidemarkTokenCodec, properties));
+          new TokenExchangeFilter(TokenHeaders.of(tidemarkTokenCodec, properties, readers));
       return builder -> builder.filter(filter);
     }
   }

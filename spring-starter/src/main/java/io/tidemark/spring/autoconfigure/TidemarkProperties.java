@@ -189,6 +189,13 @@ public class TidemarkProperties {
     /** How far the clocks of the issuing and the verifying instance may disagree. */
     private Duration clockSkew = TokenConfig.DEFAULT_CLOCK_SKEW;
 
+    /**
+     * How long an answer waits for the source's gtid_executed when its token must cover a write
+     * that escaped capture, or be compacted; past it, the token is a marker that sends the client's
+     * reads to the source.
+     */
+    private Duration coverTimeout = Duration.ofMillis(500);
+
     public @Nullable String getSecret() {
       return secret;
     }
@@ -227,6 +234,14 @@ public class TidemarkProperties {
 
     public void setClockSkew(Duration clockSkew) {
       this.clockSkew = clockSkew;
+    }
+
+    public Duration getCoverTimeout() {
+      return coverTimeout;
+    }
+
+    public void setCoverTimeout(Duration coverTimeout) {
+      this.coverTimeout = coverTimeout;
     }
   }
 

@@ -2,8 +2,10 @@ package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.Ticker;
 import io.tidemark.TokenCodec;
+import io.tidemark.jdbc.ConsistentReader;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -38,11 +40,13 @@ public final class TidemarkWebAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean(name = "tidemarkConsistencyTokenFilter")
   FilterRegistrationBean<ConsistencyTokenFilter> tidemarkConsistencyTokenFilter(
-      TokenCodec tidemarkTokenCodec, TidemarkProperties properties) {
+      TokenCodec tidemarkTokenCodec,
+      TidemarkProperties properties,
+      ObjectProvider<ConsistentReader> readers) {
     TidemarkProperties.Web web = properties.getWeb();
     ConsistencyTokenFilter filter =
         new ConsistencyTokenFilter(
-            TokenHeaders.of(tidemarkTokenCodec, properties),
+            TokenHeaders.of(tidemarkTokenCodec, properties, readers),
             new ConsistencyProblems(web.getRetryAfter()),
             web,
             tidemarkTokenCodec.config().timeToLive(),

@@ -7,6 +7,10 @@ import io.tidemark.GtidSet;
 import io.tidemark.TokenCodec;
 import io.tidemark.TokenOverflowException;
 import io.tidemark.TokenRejectedException;
+import io.tidemark.jdbc.ConsistentReader;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -14,17 +18,19 @@ import java.util.TreeMap;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * The consistency header as this application reads and writes it, on requests it serves and on
  * calls it makes: its own cluster's tokens verified and merged into the {@link ConsistencyContext},
  * every other cluster's tokens forwarded untouched.
  *
- * <p>A dirty context (a write whose GTID could not be captured) gets no token of this cluster: any
- * token would claim less than was written. Its reads already go to the source for the rest of the
- * unit of work; the client's next request carries no token of this cluster, and reads it without a
- * token get bounded staleness only. A token over the codec's limits is left out for the same
- * reason.
+ * <p>A context with writes always gets a token that covers them. A dirty context (a write whose
+ * GTID escaped capture, a commit whose outcome is unknown) is covered by the source's {@code
+ * gtid_executed} read at that moment, which contains every commit before it; a token over the
+ * codec's limits is compacted with the same set. Only when the source cannot be asked does the
+ * token become a marker that {@linkplain ConsistencyToken#requiresSource() requires the source}:
+ * the client's reads under it go to the source, and the next answer covers its writes afresh.
  */
 final class TokenHeaders {
 
@@ -33,16 +39,41 @@ final class TokenHeaders {
   private final TokenCodec codec;
   private final String cluster;
   private final String name;
+  private final SourceExecuted source;
 
-  TokenHeaders(TokenCodec codec, String cluster, String name) {
+  TokenHeaders(TokenCodec codec, String cluster, String name, SourceExecuted source) {
     this.codec = codec;
     this.cluster = cluster;
     this.name = name;
+    this.source = source;
   }
 
-  /** The header as {@code tidemark.cluster} and {@code tidemark.web.header} say. */
-  static TokenHeaders of(TokenCodec codec, TidemarkProperties properties) {
-    return new TokenHeaders(codec, properties.getCluster(), properties.getWeb().getHeader());
+  /**
+   * The header as {@code tidemark.cluster} and {@code tidemark.web.header} say, covering with the
+   * source as the application's {@link ConsistentReader} reads it, within {@code
+   * tidemark.token.cover-timeout}; without a reader (an application that only forwards tokens),
+   * nothing can be covered and a dirty context gets a marker.
+   */
+  static TokenHeaders of(
+      TokenCodec codec, TidemarkProperties properties, ObjectProvider<ConsistentReader> readers) {
+    Duration timeout = properties.getToken().getCoverTimeout();
+    return new TokenHeaders(
+        codec,
+        properties.getCluster(),
+        properties.getWeb().getHeader(),
+        () -> {
+          ConsistentReader reader = readers.getIfAvailable();
+          if (reader == null) {
+            throw new SQLException("this application has no Tidemark reader to ask the source");
+          }
+          return reader.sourceExecuted(timeout);
+        });
+  }
+
+  /** Reads the source's {@code gtid_executed} now. */
+  @FunctionalInterface
+  interface SourceExecuted {
+    GtidSet read() throws SQLException;
   }
 
   /** Name of the header. */
@@ -63,9 +94,7 @@ final class TokenHeaders {
    */
   Incoming read(@Nullable String value) {
     ConsistencyHeader header = codec.parseHeader(value);
-    GtidSet gtids =
-        codec.verify(header, cluster).map(ConsistencyToken::gtids).orElse(GtidSet.EMPTY);
-    return new Incoming(gtids, header);
+    return new Incoming(codec.verify(header, cluster).orElse(null), header);
   }
 
   /**
@@ -82,11 +111,10 @@ final class TokenHeaders {
       return Incoming.NONE;
     }
     try {
-      return new Incoming(
-          codec.verify(header, cluster).map(ConsistencyToken::gtids).orElse(GtidSet.EMPTY), header);
+      return new Incoming(codec.verify(header, cluster).orElse(null), header);
     } catch (TokenRejectedException e) {
       ignored(e);
-      return new Incoming(GtidSet.EMPTY, header);
+      return new Incoming(null, header);
     }
   }
 
@@ -113,16 +141,45 @@ final class TokenHeaders {
 
   /**
    * The header value of {@code own}, this cluster's signed token, and {@code others}, the other
-   * clusters' tokens; {@code null} when there is nothing to send.
+   * clusters' tokens; {@code null} when there is nothing to send. Over the header's length limit,
+   * other clusters' tokens are left out, the longest first, and never this cluster's own.
    */
   @Nullable String value(@Nullable String own, SortedMap<String, List<String>> others) {
     SortedMap<String, List<String>> entries = new TreeMap<>(others);
     if (own != null) {
       entries.put(cluster, List.of(own));
     }
-    if (entries.isEmpty()) {
-      return null;
+    int limit = codec.config().maxHeaderLength();
+    List<String> dropped = new ArrayList<>();
+    String value = join(entries);
+    while (value.length() > limit && entries.size() > (own != null ? 1 : 0)) {
+      String longest = null;
+      int longestLength = -1;
+      for (Map.Entry<String, List<String>> entry : entries.entrySet()) {
+        int length = String.join(", ", entry.getValue()).length();
+        if (!entry.getKey().equals(cluster) && length > longestLength) {
+          longest = entry.getKey();
+          longestLength = length;
+        }
+      }
+      entries.remove(longest);
+      dropped.add(longest);
+      value = join(entries);
     }
+    if (!dropped.isEmpty()) {
+      log.warn(
+          "The "
+              + name
+              + " header would exceed its limit of "
+              + limit
+              + " characters: the tokens of clusters "
+              + dropped
+              + " are not forwarded");
+    }
+    return value.isEmpty() ? null : value;
+  }
+
+  private static String join(SortedMap<String, List<String>> entries) {
     StringBuilder value = new StringBuilder();
     for (Map.Entry<String, List<String>> entry : entries.entrySet()) {
       for (String token : entry.getValue()) {
@@ -132,37 +189,50 @@ final class TokenHeaders {
         value.append(entry.getKey()).append('=').append(token);
       }
     }
-    int limit = codec.config().maxHeaderLength();
-    if (value.length() > limit) {
-      log.warn(
-          "No "
-              + name
-              + " header sent: its "
-              + value.length()
-              + " characters exceed the limit of "
-              + limit
-              + " (clusters "
-              + entries.keySet()
-              + ")");
-      return null;
-    }
     return value.toString();
   }
 
-  /** This cluster's signed token for {@code context}, or {@code null} when it gets none. */
+  /**
+   * This cluster's signed token for {@code context}: one that covers every write of the context,
+   * or, when the source cannot be asked for one, a marker that requires the source; {@code null}
+   * only for a clean context without GTIDs.
+   */
   @Nullable String ownToken(@Nullable ConsistencyContext context) {
-    if (context == null || context.gtids().isEmpty()) {
+    if (context == null || (context.gtids().isEmpty() && !context.isDirty())) {
       return null;
     }
-    if (context.isDirty()) {
-      log.debug("No token for a dirty context: " + context.dirtyBecause());
-      return null;
+    GtidSet gtids = context.gtids();
+    if (!context.isDirty()) {
+      try {
+        return codec.encode(codec.issue(cluster, gtids));
+      } catch (TokenOverflowException e) {
+        log.debug("Compacting a token over the limits: " + e.getMessage());
+      }
     }
+    String problem;
     try {
-      return codec.encode(codec.issue(cluster, context.gtids()));
+      GtidSet executed = source.read();
+      // Read after every commit of the context, so it holds those that escaped capture too.
+      GtidSet covered = context.isDirty() ? gtids.union(executed) : gtids;
+      return codec.encode(codec.issue(cluster, covered).compact(executed));
+    } catch (SQLException | RuntimeException e) {
+      problem = e.getMessage();
+    }
+    ConsistencyToken marker = codec.issue(cluster, gtids).requiringSource();
+    log.warn(
+        "The "
+            + name
+            + " token of cluster "
+            + cluster
+            + " requires the source: "
+            + (context.isDirty() ? context.dirtyBecause() : "it is over the limits")
+            + ", and the source could not be asked for a covering set ("
+            + problem
+            + ")");
+    try {
+      return codec.encode(marker);
     } catch (TokenOverflowException e) {
-      log.warn("No token of cluster " + cluster + " sent: " + e.getMessage());
-      return null;
+      return codec.encode(codec.issue(cluster, GtidSet.EMPTY).requiringSource());
     }
   }
 
@@ -191,7 +261,7 @@ final class TokenHeaders {
       forwarded.received(header, sent);
     }
     try {
-      codec.verify(header, cluster).ifPresent(token -> context.merge(token.gtids()));
+      codec.verify(header, cluster).ifPresent(token -> Incoming.apply(token, context));
     } catch (TokenRejectedException e) {
       refused(context, e);
     }
@@ -240,9 +310,29 @@ final class TokenHeaders {
     }
   }
 
-  /** What a request came with: this cluster's verified GTIDs and the header as it was sent. */
-  record Incoming(GtidSet gtids, ConsistencyHeader header) {
+  /** What a request came with: this cluster's verified token, if any, and the header as sent. */
+  record Incoming(@Nullable ConsistencyToken own, ConsistencyHeader header) {
 
-    static final Incoming NONE = new Incoming(GtidSet.EMPTY, ConsistencyHeader.EMPTY);
+    static final Incoming NONE = new Incoming(null, ConsistencyHeader.EMPTY);
+
+    /** The GTIDs of this cluster's token; empty without one. */
+    GtidSet gtids() {
+      return own == null ? GtidSet.EMPTY : own.gtids();
+    }
+
+    /** Merges this cluster's token into {@code context}; a marker sends its reads to the source. */
+    void applyTo(ConsistencyContext context) {
+      if (own != null) {
+        apply(own, context);
+      }
+    }
+
+    static void apply(ConsistencyToken token, ConsistencyContext context) {
+      context.merge(token.gtids());
+      if (token.requiresSource()) {
+        context.markDirty(
+            "its token requires the source: an earlier answer could not cover its writes");
+      }
+    }
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Ticker;
 import jakarta.servlet.FilterChain;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,13 @@ class ConsistencyTokenFilterBindingTests {
     TidemarkProperties properties = TestTokens.properties();
     properties.getWeb().setRequestTimeout(Duration.ofSeconds(5));
     return new ConsistencyTokenFilter(
-        TokenHeaders.of(TestTokens.codec(), properties),
+        new TokenHeaders(
+            TestTokens.codec(),
+            properties.getCluster(),
+            properties.getWeb().getHeader(),
+            () -> {
+              throw new SQLException("no source in this test");
+            }),
         new ConsistencyProblems(Duration.ofSeconds(1)),
         properties.getWeb(),
         Duration.ofMinutes(10),

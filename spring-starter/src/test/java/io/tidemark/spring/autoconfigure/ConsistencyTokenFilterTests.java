@@ -8,6 +8,7 @@ import static io.tidemark.spring.autoconfigure.TestTokens.verified;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyHeader;
+import io.tidemark.ConsistencyToken;
 import io.tidemark.TokenCodec;
 import java.io.IOException;
 import java.net.URI;
@@ -186,7 +187,7 @@ class ConsistencyTokenFilterTests {
   }
 
   @Test
-  void sendsNoTokenOfThisClusterForADirtyContextButStillForwardsOthers() throws Exception {
+  void answersADirtyContextWithoutASourceToAskWithAMarkerAndStillForwardsOthers() throws Exception {
     String paymentsHeader =
         header(TestTokens.codec(TestTokens.OTHER_SECRET), "payments", B + ":1-3");
     HttpResponse<String> response =
@@ -194,7 +195,21 @@ class ConsistencyTokenFilterTests {
 
     assertThat(response.statusCode()).isEqualTo(200);
     ConsistencyHeader answer = TestTokens.codec().parseHeader(token(response));
-    assertThat(answer.clusters()).containsExactly("payments");
+    assertThat(answer.clusters()).containsExactly("default", "payments");
+    ConsistencyToken own = TestTokens.codec().verify(answer, "default").orElseThrow();
+    assertThat(own.requiresSource()).isTrue();
+    assertThat(own.gtids()).isEqualTo(gtids(A + ":1-5:9"));
+  }
+
+  @Test
+  void aRequestUnderAMarkerReadsFromTheSource() throws Exception {
+    TokenCodec codec = TestTokens.codec();
+    ConsistencyToken marker = codec.issue("default", gtids(A + ":1-5")).requiringSource();
+    String value = codec.withToken(ConsistencyHeader.EMPTY, marker).toString();
+
+    HttpResponse<String> response = get("/context", value);
+
+    assertThat(response.body()).startsWith(A + ":1-5 dirty=true budget=");
   }
 
   @Test

@@ -32,6 +32,11 @@ class ShopController {
     return ResponseEntity.of(reads.find(id));
   }
 
+  @GetMapping("/customers/{customer}/orders/{id}")
+  ResponseEntity<Order> findForCustomer(@PathVariable String customer, @PathVariable long id) {
+    return ResponseEntity.of(reads.findForCustomer(customer, id));
+  }
+
   @GetMapping("/orders/{id}/strict")
   ResponseEntity<Order> findOrFail(@PathVariable long id) {
     return ResponseEntity.of(reads.findOrFail(id));

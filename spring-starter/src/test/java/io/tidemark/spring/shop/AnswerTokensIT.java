@@ -1,0 +1,185 @@
+package io.tidemark.spring.shop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ConsistencyToken;
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import io.tidemark.TokenCodec;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.topology.ExecutionHistory;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Every answer to a request with writes carries a token that covers them: after hundreds of
+ * scattered writes (compacted with the source's set), after a write the context could not vouch for
+ * (covered with the source's set), and when the source cannot be asked (a marker that sends the
+ * client's next reads to the source, replaced by the next answer).
+ */
+@ExtendWith(TestkitExtension.class)
+class AnswerTokensIT {
+
+  private static final String HEADER = "Consistency-Token";
+  private static final AtomicLong ids = new AtomicLong(50_000);
+  private static final RestClient http = RestClient.create();
+
+  private static MySqlTopology topology;
+  private static RedisServer redis;
+  private static ConfigurableApplicationContext first;
+  private static ConfigurableApplicationContext second;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    String db = topology.createDatabase("answers");
+    ShopApplication.createSchema(topology, db);
+    redis = RedisServer.start();
+    String[] settings = {
+      "tidemark.scope.store=REDIS",
+      "tidemark.scope.redis-uri=" + redis.uri(),
+      "tidemark.token.cover-timeout=300ms",
+      "shop.read-timeout=1s"
+    };
+    first = ShopApplication.startWeb(topology, db, settings);
+    second = ShopApplication.startWeb(topology, db, settings);
+  }
+
+  @AfterAll
+  static void stop() {
+    first.close();
+    second.close();
+    redis.close();
+  }
+
+  @AfterEach
+  void heal() {
+    topology.source().thaw();
+    redis.thaw();
+    topology.replica().resumeApplier();
+  }
+
+  @Test
+  void aLongSessionKeepsATokenThatCoversEveryWrite() {
+    TokenCodec codec = first.getBean(TokenCodec.class);
+    int limit = codec.config().maxHeaderLength();
+    String token = null;
+    int withoutToken = 0;
+    int longest = 0;
+    for (int i = 0; i < 300; i++) {
+      // Another client's write between two of this client's: its GTIDs never touch.
+      create(second, ids.incrementAndGet(), null);
+      // This client sends each answer's header with its next request, and nothing else.
+      token = create(first, ids.incrementAndGet(), token).getHeaders().getFirst(HEADER);
+      if (token == null) {
+        withoutToken++;
+      } else {
+        longest = Math.max(longest, token.length());
+      }
+    }
+    topology.replica().pauseApplier();
+    long last = ids.incrementAndGet();
+    token = create(first, last, token).getHeaders().getFirst(HEADER);
+
+    assertThat(withoutToken).as("answers without a token, of 300").isZero();
+    assertThat(longest).isLessThanOrEqualTo(limit);
+    assertThat(token).isNotNull();
+    ResponseEntity<String> read = get(second, "/orders/" + last, token);
+    assertThat(read.getStatusCode().value()).as(read.toString()).isEqualTo(200);
+    assertThat(read.getBody()).contains("\"id\":" + last);
+  }
+
+  @Test
+  void aDirtyAnswerIsCoveredWithTheSourcesExecutedSet() {
+    long id = ids.incrementAndGet();
+    String written = create(first, id, null).getHeaders().getFirst(HEADER);
+    GtidSet writes = gtids(written);
+
+    redis.freeze();
+    // The scope's token cannot be read, so the request reads from the source, dirty.
+    ResponseEntity<String> read = get(second, "/customers/ada/orders/" + id, written);
+
+    assertThat(read.getStatusCode().value()).as(read.toString()).isEqualTo(200);
+    String answered = read.getHeaders().getFirst(HEADER);
+    assertThat(answered).as("the dirty answer's token").isNotNull();
+    ConsistencyToken token = verify(answered);
+    assertThat(token.requiresSource()).isFalse();
+    assertThat(token.gtids().containsAll(writes)).isTrue();
+    assertThat(GtidSet.parse(topology.source().gtidExecuted()).containsAll(token.gtids())).isTrue();
+  }
+
+  @Test
+  void withoutTheSourceTheAnswerIsAMarkerAndTheNextAnswerCoversAgain() {
+    long id = ids.incrementAndGet();
+    String written = create(first, id, null).getHeaders().getFirst(HEADER);
+
+    redis.freeze();
+    topology.source().freeze();
+    ResponseEntity<String> refused = get(second, "/customers/ada/orders/" + id, written);
+    topology.source().thaw();
+    redis.thaw();
+
+    assertThat(refused.getStatusCode().value()).as(refused.toString()).isEqualTo(503);
+    String marker = refused.getHeaders().getFirst(HEADER);
+    assertThat(marker).as("the answer without a source still has a token").isNotNull();
+    assertThat(verify(marker).requiresSource()).isTrue();
+
+    topology.replica().pauseApplier();
+    ResponseEntity<String> read = get(second, "/orders/" + id, marker);
+    assertThat(read.getStatusCode().value()).as(read.toString()).isEqualTo(200);
+    assertThat(second.getBean(ExecutionHistory.class).recent().get(0).reason())
+        .isEqualTo(Reason.SOURCE_BY_POLICY);
+    ConsistencyToken covered = verify(read.getHeaders().getFirst(HEADER));
+    assertThat(covered.requiresSource()).isFalse();
+    assertThat(covered.gtids().containsAll(gtids(written))).isTrue();
+  }
+
+  private static ConsistencyToken verify(String header) {
+    TokenCodec codec = first.getBean(TokenCodec.class);
+    return codec.verify(codec.parseHeader(header), "shop").orElseThrow();
+  }
+
+  private static GtidSet gtids(String header) {
+    return verify(header).gtids();
+  }
+
+  private static ResponseEntity<Void> create(
+      ConfigurableApplicationContext app, long id, @Nullable String token) {
+    return http.post()
+        .uri(url(app, "/orders/" + id + "?customer=ada"))
+        .headers(
+            h -> {
+              if (token != null) {
+                h.set(HEADER, token);
+              }
+            })
+        .retrieve()
+        .toBodilessEntity();
+  }
+
+  private static ResponseEntity<String> get(
+      ConfigurableApplicationContext app, String path, String token) {
+    return http.get()
+        .uri(url(app, path))
+        .header(HEADER, token)
+        .retrieve()
+        .onStatus(status -> true, (request, response) -> {})
+        .toEntity(String.class);
+  }
+
+  private static String url(ConfigurableApplicationContext context, String path) {
+    int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+    return "http://127.0.0.1:" + port + path;
+  }
+}
