@@ -99,7 +99,7 @@ class TaggedGtidsIT {
     if (!serverKnowsTags()) {
       assertThatThrownBy(() -> topology.source().execute("SET gtid_next = 'AUTOMATIC:" + TAG + "'"))
           .as("MySQL %s has no tagged GTIDs", topology.source().version())
-          .hasMessageContaining("gtid_next");
+          .hasMessageContaining("Malformed GTID specification");
       return;
     }
     replica.pauseApplier();
