@@ -31,17 +31,19 @@ public final class ResultsReport {
   }
 
   public static void main(String[] args) throws IOException {
-    if (args.length != 2) {
-      System.err.println("usage: ResultsReport RESULTS_FOLDER PROFILE");
+    if (args.length != 3) {
+      System.err.println("usage: ResultsReport RESULTS_FOLDER PROFILE SERVER");
       System.exit(2);
     }
     Path folder = Path.of(args[0]);
     String profile = args[1];
+    String server = args[2];
     Results results =
         Results.read(
             List.of(folder.resolve(profile + ".json"), folder.resolve(profile + "-codec.json")),
             folder.resolve(profile + "-samples.jsonl"));
     ResultsReport report = new ResultsReport(results);
+    report.md.append("Server: ").append(server).append(", on loopback.\n\n");
     String svgName = profile + "-wait-latency.svg";
     Files.writeString(
         folder.resolve(profile + ".md"), report.markdown(svgName), StandardCharsets.UTF_8);
