@@ -1,7 +1,10 @@
 package io.tidemark;
 
+import java.util.Collections;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +30,7 @@ public final class ConsistencyContext {
 
   private final AtomicReference<State> state;
   private final AtomicReference<@Nullable ExecutionRecord> lastRead = new AtomicReference<>();
+  private final Set<String> unrecordedScopes = new ConcurrentSkipListSet<>();
 
   private record State(GtidSet gtids, @Nullable String dirtyBecause) {}
 
@@ -94,6 +98,19 @@ public final class ConsistencyContext {
   /** Why the context is dirty, or {@code null}. */
   public @Nullable String dirtyBecause() {
     return state.get().dirtyBecause();
+  }
+
+  /**
+   * Notes that the scope store did not take this unit of work's committed writes under {@code
+   * scope}: reads under that scope elsewhere may miss them, and the answer says so.
+   */
+  public void scopeNotRecorded(String scope) {
+    unrecordedScopes.add(Objects.requireNonNull(scope, "scope"));
+  }
+
+  /** The scopes whose store did not take this unit of work's writes, sorted; usually none. */
+  public Set<String> unrecordedScopes() {
+    return Collections.unmodifiableSet(unrecordedScopes);
   }
 
   /**

@@ -17,6 +17,10 @@ import java.lang.annotation.Target;
  * public long create(Order order) { ... }
  * }</pre>
  *
+ * <p>When the store does not take the GTIDs (two tries), the method still returns, since its writes
+ * committed: the context notes the scope ({@code ConsistencyContext.unrecordedScopes()}) and an
+ * HTTP answer names it in a {@code Consistency-Scope-Unrecorded} header.
+ *
  * <p>Place it outside the method's transaction (it is applied before {@code @Transactional} on the
  * same method), so that the commit happened when the scope is written. Needs a scope store ({@code
  * tidemark.scope.store}).

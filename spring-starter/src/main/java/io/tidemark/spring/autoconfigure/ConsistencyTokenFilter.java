@@ -36,6 +36,12 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
 
   private static final String STATE = ConsistencyTokenFilter.class.getName() + ".STATE";
 
+  /**
+   * Names the scopes whose store did not take the request's committed writes: the writes and the
+   * answer's token stand, but reads under those scopes elsewhere may miss them.
+   */
+  static final String UNRECORDED_SCOPES = "Consistency-Scope-Unrecorded";
+
   private final TokenHeaders headers;
   private final ConsistencyProblems problems;
   private final TidemarkProperties.Web web;
@@ -157,6 +163,9 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
     String value = headers.value(own, forwarded.snapshot());
     if (value != null) {
       response.setHeader(headers.name(), value);
+    }
+    if (!context.unrecordedScopes().isEmpty()) {
+      response.setHeader(UNRECORDED_SCOPES, String.join(", ", context.unrecordedScopes()));
     }
     String cookie = web.getCookie();
     if (cookie != null && own != null) {

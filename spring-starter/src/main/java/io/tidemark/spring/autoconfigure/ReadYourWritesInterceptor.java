@@ -8,7 +8,6 @@ import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.Revisioned;
-import io.tidemark.spring.ScopeNotRecordedException;
 import io.tidemark.spring.ScopedWrites;
 import io.tidemark.store.ScopeKey;
 import io.tidemark.store.TokenStore;
@@ -21,6 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToLongFunction;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,6 +36,8 @@ import org.springframework.util.StringValueResolver;
  * their scope.
  */
 final class ReadYourWritesInterceptor implements MethodInterceptor {
+
+  private static final Log log = LogFactory.getLog(ReadYourWritesInterceptor.class);
 
   private final ObjectProvider<ConsistentReader> reader;
   private final ObjectProvider<TokenStore> store;
@@ -213,26 +216,32 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     if (context.isDirty()) {
       String because = String.valueOf(context.dirtyBecause());
       if (!tokens.markDirty(key, because) && !tokens.markDirty(key, because)) {
-        throw notRecorded(key, method, "could not be marked dirty");
+        notRecorded(context, key, method, "could not be marked dirty");
       }
     }
     GtidSet written = context.gtids().subtract(before);
     if (!written.isEmpty() && !tokens.merge(key, written) && !tokens.merge(key, written)) {
-      throw notRecorded(
-          key, method, "did not take the GTIDs " + written.toString().replace("\n", ""));
+      notRecorded(
+          context, key, method, "did not take the GTIDs " + written.toString().replace("\n", ""));
     }
   }
 
-  private static ScopeNotRecordedException notRecorded(ScopeKey key, Method method, String what) {
-    return new ScopeNotRecordedException(
-        key.toString(),
+  /**
+   * The writes committed: failing the method now would answer a committed write as a failure, and
+   * the caller would retry it. The context notes the scope instead, so the answer names it.
+   */
+  private static void notRecorded(
+      ConsistencyContext context, ScopeKey key, Method method, String what) {
+    context.scopeNotRecorded(key.toString());
+    log.warn(
         "The writes of "
             + method.toGenericString()
             + " committed, but scope "
             + key
             + " "
             + what
-            + ": the scope store did not answer in time; reads under the scope may miss them.");
+            + ": the scope store did not answer in time; reads under the scope on other"
+            + " instances may miss them.");
   }
 
   private ScopeKey scopeKey(String expression, Method method, Object[] arguments, String what) {

@@ -145,6 +145,30 @@ class AnswerTokensIT {
     assertThat(covered.gtids().containsAll(gtids(written))).isTrue();
   }
 
+  @Test
+  void aCommittedWriteWhoseScopeRedisCannotTakeIsAnsweredAsCommittedAndSaysSo() {
+    long id = ids.incrementAndGet();
+
+    redis.freeze();
+    ResponseEntity<String> created =
+        http.post()
+            .uri(url(first, "/customers/kim/orders/" + id))
+            .retrieve()
+            .onStatus(status -> true, (request, response) -> {})
+            .toEntity(String.class);
+    redis.thaw();
+
+    assertThat(created.getStatusCode().value()).as(created.toString()).isEqualTo(201);
+    assertThat(created.getHeaders().getFirst("Consistency-Scope-Unrecorded"))
+        .isEqualTo("customer:kim");
+    String token = created.getHeaders().getFirst(HEADER);
+    assertThat(token).as("the committed write's token").isNotNull();
+    topology.replica().pauseApplier();
+    ResponseEntity<String> read = get(second, "/orders/" + id, token);
+    assertThat(read.getStatusCode().value()).as(read.toString()).isEqualTo(200);
+    assertThat(read.getBody()).contains("\"customer\":\"kim\"");
+  }
+
   private static ConsistencyToken verify(String header) {
     TokenCodec codec = first.getBean(TokenCodec.class);
     return codec.verify(codec.parseHeader(header), "shop").orElseThrow();

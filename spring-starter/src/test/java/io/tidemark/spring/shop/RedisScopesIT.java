@@ -1,10 +1,9 @@
 package io.tidemark.spring.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.ConsistencyContext;
 import io.tidemark.Reason;
-import io.tidemark.spring.ScopeNotRecordedException;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
@@ -69,20 +68,13 @@ class RedisScopesIT {
   }
 
   @Test
-  void aWriteWhoseScopeRedisCannotTakeFailsTypedAfterItsCommit() {
+  void aWriteWhoseScopeRedisCannotTakeReturnsAsCommittedAndNotesTheScope() {
     long id = ids.incrementAndGet();
     redis.freeze();
-    try {
-      assertThatThrownBy(
-              () -> writer.getBean(ShopApplication.Writes.class).createInScope(id, "kim"))
-          .isInstanceOfSatisfying(
-              ScopeNotRecordedException.class,
-              e -> {
-                assertThat(e.scope()).isEqualTo("customer:kim");
-                assertThat(e.reason())
-                    .isEqualTo(ScopeNotRecordedException.Failure.SCOPE_NOT_RECORDED);
-                assertThat(e.getMessage()).contains("committed");
-              });
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      writer.getBean(ShopApplication.Writes.class).createInScope(id, "kim");
+      assertThat(scope.context().unrecordedScopes()).containsExactly("customer:kim");
+      assertThat(scope.context().gtids().isEmpty()).as("the write's GTID").isFalse();
     } finally {
       redis.thaw();
     }

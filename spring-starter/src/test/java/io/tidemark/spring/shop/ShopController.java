@@ -32,6 +32,12 @@ class ShopController {
     return ResponseEntity.of(reads.find(id));
   }
 
+  @PostMapping("/customers/{customer}/orders/{id}")
+  ResponseEntity<Void> createForCustomer(@PathVariable String customer, @PathVariable long id) {
+    writes.createInScope(id, customer);
+    return ResponseEntity.status(HttpStatus.CREATED).build();
+  }
+
   @GetMapping("/customers/{customer}/orders/{id}")
   ResponseEntity<Order> findForCustomer(@PathVariable String customer, @PathVariable long id) {
     return ResponseEntity.of(reads.findForCustomer(customer, id));
