@@ -306,6 +306,7 @@ public final class ConsistentReader {
         evictIfBroken(connection, e);
         return Outcome.failed(Reason.REPLICA_ERROR, "replica connection failed: " + e);
       }
+      progress.connected(physical, uuid);
       replicaNode = uuid;
       lastReplicaUuid = uuid;
       Reason served;

@@ -3,6 +3,9 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 
 class ReplicaProgressTests {
@@ -15,6 +18,46 @@ class ReplicaProgressTests {
   private static final GtidSet B_1_2 = GtidSet.parse("bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb:1-2");
 
   private final ReplicaProgress progress = new ReplicaProgress();
+
+  /** State for a connection of a driver Tidemark cannot look into: a new one every time. */
+  private static PhysicalConnection newPhysicalConnection() throws SQLException {
+    Connection plain =
+        (Connection)
+            Proxy.newProxyInstance(
+                ReplicaProgressTests.class.getClassLoader(),
+                new Class<?>[] {Connection.class},
+                (proxy, method, args) -> method.getName().equals("isWrapperFor") ? false : null);
+    return PhysicalConnection.of(plain);
+  }
+
+  @Test
+  void aConnectionNotSeenBeforeDropsWhatWasKnownOfItsServer() throws SQLException {
+    PhysicalConnection first = newPhysicalConnection();
+    progress.connected(first, REPLICA);
+    progress.advance(REPLICA, A_1_9);
+    progress.advance(OTHER_REPLICA, A_1_9);
+
+    progress.connected(first, REPLICA);
+    assertThat(progress.contains(REPLICA, A_1_9)).as("the same connection again").isTrue();
+
+    progress.connected(newPhysicalConnection(), REPLICA);
+    assertThat(progress.contains(REPLICA, A_3))
+        .as("a server restored from a snapshot comes back on new connections")
+        .isFalse();
+    assertThat(progress.contains(OTHER_REPLICA, A_1_9)).isTrue();
+  }
+
+  @Test
+  void staysSmallHoweverManyScatteredTokensItReaches() {
+    String uuid = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
+    for (int gno = 1; gno <= 200_000; gno += 2) {
+      progress.advance(REPLICA, GtidSet.parse(uuid + ":" + gno));
+    }
+
+    GtidSet last = GtidSet.parse(uuid + ":199999");
+    assertThat(progress.contains(REPLICA, last)).isTrue();
+    assertThat(progress.contains(REPLICA, GtidSet.parse(uuid + ":1"))).isFalse();
+  }
 
   @Test
   void containsOnlyWhatWasReachedAfterAnAdvance() {

@@ -1,6 +1,8 @@
 package io.tidemark.testkit;
 
 import io.tidemark.testkit.ReplicationDialect.Thread;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -266,6 +268,49 @@ public final class MySqlNode {
     process.launch(readOnly);
     process.awaitReady(jdbcUrl());
   }
+
+  /**
+   * Copies the server's data folder as it is now: the server is killed, copied and started again,
+   * so the copy is what a crash-consistent volume snapshot or backup would hold, {@code
+   * server_uuid} ({@code auto.cnf}) and replication settings included.
+   */
+  public DataSnapshot snapshot() {
+    kill();
+    Path copy = ProcessReaper.newFolder("snapshot-" + name);
+    try {
+      FileTrees.copyRecursively(process.dataDirectory(), copy.resolve("data"));
+    } catch (IOException e) {
+      throw new TestkitException("cannot copy the data folder of " + name, e);
+    } finally {
+      restart();
+    }
+    return new DataSnapshot(name, copy.resolve("data"));
+  }
+
+  /**
+   * Restores {@code snapshot} as an operator restoring a volume snapshot would: the server is
+   * killed, its data folder replaced by the copy, and started again with the same {@code
+   * server_uuid} but only what it had executed then. A replica resumes replicating from there.
+   *
+   * @throws IllegalArgumentException when the snapshot was taken of another node
+   */
+  public void restore(DataSnapshot snapshot) {
+    if (!snapshot.node().equals(name)) {
+      throw new IllegalArgumentException(
+          "snapshot of " + snapshot.node() + " cannot be restored on " + name);
+    }
+    kill();
+    try {
+      FileTrees.deleteRecursively(process.dataDirectory());
+      FileTrees.copyRecursively(snapshot.data(), process.dataDirectory());
+    } catch (IOException e) {
+      throw new TestkitException("cannot restore the data folder of " + name, e);
+    }
+    restart();
+  }
+
+  /** A copy of a node's data folder, from {@link #snapshot()}. */
+  public record DataSnapshot(String node, Path data) {}
 
   /** Whether the server process runs (it may be frozen). */
   public boolean isRunning() {

@@ -119,6 +119,11 @@ final class MySqlServerProcess {
     }
   }
 
+  /** The server's data folder. */
+  Path dataDirectory() {
+    return home.resolve("data");
+  }
+
   /** The server's own pid, from its pid file (the launched process may be a wrapper script). */
   long pid() {
     try {

@@ -1,0 +1,125 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.GtidSet;
+import io.tidemark.ReadPolicy;
+import io.tidemark.Reason;
+import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A replica restored from an older snapshot keeps its {@code server_uuid} but has less than it had:
+ * what the read path learned about it before must not let a read skip the wait.
+ */
+@ExtendWith(TestkitExtension.class)
+class RestoredReplicaIT {
+
+  private static MySqlTopology topology;
+  private static MySqlNode replica;
+  private static HikariDataSource sourcePool;
+  private static HikariDataSource replicaPool;
+  private static CapturingDataSource source;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    replica = topology.replica();
+    String db = topology.createDatabase("restored");
+    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, v VARCHAR(20))");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    sourcePool = Pools.tracking(topology.source(), db, 2);
+    replicaPool = Pools.plain(replica, db, 4);
+    source = CapturingDataSource.wrap(sourcePool);
+  }
+
+  @AfterAll
+  static void close() {
+    replica.delayApplier(Duration.ZERO);
+    sourcePool.close();
+    replicaPool.close();
+  }
+
+  @Test
+  void aReadAfterTheReplicaWasRestoredWaitsInsteadOfTrustingWhatItKnew() throws Exception {
+    replica.delayApplier(Duration.ofHours(1));
+    MySqlNode.DataSnapshot snapshot;
+    try {
+      snapshot = replica.snapshot();
+    } finally {
+      replica.delayApplier(Duration.ZERO);
+    }
+    ConsistentReader reader =
+        ConsistentReader.builder(replicaPool, source)
+            .defaults(
+                ReadOptions.defaults()
+                    .withPolicy(ReadPolicy.FAIL)
+                    .withTimeout(Duration.ofMillis(500)))
+            .build();
+    GtidSet token;
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      insert(1);
+      token = scope.context().gtids();
+      assertThat(reader.read(c -> value(c, 1)).value()).isEqualTo("v1");
+      ReadResult<@Nullable String> known = reader.read(c -> value(c, 1));
+      assertThat(known.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+    }
+
+    replica.restore(snapshot);
+    List<String> outcomes = new ArrayList<>();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(token)) {
+      // The pool's connections died with the server: the first reads find that out.
+      for (int i = 0; i < 6; i++) {
+        try {
+          ReadResult<@Nullable String> read = reader.read(c -> value(c, 1));
+          outcomes.add(read.record().reason() + " " + read.value());
+        } catch (ConsistentReadException e) {
+          outcomes.add(e.reason().name());
+        }
+      }
+    } finally {
+      replica.delayApplier(Duration.ZERO);
+    }
+
+    assertThat(outcomes).as("never served without the row").noneMatch(o -> o.endsWith(" null"));
+    assertThat(outcomes).contains(Reason.WAIT_TIMEOUT.name());
+    assertThat(replica.awaitGtidSet(token.toString(), Duration.ofSeconds(30))).isTrue();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(token)) {
+      assertThat(reader.read(c -> value(c, 1)).value()).isEqualTo("v1");
+    }
+  }
+
+  private static void insert(int id) throws SQLException {
+    try (Connection c = source.getConnection();
+        PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, ?)")) {
+      ps.setInt(1, id);
+      ps.setString(2, "v" + id);
+      ps.executeUpdate();
+    }
+  }
+
+  private static @Nullable String value(Connection c, int id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?")) {
+      ps.setInt(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+}
