@@ -27,6 +27,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Tidemark's core beans: the application's {@code DataSource} wrapped so that writes are captured
@@ -175,6 +176,17 @@ public final class TidemarkAutoConfiguration {
           : null;
     } catch (SQLException e) {
       return null;
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(
+      name = "org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer")
+  static class HibernateConfiguration {
+
+    @Bean
+    HibernateConnectionRelease tidemarkHibernateConnectionRelease() {
+      return new HibernateConnectionRelease();
     }
   }
 }

@@ -19,6 +19,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
@@ -35,6 +36,7 @@ import org.springframework.transaction.annotation.Transactional;
   ShopApplication.Writes.class,
   ShopApplication.Reads.class,
   ShopApplication.JpaReads.class,
+  ShopApplication.JpaWrites.class,
   ShopApplication.ReplicaInfo.class,
   ShopController.class
 })
@@ -61,7 +63,6 @@ class ShopApplication {
     properties.put("spring.datasource.password", topology.source().password());
     properties.put("spring.datasource.hikari.maximum-pool-size", "4");
     properties.put("spring.jpa.hibernate.ddl-auto", "none");
-    properties.put("spring.jpa.open-in-view", "false");
     properties.put("tidemark.cluster", "shop");
     properties.put("tidemark.token.secret", SECRET);
     properties.put("tidemark.replicas[0].name", "replica-1");
@@ -198,7 +199,11 @@ class ShopApplication {
     Long revision;
   }
 
-  interface OrderRepository extends JpaRepository<OrderEntity, Long> {}
+  interface OrderRepository extends JpaRepository<OrderEntity, Long> {
+
+    @Query(value = "SELECT @@server_uuid", nativeQuery = true)
+    String serverUuid();
+  }
 
   @Service
   static class JpaReads {
@@ -212,6 +217,33 @@ class ShopApplication {
     @Transactional(readOnly = true)
     public Optional<String> status(long id) {
       return orders.findById(id).map(o -> o.status);
+    }
+
+    /** The server this JPA read ran on, by {@code server_uuid}. */
+    @ReadYourWrites(timeout = 3000)
+    public String server() {
+      return orders.serverUuid();
+    }
+
+    /** Not annotated: a JPA read on the source, as a request's first look-up would be. */
+    public long count() {
+      return orders.count();
+    }
+  }
+
+  @Service
+  static class JpaWrites {
+    private final OrderRepository orders;
+
+    JpaWrites(OrderRepository orders) {
+      this.orders = orders;
+    }
+
+    @Transactional
+    public void setStatus(long id, String status) {
+      OrderEntity order = orders.findById(id).orElseThrow();
+      order.status = status;
+      order.revision = order.revision + 1;
     }
   }
 }

@@ -15,10 +15,33 @@ class ShopController {
 
   private final ShopApplication.Writes writes;
   private final ShopApplication.Reads reads;
+  private final ShopApplication.JpaReads jpaReads;
+  private final ShopApplication.JpaWrites jpaWrites;
 
-  ShopController(ShopApplication.Writes writes, ShopApplication.Reads reads) {
+  ShopController(
+      ShopApplication.Writes writes,
+      ShopApplication.Reads reads,
+      ShopApplication.JpaReads jpaReads,
+      ShopApplication.JpaWrites jpaWrites) {
     this.writes = writes;
     this.reads = reads;
+    this.jpaReads = jpaReads;
+    this.jpaWrites = jpaWrites;
+  }
+
+  /** A JPA look-up on the source first, as many requests begin, then a JPA read. */
+  @GetMapping("/jpa/server-after-lookup")
+  String serverAfterLookup() {
+    jpaReads.count();
+    return jpaReads.server();
+  }
+
+  /** A JPA read, then a JPA write in the same request. */
+  @PostMapping("/jpa/orders/{id}/status")
+  ResponseEntity<String> readThenWrite(@PathVariable long id, @RequestParam String value) {
+    String before = jpaReads.status(id).orElse("none");
+    jpaWrites.setStatus(id, value);
+    return ResponseEntity.ok(before + "->" + value);
   }
 
   @PostMapping("/orders/{id}")
