@@ -3,6 +3,7 @@ package io.tidemark.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import io.tidemark.GtidSet;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -61,14 +62,17 @@ public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
   }
 
   @Override
-  public boolean put(String key, long version, V value) {
+  public boolean put(String key, long version, V value, GtidSet gtids) {
     VersionedCache.checkVersion(version);
-    return write(key, new Entry<>(version, Objects.requireNonNull(value, "value")));
+    return write(
+        key,
+        new Entry<>(
+            version, Objects.requireNonNull(value, "value"), Objects.requireNonNull(gtids)));
   }
 
   @Override
-  public Optional<Versioned<V>> get(String key, long minVersion) {
-    return visible(lookup(key), minVersion);
+  public Optional<Versioned<V>> get(String key, long minVersion, GtidSet required) {
+    return Entry.visible(lookup(key), minVersion, required);
   }
 
   @Override
@@ -91,7 +95,7 @@ public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
     return stamped == null ? null : stamped.entry();
   }
 
-  /** Stores {@code entry} unless the key holds its version or a newer one; atomic per key. */
+  /** Stores {@code entry} where it may replace what the key holds; atomic per key. */
   boolean write(String key, Entry<V> entry) {
     boolean[] stored = {false};
     entries
@@ -99,7 +103,7 @@ public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
         .compute(
             key,
             (k, old) -> {
-              if (old != null && !old.entry().olderThan(entry.version())) {
+              if (old != null && !old.entry().replaceableBy(entry)) {
                 return old;
               }
               stored[0] = true;
@@ -111,14 +115,6 @@ public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
                           .toNanos());
             });
     return stored[0];
-  }
-
-  static <V> Optional<Versioned<V>> visible(@Nullable Entry<V> entry, long minVersion) {
-    if (entry == null || entry.version() < minVersion) {
-      return Optional.empty();
-    }
-    V value = entry.value();
-    return value == null ? Optional.empty() : Optional.of(new Versioned<>(entry.version(), value));
   }
 
   @Override

@@ -4,6 +4,8 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.tidemark.GtidSet;
+import io.tidemark.GtidSetFormatException;
 import io.tidemark.internal.RedisCallFailedException;
 import io.tidemark.internal.RedisScript;
 import java.util.Objects;
@@ -15,10 +17,13 @@ import org.jspecify.annotations.Nullable;
  * A {@link VersionedCache} in Redis through Lettuce, shared by every instance: standalone,
  * Sentinel-managed or Cluster (one key per entry, so any slot will do).
  *
- * <p>An entry is one string {@code <version>:v:<value>} or, for a tombstone, {@code <version>:t:}.
- * Writes run a Lua compare-and-set that reads the stored version and writes only when the new one
- * is higher; Redis runs the script to the end before any other command, so no write can slip
- * between the check and the set. Versions stay below 2<sup>53</sup>, where Lua's numbers are exact.
+ * <p>An entry is one string {@code <version>:v:<gtids>;<value>} ({@code <gtids>} the GTID set the
+ * value reflects, without line breaks; it holds no {@code ;}) or, for a tombstone, {@code
+ * <version>:t:}. Writes run a Lua compare-and-set that reads the stored version and writes only
+ * when the new one is higher, or, for a value, equal with a different GTID set over a stored value
+ * (the set written last wins: at worst a later request misses and reads through, never older).
+ * Redis runs the script to the end before any other command, so no write can slip between the check
+ * and the set. Versions stay below 2<sup>53</sup>, where Lua's numbers are exact.
  *
  * <p>Every call waits at most {@link VersionedCacheConfig#commandTimeout()}. A read that fails is a
  * miss and a write that fails reports false; both are counted in {@link #failures()}. A write that
@@ -31,14 +36,26 @@ public final class RedisVersionedCache<V> implements VersionedCache<V> {
   private static final RedisScript COMPARE_AND_SET =
       new RedisScript(
           """
+          local entry = ARGV[1] .. ':' .. ARGV[2] .. ':' .. ARGV[3]
           local stored = redis.call('GET', KEYS[1])
           if stored then
-            local version = tonumber(string.match(stored, '^(%d+):'))
-            if version ~= nil and version >= tonumber(ARGV[1]) then
-              return 0
+            local version, kind = string.match(stored, '^(%d+):(%a):')
+            version = tonumber(version)
+            if version ~= nil then
+              local new = tonumber(ARGV[1])
+              if version > new then
+                return 0
+              end
+              if version == new then
+                local sameSet = string.sub(stored, 1, #ARGV[1] + 4 + #ARGV[5])
+                  == ARGV[1] .. ':v:' .. ARGV[5] .. ';'
+                if kind ~= 'v' or ARGV[2] ~= 'v' or sameSet then
+                  return 0
+                end
+              end
             end
           end
-          redis.call('SET', KEYS[1], ARGV[1] .. ':' .. ARGV[2] .. ':' .. ARGV[3], 'PX', ARGV[4])
+          redis.call('SET', KEYS[1], entry, 'PX', ARGV[4])
           return 1
           """);
 
@@ -73,14 +90,17 @@ public final class RedisVersionedCache<V> implements VersionedCache<V> {
   }
 
   @Override
-  public boolean put(String key, long version, V value) {
+  public boolean put(String key, long version, V value, GtidSet gtids) {
     VersionedCache.checkVersion(version);
-    return write(key, new Entry<>(version, Objects.requireNonNull(value, "value")));
+    return write(
+        key,
+        new Entry<>(
+            version, Objects.requireNonNull(value, "value"), Objects.requireNonNull(gtids)));
   }
 
   @Override
-  public Optional<Versioned<V>> get(String key, long minVersion) {
-    return CaffeineVersionedCache.visible(lookup(key), minVersion);
+  public Optional<Versioned<V>> get(String key, long minVersion, GtidSet required) {
+    return Entry.visible(lookup(key), minVersion, required);
   }
 
   @Override
@@ -112,14 +132,28 @@ public final class RedisVersionedCache<V> implements VersionedCache<V> {
       return null;
     }
     long version = Long.parseLong(stored, 0, first, 10);
-    return stored.charAt(first + 1) == 't'
-        ? Entry.tombstone(version)
-        : new Entry<>(version, codec.decode(stored.substring(first + 3)));
+    if (stored.charAt(first + 1) == 't') {
+      return Entry.tombstone(version);
+    }
+    int setEnd = stored.indexOf(';', first + 3);
+    if (setEnd < 0) {
+      failures.increment();
+      return null;
+    }
+    GtidSet gtids;
+    try {
+      gtids = GtidSet.parse(stored.subSequence(first + 3, setEnd));
+    } catch (GtidSetFormatException e) {
+      failures.increment();
+      return null;
+    }
+    return new Entry<>(version, codec.decode(stored.substring(setEnd + 1)), gtids);
   }
 
-  /** Stores {@code entry} unless Redis holds its version or a newer one; false also on failure. */
+  /** Stores {@code entry} where it may replace what Redis holds; false also on failure. */
   boolean write(String key, Entry<V> entry) {
     V value = entry.value();
+    String gtids = entry.gtids().toString().replace("\n", "");
     String[] keys = {redisKey(key)};
     String ttl =
         Long.toString(
@@ -134,8 +168,9 @@ public final class RedisVersionedCache<V> implements VersionedCache<V> {
                       keys,
                       Long.toString(entry.version()),
                       value == null ? "t" : "v",
-                      value == null ? "" : codec.encode(value),
-                      ttl),
+                      value == null ? "" : gtids + ";" + codec.encode(value),
+                      ttl,
+                      gtids),
               config.commandTimeout());
       return stored != null && stored == 1L;
     } catch (RedisCallFailedException e) {

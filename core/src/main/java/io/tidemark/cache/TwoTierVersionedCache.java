@@ -1,5 +1,6 @@
 package io.tidemark.cache;
 
+import io.tidemark.GtidSet;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -31,9 +32,10 @@ public final class TwoTierVersionedCache<V> implements VersionedCache<V> {
   }
 
   @Override
-  public boolean put(String key, long version, V value) {
+  public boolean put(String key, long version, V value, GtidSet gtids) {
     VersionedCache.checkVersion(version);
-    Entry<V> entry = new Entry<>(version, Objects.requireNonNull(value, "value"));
+    Entry<V> entry =
+        new Entry<>(version, Objects.requireNonNull(value, "value"), Objects.requireNonNull(gtids));
     if (!shared.write(key, entry)) {
       return false;
     }
@@ -42,17 +44,19 @@ public final class TwoTierVersionedCache<V> implements VersionedCache<V> {
   }
 
   @Override
-  public Optional<Versioned<V>> get(String key, long minVersion) {
+  public Optional<Versioned<V>> get(String key, long minVersion, GtidSet required) {
     Entry<V> near = local.lookup(key);
-    if (near != null && near.version() >= minVersion) {
-      return CaffeineVersionedCache.visible(near, minVersion);
+    if (near != null
+        && near.version() >= minVersion
+        && (near.isTombstone() || near.gtids().containsAll(required))) {
+      return Entry.visible(near, minVersion, required);
     }
     Entry<V> far = shared.lookup(key);
     if (far == null) {
       return Optional.empty();
     }
     local.write(key, far);
-    return CaffeineVersionedCache.visible(far, minVersion);
+    return Entry.visible(far, minVersion, required);
   }
 
   @Override

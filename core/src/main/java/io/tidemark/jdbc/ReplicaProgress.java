@@ -15,8 +15,10 @@ import java.util.concurrent.ConcurrentMap;
  * <p>The bound is evidence of one run of the server, not of its UUID: a server restored from an
  * older snapshot, re-cloned or rebuilt keeps its UUID and comes back with less. Each of those
  * restarts the server, which ends every connection to its earlier run, so a physical connection
- * this reader has not seen before drops what was known of its server. The bound is also kept small:
- * past {@value #MAX_INTERVALS} intervals it is replaced by the latest token reached.
+ * this reader has not seen before drops what was known of its server (with drivers other than
+ * Connector/J, whose connections cannot be told apart, every use counts as new: no fast path). The
+ * bound is also kept small: past {@value #MAX_INTERVALS} intervals it is replaced by the latest
+ * token reached.
  */
 final class ReplicaProgress {
 

@@ -3,6 +3,7 @@ package io.tidemark.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.GtidSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,6 +72,36 @@ abstract class VersionedCacheContract {
     assertThat(cache.put(key, 4, "v4")).as("a newer write after the delete").isTrue();
     assertThat(cache.get(key, 4)).contains(new Versioned<>(4, "v4"));
     assertThat(cache.delete(key, 4)).as("delete no newer than the value").isFalse();
+  }
+
+  private static final String A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+
+  @Test
+  void aLookupUnderATokenAcceptsOnlyAnEntryThatReflectsIt() {
+    VersionedCache<String> cache = cache(config());
+    String key = freshKey();
+    GtidSet beforeTheUpdate = GtidSet.parse(A + ":1-5");
+    GtidSet withTheUpdate = GtidSet.parse(A + ":1-7");
+
+    assertThat(cache.put(key, 2, "two", beforeTheUpdate)).isTrue();
+    assertThat(cache.get(key, 0, GtidSet.parse(A + ":3"))).contains(new Versioned<>(2, "two"));
+    assertThat(cache.get(key, 0, withTheUpdate)).as("cached before the token's write").isEmpty();
+    assertThat(cache.get(key)).as("no token: as before").contains(new Versioned<>(2, "two"));
+
+    // Read through at the same revision, at a state that holds the token: it replaces.
+    assertThat(cache.put(key, 2, "two", withTheUpdate)).isTrue();
+    assertThat(cache.get(key, 0, withTheUpdate)).contains(new Versioned<>(2, "two"));
+    assertThat(cache.put(key, 2, "two", withTheUpdate)).as("nothing new").isFalse();
+    // An older revision never replaces, whatever state it claims.
+    assertThat(cache.put(key, 1, "one", GtidSet.parse(A + ":1-100"))).isFalse();
+    assertThat(cache.put(key, 3, "three", withTheUpdate)).isTrue();
+    assertThat(cache.get(key, 3, withTheUpdate)).contains(new Versioned<>(3, "three"));
+
+    assertThat(cache.delete(key, 4)).isTrue();
+    assertThat(cache.put(key, 4, "four", GtidSet.parse(A + ":1-9")))
+        .as("at the tombstone")
+        .isFalse();
+    assertThat(cache.get(key, 0, GtidSet.EMPTY)).isEmpty();
   }
 
   @Test

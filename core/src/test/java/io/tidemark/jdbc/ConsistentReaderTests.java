@@ -88,8 +88,13 @@ class ConsistentReaderTests {
         .isEqualTo(SOURCE_UUIDS_LOOKUP);
   }
 
+  /**
+   * The fast path needs to tell a connection seen before from a new one (which may reach a server
+   * restored with less); only Connector/J's connections can be told apart, so with this fake driver
+   * every read waits. {@code ReadPathIT} covers the fast path on Connector/J.
+   */
   @Test
-  void skipsTheWaitOnceTheReplicaIsKnownToHaveTheToken() throws SQLException {
+  void waitsAgainWhenTheDriversConnectionsCannotBeToldApart() throws SQLException {
     replicaServer.executed(WRITES);
     ConsistentReader reader = reader().build();
 
@@ -100,10 +105,9 @@ class ConsistentReaderTests {
 
       ReadResult<String> again = reader.read(c -> status(c));
 
-      assertThat(again.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
-      assertThat(again.record().waited()).isZero();
+      assertThat(again.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
       assertThat(replica.sent("WAIT_FOR").size() + replica.sent("GTID_SUBSET").size())
-          .isEqualTo(waitsBefore);
+          .isGreaterThan(waitsBefore);
       assertThat(scope.context().gtids()).isEqualTo(TOKEN);
     }
   }
