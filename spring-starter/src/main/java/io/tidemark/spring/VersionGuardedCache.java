@@ -1,5 +1,7 @@
 package io.tidemark.spring;
 
+import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
 import io.tidemark.cache.Versioned;
 import io.tidemark.cache.VersionedCache;
 import java.util.Optional;
@@ -13,6 +15,13 @@ import org.springframework.cache.support.SimpleValueWrapper;
  * stored only when it is newer than what the key holds (value or tombstone), so a slow reader's old
  * value never replaces a newer one. Keys are their {@code String.valueOf}; {@code null} values are
  * not cached.
+ *
+ * <p>Token-aware: every value is stored with the GTIDs of the current {@link ConsistencyContext}
+ * (after a write, the request's token including that commit; after a read-through, the token the
+ * read waited for), and a lookup under a context with GTIDs accepts only an entry whose set
+ * contains them, else it reads through and stores the fresher value. A dirty context (a write that
+ * escaped capture) never takes a cached value. Without a context, or with an empty one, lookups
+ * behave as a plain version-guarded cache.
  */
 final class VersionGuardedCache implements Cache {
 
@@ -36,12 +45,12 @@ final class VersionGuardedCache implements Cache {
 
   @Override
   public @Nullable ValueWrapper get(Object key) {
-    return store.get(key(key)).map(v -> new SimpleValueWrapper(v.value())).orElse(null);
+    return lookup(key).map(v -> new SimpleValueWrapper(v.value())).orElse(null);
   }
 
   @Override
   public <T> @Nullable T get(Object key, @Nullable Class<T> type) {
-    Object value = store.get(key(key)).map(Versioned::value).orElse(null);
+    Object value = lookup(key).map(Versioned::value).orElse(null);
     if (value != null && type != null && !type.isInstance(value)) {
       throw new IllegalStateException(
           "cached value for " + key + " is a " + value.getClass().getName() + ", not " + type);
@@ -57,7 +66,7 @@ final class VersionGuardedCache implements Cache {
    */
   @Override
   public <T> @Nullable T get(Object key, Callable<T> loader) {
-    Optional<Versioned<Object>> cached = store.get(key(key));
+    Optional<Versioned<Object>> cached = lookup(key);
     if (cached.isPresent()) {
       @SuppressWarnings("unchecked")
       T value = (T) cached.get().value();
@@ -69,10 +78,10 @@ final class VersionGuardedCache implements Cache {
     } catch (Exception e) {
       throw new ValueRetrievalException(key, loader, e);
     }
-    if (loaded == null || store.put(key(key), revision(loaded), loaded)) {
+    if (loaded == null || store.put(key(key), revision(loaded), loaded, contextGtids())) {
       return loaded;
     }
-    Optional<Versioned<Object>> newer = store.get(key(key), revision(loaded));
+    Optional<Versioned<Object>> newer = store.get(key(key), revision(loaded), contextGtids());
     @SuppressWarnings("unchecked")
     T value = newer.map(v -> (T) v.value()).orElse(loaded);
     return value;
@@ -81,8 +90,27 @@ final class VersionGuardedCache implements Cache {
   @Override
   public void put(Object key, @Nullable Object value) {
     if (value != null) {
-      store.put(key(key), revision(value), value);
+      store.put(key(key), revision(value), value, contextGtids());
     }
+  }
+
+  /** The entry the current context may take; none for a dirty context. */
+  private Optional<Versioned<Object>> lookup(Object key) {
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    if (context != null && context.isDirty()) {
+      return Optional.empty();
+    }
+    return store.get(key(key), 0, contextGtids());
+  }
+
+  /**
+   * The current context's GTIDs: what a cached value must reflect to serve it, and what a value
+   * stored now reflects at least, since its reads waited for them (or ran on the source) and its
+   * writes are among them once captured.
+   */
+  private static GtidSet contextGtids() {
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    return context == null ? GtidSet.EMPTY : context.gtids();
   }
 
   @Override

@@ -3,6 +3,8 @@ package io.tidemark.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
 import io.tidemark.cache.CaffeineVersionedCache;
 import io.tidemark.cache.VersionedCacheConfig;
 import java.util.Set;
@@ -83,6 +85,30 @@ class VersionGuardedCacheManagerTests {
     orders.save(new Order(101, "created", 1));
 
     assertThat(orders.find(101)).isEqualTo(new Order(101, "paid", 2));
+  }
+
+  private static final String A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+
+  @Test
+  void aRequestWhoseTokenHoldsAnUpdateReadsThroughAnEntryCachedBeforeIt() {
+    orders.commit(new Order(12, "created", 1));
+    try (ConsistencyContext.Scope before = ConsistencyContext.open(GtidSet.parse(A + ":1-5"))) {
+      assertThat(orders.find(12).status()).isEqualTo("created");
+    }
+    // The update commits (its GTID is A:6) without reaching the cache.
+    orders.commit(new Order(12, "paid", 2));
+
+    try (ConsistencyContext.Scope after = ConsistencyContext.open(GtidSet.parse(A + ":1-6"))) {
+      assertThat(orders.find(12).status()).as("under the update's token").isEqualTo("paid");
+    }
+    orders.commit(new Order(12, "database moved on", 3));
+    try (ConsistencyContext.Scope after = ConsistencyContext.open(GtidSet.parse(A + ":1-6"))) {
+      assertThat(orders.find(12).status()).as("cached with the token it read at").isEqualTo("paid");
+    }
+    try (ConsistencyContext.Scope dirty = ConsistencyContext.open(GtidSet.parse(A + ":1-6"))) {
+      dirty.context().markDirty("a write escaped capture");
+      assertThat(orders.find(12).status()).isEqualTo("database moved on");
+    }
   }
 
   @Test
