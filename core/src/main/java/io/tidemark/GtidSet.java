@@ -131,6 +131,34 @@ public final class GtidSet {
   }
 
   /**
+   * The part of this set whose sources, a UUID with its tag when it has one, {@code other} also
+   * names: a replica's executed set without the transactions of sources the cluster does not know
+   * (errant ones, run on the replica itself).
+   */
+  public GtidSet restrictedToSourcesOf(GtidSet other) {
+    if (namesOnlySourcesOf(other)) {
+      return this;
+    }
+    Tsid[] keptTsids = new Tsid[tsids.length];
+    long[][] keptIntervals = new long[tsids.length][];
+    int kept = 0;
+    int j = 0;
+    for (int i = 0; i < tsids.length; i++) {
+      while (j < other.tsids.length && other.tsids[j].compareTo(tsids[i]) < 0) {
+        j++;
+      }
+      if (j < other.tsids.length && other.tsids[j].equals(tsids[i])) {
+        keptTsids[kept] = tsids[i];
+        keptIntervals[kept] = intervals[i];
+        kept++;
+      }
+    }
+    return kept == 0
+        ? EMPTY
+        : new GtidSet(Arrays.copyOf(keptTsids, kept), Arrays.copyOf(keptIntervals, kept));
+  }
+
+  /**
    * Whether every GTID of {@code other} is in this set, as MySQL's {@code GTID_SUBSET(other,
    * this)}: a server whose executed set contains a token's set has executed the token.
    */

@@ -8,10 +8,13 @@ import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
+import io.tidemark.TidemarkException;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
@@ -297,16 +300,21 @@ public final class ConsistentReader {
     private Outcome<T> readOnReplica(Connection connection, WaitCoalescer.@Nullable Lead lead)
         throws SQLException {
       PhysicalConnection physical;
-      String uuid;
+      PhysicalConnection.Server server;
       try {
         physical = PhysicalConnection.of(connection);
         PhysicalConnection.endOpenTransaction(connection);
-        uuid = physical.serverUuid(connection);
+        server = physical.server(connection);
       } catch (SQLException e) {
         evictIfBroken(connection, e);
         return Outcome.failed(Reason.REPLICA_ERROR, "replica connection failed: " + e);
       }
-      progress.connected(physical, uuid);
+      progress.connected(server);
+      GtidSet seen = physical.takeExecutedWhenSeen();
+      if (seen != null) {
+        progress.seen(server, seen);
+      }
+      String uuid = server.uuid();
       replicaNode = uuid;
       lastReplicaUuid = uuid;
       Reason served;
@@ -336,7 +344,7 @@ public final class ConsistentReader {
                   + Duration.ofNanos(Math.max(0, budget)).toMillis()
                   + " ms");
         }
-        progress.advance(uuid, token);
+        progress.advance(server, token);
         if (lead != null) {
           // Followers need not wait for this read's query, only for the replica.
           lead.finish(true);
@@ -352,7 +360,35 @@ public final class ConsistentReader {
             Reason.REVISION_NOT_REACHED,
             "replica " + uuid + " returned a row older than revision " + options.minRevision());
       }
+      if (options.monotonic() && context != null) {
+        context.merge(observed(connection));
+      }
       return Outcome.served(new ReadResult<>(value, record(uuid, "replica", served)));
+    }
+
+    /**
+     * What the replica had executed right after the query, so at least what the query saw, limited
+     * to the cluster's sources; nothing when the read has no time left or the replica fails to
+     * answer, since the value read is sound either way.
+     */
+    private GtidSet observed(Connection connection) {
+      long left = millisLeft(deadline);
+      if (left <= 0) {
+        return GtidSet.EMPTY;
+      }
+      try {
+        SocketTimeout.tighten(connection, left);
+      } catch (SQLException e) {
+        return GtidSet.EMPTY;
+      }
+      try (Statement s = connection.createStatement();
+          ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
+        rs.next();
+        return knownSources.ofKnownSources(
+            GtidSet.parse(rs.getString(1)), Deadline.after(Duration.ofMillis(left), ticker));
+      } catch (SQLException | TidemarkException e) {
+        return GtidSet.EMPTY;
+      }
     }
 
     private ReadResult<T> onSource(Reason reason) throws SQLException {
@@ -371,7 +407,7 @@ public final class ConsistentReader {
           SocketTimeout bound = SocketTimeout.limit(connection, millisLeft(end))) {
         PhysicalConnection physical = PhysicalConnection.of(connection);
         PhysicalConnection.endOpenTransaction(connection);
-        String uuid = physical.serverUuid(connection);
+        String uuid = physical.server(connection).uuid();
         SocketTimeout.tighten(connection, millisLeft(end));
         if (!token.isEmpty() && !waiter.executed(connection, token)) {
           throw failed(

@@ -112,6 +112,22 @@ final class KnownSourceUuids {
     return read;
   }
 
+  /**
+   * The part of {@code set} whose sources are in the list: the list is read first (by {@code
+   * deadline}) when it never was, and else not again, so that a replica's errant UUID costs no look
+   * at the source on every read. Empty when the list cannot be read.
+   */
+  GtidSet ofKnownSources(GtidSet set, Deadline deadline) {
+    if (!loaded) {
+      try {
+        knowsAll(set, deadline);
+      } catch (SQLException e) {
+        return GtidSet.EMPTY;
+      }
+    }
+    return set.restrictedToSourcesOf(known);
+  }
+
   /** Whether every source of {@code token} is in the list as last read; no server call. */
   boolean knowsAllNow(GtidSet token) {
     return token.namesOnlySourcesOf(known);

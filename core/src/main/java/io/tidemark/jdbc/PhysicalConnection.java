@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.GtidSet;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,7 +24,8 @@ final class PhysicalConnection {
   private static final Map<Object, PhysicalConnection> KNOWN =
       Collections.synchronizedMap(new WeakHashMap<>());
 
-  private volatile @Nullable String serverUuid;
+  private volatile @Nullable Server server;
+  private volatile @Nullable GtidSet executedWhenSeen;
   private volatile boolean tracksGtids;
   private volatile @Nullable Consumer<String> gtidSink;
 
@@ -87,18 +89,75 @@ final class PhysicalConnection {
     gtidSink = sink;
   }
 
-  /** The server's {@code server_uuid}, asked once per physical connection. */
-  String serverUuid(Connection connection) throws SQLException {
-    String uuid = serverUuid;
-    if (uuid == null) {
+  /**
+   * The server this connection reaches, asked once per physical connection: its {@code server_uuid}
+   * and when it started, to the second ({@link Server#UNKNOWN_START} when {@code
+   * performance_schema} cannot tell); with it, what it had executed then, for {@link
+   * #takeExecutedWhenSeen}.
+   */
+  Server server(Connection connection) throws SQLException {
+    Server known = server;
+    if (known == null) {
+      String seen;
       try (Statement s = connection.createStatement();
-          ResultSet rs = s.executeQuery("SELECT @@GLOBAL.server_uuid")) {
-        rs.next();
-        uuid = rs.getString(1);
+          ResultSet rs = s.executeQuery(SERVER)) {
+        seen = rs.next() ? rs.getString(1) : null;
       }
-      serverUuid = uuid;
+      if (seen == null) {
+        try (Statement s = connection.createStatement();
+            ResultSet rs = s.executeQuery(SERVER_WITHOUT_START)) {
+          rs.next();
+          seen = rs.getString(1);
+        }
+      }
+      int first = seen.indexOf(' ');
+      int second = seen.indexOf(' ', first + 1);
+      known =
+          new Server(seen.substring(0, first), Long.parseLong(seen.substring(first + 1, second)));
+      executedWhenSeen = GtidSet.parse(seen.substring(second + 1));
+      server = known;
     }
-    return uuid;
+    return known;
+  }
+
+  /**
+   * What the server had executed when this connection first asked who it is, once: evidence of what
+   * it has now, which may be less than was known of it (a restore from a snapshot); {@code null}
+   * after the first call.
+   */
+  @Nullable GtidSet takeExecutedWhenSeen() {
+    GtidSet seen = executedWhenSeen;
+    executedWhenSeen = null;
+    return seen;
+  }
+
+  static final String SERVER =
+      "SELECT CONCAT(@@GLOBAL.server_uuid, ' ', UNIX_TIMESTAMP() - CAST(VARIABLE_VALUE AS SIGNED),"
+          + " ' ', @@GLOBAL.gtid_executed) FROM performance_schema.global_status"
+          + " WHERE VARIABLE_NAME = 'Uptime'";
+  private static final String SERVER_WITHOUT_START =
+      "SELECT CONCAT(@@GLOBAL.server_uuid, ' "
+          + Server.UNKNOWN_START
+          + " ', @@GLOBAL.gtid_executed)";
+
+  /**
+   * A server by {@code server_uuid} and start time: a server restored from a snapshot, re-cloned or
+   * restarted keeps its UUID and starts anew.
+   */
+  record Server(String uuid, long startedAt) {
+
+    static final long UNKNOWN_START = -1;
+
+    /**
+     * Whether both are the same run of one server; start times computed a moment apart may differ
+     * by a second, and an unknown start is never the same run.
+     */
+    boolean sameRunAs(Server other) {
+      return uuid.equals(other.uuid)
+          && startedAt != UNKNOWN_START
+          && other.startedAt != UNKNOWN_START
+          && Math.abs(startedAt - other.startedAt) <= 1;
+    }
   }
 
   /**

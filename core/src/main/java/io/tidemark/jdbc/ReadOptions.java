@@ -19,7 +19,13 @@ public final class ReadOptions {
 
   private static final ReadOptions DEFAULTS =
       new ReadOptions(
-          DEFAULT_TIMEOUT, ReadPolicy.FALLBACK_TO_SOURCE, null, Long.MIN_VALUE, false, Set.of());
+          DEFAULT_TIMEOUT,
+          ReadPolicy.FALLBACK_TO_SOURCE,
+          null,
+          Long.MIN_VALUE,
+          false,
+          Set.of(),
+          false);
 
   private final Duration timeout;
   private final ReadPolicy policy;
@@ -27,6 +33,7 @@ public final class ReadOptions {
   private final long minRevision;
   private final boolean sourceOnly;
   private final Set<String> tables;
+  private final boolean monotonic;
 
   private ReadOptions(
       Duration timeout,
@@ -34,13 +41,15 @@ public final class ReadOptions {
       @Nullable GtidSet token,
       long minRevision,
       boolean sourceOnly,
-      Set<String> tables) {
+      Set<String> tables,
+      boolean monotonic) {
     this.timeout = timeout;
     this.policy = policy;
     this.token = token;
     this.minRevision = minRevision;
     this.sourceOnly = sourceOnly;
     this.tables = tables;
+    this.monotonic = monotonic;
   }
 
   /** One second, {@link ReadPolicy#FALLBACK_TO_SOURCE}, the context's token, no revision. */
@@ -57,18 +66,30 @@ public final class ReadOptions {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("timeout must not be negative: " + timeout);
     }
-    return new ReadOptions(timeout, policy, token, minRevision, sourceOnly, tables);
+    return new ReadOptions(timeout, policy, token, minRevision, sourceOnly, tables, monotonic);
   }
 
   public ReadOptions withPolicy(ReadPolicy policy) {
     return new ReadOptions(
-        timeout, Objects.requireNonNull(policy, "policy"), token, minRevision, sourceOnly, tables);
+        timeout,
+        Objects.requireNonNull(policy, "policy"),
+        token,
+        minRevision,
+        sourceOnly,
+        tables,
+        monotonic);
   }
 
   /** Requires {@code token} instead of the current context's GTID set. */
   public ReadOptions withToken(GtidSet token) {
     return new ReadOptions(
-        timeout, policy, Objects.requireNonNull(token, "token"), minRevision, sourceOnly, tables);
+        timeout,
+        policy,
+        Objects.requireNonNull(token, "token"),
+        minRevision,
+        sourceOnly,
+        tables,
+        monotonic);
   }
 
   /**
@@ -76,7 +97,7 @@ public final class ReadOptions {
    * {@link ConsistentReader#read(ReadOptions, SqlFunction, java.util.function.ToLongFunction)}.
    */
   public ReadOptions withMinRevision(long revision) {
-    return new ReadOptions(timeout, policy, token, revision, sourceOnly, tables);
+    return new ReadOptions(timeout, policy, token, revision, sourceOnly, tables, monotonic);
   }
 
   /**
@@ -84,7 +105,7 @@ public final class ReadOptions {
    * (node-local statistics, a counter read right before a write of the same transaction).
    */
   public ReadOptions withSourceOnly() {
-    return new ReadOptions(timeout, policy, token, minRevision, true, tables);
+    return new ReadOptions(timeout, policy, token, minRevision, true, tables, monotonic);
   }
 
   /**
@@ -92,7 +113,23 @@ public final class ReadOptions {
    * filters leave any of them out are not chosen.
    */
   public ReadOptions withTables(String... tables) {
-    return new ReadOptions(timeout, policy, token, minRevision, sourceOnly, Set.of(tables));
+    return new ReadOptions(
+        timeout, policy, token, minRevision, sourceOnly, Set.of(tables), monotonic);
+  }
+
+  /**
+   * Monotonic reads: after a replica read, what the replica had executed (sampled on the same
+   * connection right after the query, limited to the cluster's source UUIDs) joins the context, so
+   * the answer's token makes the client's next read see at least as much, even for a client that
+   * never writes. One more round trip per replica read; off by default.
+   */
+  public ReadOptions withMonotonic(boolean monotonic) {
+    return new ReadOptions(timeout, policy, token, minRevision, sourceOnly, tables, monotonic);
+  }
+
+  /** Whether replica reads add what they observed to the context. */
+  public boolean monotonic() {
+    return monotonic;
   }
 
   /** The tables the read touches, as told; empty when not told. */

@@ -88,14 +88,9 @@ class ConsistentReaderTests {
         .isEqualTo(SOURCE_UUIDS_LOOKUP);
   }
 
-  /**
-   * The fast path needs to tell a connection seen before from a new one (which may reach a server
-   * restored with less); only Connector/J's connections can be told apart, so with this fake driver
-   * every read waits. {@code ReadPathIT} covers the fast path on Connector/J.
-   */
   @Test
-  void waitsAgainWhenTheDriversConnectionsCannotBeToldApart() throws SQLException {
-    replicaServer.executed(WRITES);
+  void skipsTheWaitOnceTheReplicaIsKnownToHaveTheToken() throws SQLException {
+    replicaServer.executesAfter(Duration.ofMillis(10), WRITES);
     ConsistentReader reader = reader().build();
 
     try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
@@ -105,10 +100,30 @@ class ConsistentReaderTests {
 
       ReadResult<String> again = reader.read(c -> status(c));
 
-      assertThat(again.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertThat(again.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+      assertThat(again.record().waited()).isZero();
+      assertThat(replica.sent("WAIT_FOR").size() + replica.sent("GTID_SUBSET").size())
+          .isEqualTo(waitsBefore);
+      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+    }
+  }
+
+  @Test
+  void aReplicaRestoredWithLessIsWaitedForInsteadOfTrusted() throws SQLException {
+    replicaServer.executesAfter(Duration.ofMillis(10), WRITES);
+    ConsistentReader reader = reader().build();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      reader.read(c -> status(c));
+      assertThat(reader.read(c -> status(c)).record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+
+      replicaServer.restoredWith("").executesAfter(Duration.ofMillis(30), WRITES);
+      int waitsBefore = replica.sent("WAIT_FOR").size() + replica.sent("GTID_SUBSET").size();
+
+      ReadResult<String> afterRestore = reader.read(c -> status(c));
+      assertThat(afterRestore.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertThat(afterRestore.record().waited()).isEqualTo(Duration.ofMillis(30));
       assertThat(replica.sent("WAIT_FOR").size() + replica.sent("GTID_SUBSET").size())
           .isGreaterThan(waitsBefore);
-      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
     }
   }
 
@@ -481,7 +496,7 @@ class ConsistentReaderTests {
   @Test
   void endsAnOpenTransactionBeforeWaiting() throws SQLException {
     replica.leaveTransactionOpen();
-    replicaServer.executed(WRITES);
+    replicaServer.executesAfter(Duration.ofMillis(10), WRITES);
     ConsistentReader reader = reader().build();
 
     try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {

@@ -34,6 +34,7 @@ final class FakeMysql implements FakeConnection.Server {
   private GtidSet executed = GtidSet.EMPTY;
   private GtidSet applying = GtidSet.EMPTY;
   private long appliedAt;
+  private long startedAt = 1_764_000_000L;
 
   FakeMysql(String uuid, FakeTicker ticker) {
     this.uuid = uuid;
@@ -61,6 +62,16 @@ final class FakeMysql implements FakeConnection.Server {
   /** Adds {@code gtids} to what the server has executed now. */
   synchronized FakeMysql executed(String gtids) {
     executed = executed.union(GtidSet.parse(gtids));
+    return this;
+  }
+
+  /**
+   * Restarts the server from an older snapshot: the same UUID, a later start, and only {@code
+   * gtids} executed.
+   */
+  synchronized FakeMysql restoredWith(String gtids) {
+    executed = GtidSet.parse(gtids);
+    startedAt += 60;
     return this;
   }
 
@@ -121,6 +132,9 @@ final class FakeMysql implements FakeConnection.Server {
     switch (sql) {
       case "SELECT @@GLOBAL.server_uuid" -> {
         return uuid;
+      }
+      case PhysicalConnection.SERVER -> {
+        return uuid + " " + startedAt + " " + executed.toString();
       }
       case "SELECT @@GLOBAL.gtid_executed" -> {
         settle();

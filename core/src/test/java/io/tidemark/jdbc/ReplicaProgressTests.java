@@ -3,9 +3,6 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
-import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 
 class ReplicaProgressTests {
@@ -19,39 +16,36 @@ class ReplicaProgressTests {
 
   private final ReplicaProgress progress = new ReplicaProgress();
 
-  /** State for a connection of a driver Tidemark cannot look into: a new one every time. */
-  private static PhysicalConnection newPhysicalConnection() throws SQLException {
-    Connection plain =
-        (Connection)
-            Proxy.newProxyInstance(
-                ReplicaProgressTests.class.getClassLoader(),
-                new Class<?>[] {Connection.class},
-                (proxy, method, args) -> method.getName().equals("isWrapperFor") ? false : null);
-    return PhysicalConnection.of(plain);
-  }
+  private static final PhysicalConnection.Server RUN = new PhysicalConnection.Server(REPLICA, 1000);
+  private static final PhysicalConnection.Server OTHER =
+      new PhysicalConnection.Server(OTHER_REPLICA, 1000);
 
   @Test
-  void aConnectionNotSeenBeforeDropsWhatWasKnownOfItsServer() throws SQLException {
-    PhysicalConnection first = newPhysicalConnection();
-    progress.connected(first, REPLICA);
-    progress.advance(REPLICA, A_1_9);
-    progress.advance(OTHER_REPLICA, A_1_9);
+  void aConnectionToAnotherRunOfTheServerDropsWhatWasKnown() {
+    progress.connected(RUN);
+    progress.advance(RUN, A_1_9);
+    progress.advance(OTHER, A_1_9);
 
-    progress.connected(first, REPLICA);
-    assertThat(progress.contains(REPLICA, A_1_9)).as("the same connection again").isTrue();
+    progress.connected(new PhysicalConnection.Server(REPLICA, 1001));
+    assertThat(progress.contains(REPLICA, A_1_9)).as("the same run, a second later").isTrue();
 
-    progress.connected(newPhysicalConnection(), REPLICA);
+    progress.connected(new PhysicalConnection.Server(REPLICA, 1060));
     assertThat(progress.contains(REPLICA, A_3))
-        .as("a server restored from a snapshot comes back on new connections")
+        .as("restarted, as after a restore from a snapshot")
         .isFalse();
     assertThat(progress.contains(OTHER_REPLICA, A_1_9)).isTrue();
+
+    PhysicalConnection.Server unknown =
+        new PhysicalConnection.Server(OTHER_REPLICA, PhysicalConnection.Server.UNKNOWN_START);
+    progress.connected(unknown);
+    assertThat(progress.contains(OTHER_REPLICA, A_3)).as("a run that cannot be told").isFalse();
   }
 
   @Test
   void staysSmallHoweverManyScatteredTokensItReaches() {
     String uuid = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
     for (int gno = 1; gno <= 200_000; gno += 2) {
-      progress.advance(REPLICA, GtidSet.parse(uuid + ":" + gno));
+      progress.advance(RUN, GtidSet.parse(uuid + ":" + gno));
     }
 
     GtidSet last = GtidSet.parse(uuid + ":199999");
@@ -63,7 +57,7 @@ class ReplicaProgressTests {
   void containsOnlyWhatWasReachedAfterAnAdvance() {
     assertThat(progress.contains(REPLICA, A_3)).isFalse();
 
-    progress.advance(REPLICA, A_1_5);
+    progress.advance(RUN, A_1_5);
 
     assertThat(progress.contains(REPLICA, A_1_5)).isTrue();
     assertThat(progress.contains(REPLICA, A_3)).isTrue();
@@ -73,19 +67,19 @@ class ReplicaProgressTests {
 
   @Test
   void advancesByUnionAndNeverGoesBack() {
-    progress.advance(REPLICA, A_1_5);
-    progress.advance(REPLICA, B_1_2);
-    progress.advance(REPLICA, A_3);
+    progress.advance(RUN, A_1_5);
+    progress.advance(RUN, B_1_2);
+    progress.advance(RUN, A_3);
 
     assertThat(progress.contains(REPLICA, A_1_5.union(B_1_2))).isTrue();
   }
 
   @Test
   void keepsEachServersProgressApart() {
-    progress.advance(REPLICA, A_1_9);
+    progress.advance(RUN, A_1_9);
 
     assertThat(progress.contains(OTHER_REPLICA, A_3)).isFalse();
-    progress.advance(OTHER_REPLICA, A_3);
+    progress.advance(OTHER, A_3);
     assertThat(progress.contains(OTHER_REPLICA, A_3)).isTrue();
     assertThat(progress.contains(OTHER_REPLICA, A_1_5)).isFalse();
     assertThat(progress.contains(REPLICA, A_1_9)).isTrue();
