@@ -72,4 +72,12 @@ public @interface ReadYourWrites {
    * them out are not chosen. Empty when not told.
    */
   String[] tables() default {};
+
+  /**
+   * Monotonic reads: the answer's token also carries what the replica had executed when this read
+   * ran, so the client's next read sees at least as much, even a client that never writes (one more
+   * round trip per replica read). {@code false} opts this method out; {@code
+   * tidemark.read.monotonic=false} opts out every method.
+   */
+  boolean monotonic() default true;
 }

@@ -21,7 +21,8 @@ record ReadAttributes(
     @Nullable ReadPolicy policy,
     String scope,
     String minRevision,
-    String[] tables) {
+    String[] tables,
+    boolean monotonic) {
 
   static ReadAttributes of(ReadYourWrites annotation, Method method, StringValueResolver values) {
     Duration timeout = null;
@@ -58,7 +59,8 @@ record ReadAttributes(
         policies.length == 1 ? policies[0] : null,
         annotation.scope(),
         annotation.minRevision(),
-        annotation.tables().clone());
+        annotation.tables().clone(),
+        annotation.monotonic());
   }
 
   /** The options of this read: the defaults overridden by the attributes, within {@code cap}. */
@@ -74,6 +76,9 @@ record ReadAttributes(
     }
     if (tables.length > 0) {
       options = options.withTables(tables);
+    }
+    if (!monotonic) {
+      options = options.withMonotonic(false);
     }
     return options;
   }

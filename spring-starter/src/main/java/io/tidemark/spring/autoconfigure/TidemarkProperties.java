@@ -254,6 +254,12 @@ public class TidemarkProperties {
     /** What a read does when the replica has not caught up within the budget. */
     private ReadPolicy policy = ReadPolicy.FALLBACK_TO_SOURCE;
 
+    /**
+     * Whether an answer's token also carries what each replica read observed, so that a client
+     * never reads an older state than it has seen (one more round trip per replica read).
+     */
+    private boolean monotonic = true;
+
     /** Most reads holding a replica connection at once; also the size of each replica's pool. */
     private int maxReplicaReads = ConsistentReader.Builder.DEFAULT_MAX_REPLICA_READS;
 
@@ -275,6 +281,14 @@ public class TidemarkProperties {
 
     public void setTimeout(Duration timeout) {
       this.timeout = timeout;
+    }
+
+    public boolean isMonotonic() {
+      return monotonic;
+    }
+
+    public void setMonotonic(boolean monotonic) {
+      this.monotonic = monotonic;
     }
 
     public ReadPolicy getPolicy() {

@@ -74,7 +74,8 @@ final class TidemarkSettings {
   static ReadOptions readDefaults(TidemarkProperties properties) {
     return ReadOptions.defaults()
         .withTimeout(properties.getRead().getTimeout())
-        .withPolicy(properties.getRead().getPolicy());
+        .withPolicy(properties.getRead().getPolicy())
+        .withMonotonic(properties.getRead().isMonotonic());
   }
 
   /** The reader's limits. */

@@ -10,6 +10,7 @@ import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
 import io.tidemark.topology.ExecutionHistory;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -167,6 +168,27 @@ class AnswerTokensIT {
     ResponseEntity<String> read = get(second, "/orders/" + id, token);
     assertThat(read.getStatusCode().value()).as(read.toString()).isEqualTo(200);
     assertThat(read.getBody()).contains("\"customer\":\"kim\"");
+  }
+
+  @Test
+  void aReadByAClientThatNeverWroteCarriesWhatItObserved() {
+    long id = ids.incrementAndGet();
+    GtidSet written = gtids(create(first, id, null).getHeaders().getFirst(HEADER));
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+
+    ResponseEntity<String> read =
+        http.get()
+            .uri(url(second, "/orders/" + id))
+            .retrieve()
+            .onStatus(status -> true, (request, response) -> {})
+            .toEntity(String.class);
+
+    assertThat(read.getStatusCode().value()).as(read.toString()).isEqualTo(200);
+    assertThat(second.getBean(ExecutionHistory.class).recent().get(0).reason())
+        .isEqualTo(Reason.REPLICA_NO_TOKEN);
+    String observed = read.getHeaders().getFirst(HEADER);
+    assertThat(observed).as("the answer carries what the read saw").isNotNull();
+    assertThat(verify(observed).gtids().containsAll(written)).isTrue();
   }
 
   private static ConsistencyToken verify(String header) {
