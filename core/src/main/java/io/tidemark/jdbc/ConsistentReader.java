@@ -214,8 +214,19 @@ public final class ConsistentReader {
     private boolean knowsSourcesOf(GtidSet token) throws SQLException {
       try {
         // The socket grace, as for a replica: even a read with no budget left may look them up.
-        return knownSources.knowsAll(
-            token, Deadline.after(Duration.ofMillis(socketMillis(deadline)), ticker));
+        if (knownSources.knowsAll(
+            token, Deadline.after(Duration.ofMillis(socketMillis(deadline)), ticker))) {
+          return true;
+        }
+        // Without a source to ask, an unknown UUID may be a new source's: that is transient, and
+        // saying the token is bad would tell the client not to retry.
+        NodeRoutes.Route source = routes.source();
+        if (source.dataSource() == null) {
+          throw failed(
+              source.reason(),
+              source.detail() + "; the token's source UUIDs cannot be checked without a source");
+        }
+        return false;
       } catch (SQLTransientConnectionException e) {
         throw failed(
             Reason.DATABASE_BUSY, "could not check the token's sources: " + e.getMessage());

@@ -381,6 +381,37 @@ class ConsistentReaderTests {
   }
 
   @Test
+  void aTokenWhoseSourcesCannotBeCheckedForWantOfASourceIsRefusedAsTransient() {
+    replicaServer.executed(WRITES);
+    NodeRoutes noSource =
+        new NodeRoutes() {
+          @Override
+          public Route replicaFor(GtidSet token, Set<String> tables) {
+            return Route.to(replica.pool(), "replica", Reason.REPLICA_AFTER_WAIT);
+          }
+
+          @Override
+          public Route source() {
+            return Route.none(Reason.NO_WRITABLE_SOURCE, "no node accepts writes");
+          }
+
+          @Override
+          public void failed(String node) {}
+        };
+    ConsistentReader reader = ConsistentReader.builder(noSource).ticker(ticker).build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      assertThatThrownBy(() -> reader.read(c -> status(c)))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(Reason.NO_WRITABLE_SOURCE);
+                assertThat(e).hasMessageContaining("no node accepts writes");
+              });
+    }
+  }
+
+  @Test
   void readsWithNoReplicaToRouteToDoNotUseUpTheReplicaConnectionLimit() throws SQLException {
     NodeRoutes noReplica =
         new NodeRoutes() {
