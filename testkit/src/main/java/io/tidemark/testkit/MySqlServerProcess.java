@@ -48,6 +48,9 @@ final class MySqlServerProcess {
   /** Launches the server without waiting for it; {@code readOnly} starts it super-read-only. */
   void launch(boolean readOnly) {
     try {
+      // A killed server leaves its temporary files, and a replica's applier refuses to start
+      // while its SQL_LOAD file from the earlier run is still there.
+      FileTrees.deleteRecursively(home.resolve("tmp"));
       Files.createDirectories(home.resolve("tmp"));
       Files.createDirectories(home.resolve("files"));
       List<String> command = new ArrayList<>();
