@@ -426,7 +426,14 @@ public final class ConsistentReader {
               "source " + uuid + " has not executed the token: writes were lost");
         }
         SocketTimeout.tighten(connection, millisLeft(end));
-        T value = query.apply(connection);
+        // A write here would escape capture, so the token would miss it: reads only read.
+        connection.setReadOnly(true);
+        T value;
+        try {
+          value = query.apply(connection);
+        } finally {
+          connection.setReadOnly(false);
+        }
         if (!meetsRevision(value)) {
           throw failed(
               Reason.REVISION_NOT_REACHED,

@@ -110,6 +110,36 @@ class ReadPathIT {
   }
 
   @Test
+  void aWriteInsideAReadThatFellBackToTheSourceIsRefusedNotLeftUncaptured() {
+    replica.pauseApplier();
+    long written = IDS.incrementAndGet();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      create("created");
+      ConsistentReader reader = reader(ReadPolicy.FALLBACK_TO_SOURCE);
+      ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(400));
+
+      assertThatThrownBy(
+              () ->
+                  reader.read(
+                      options,
+                      c -> {
+                        try (PreparedStatement ps =
+                            c.prepareStatement("INSERT INTO orders VALUES (?, 'sneaked', 1)")) {
+                          ps.setLong(1, written);
+                          return ps.executeUpdate();
+                        }
+                      }))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("read-only");
+    }
+    assertThat(
+            topology
+                .source()
+                .queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + written))
+        .isEqualTo("0");
+  }
+
+  @Test
   void pausedApplierWithFailPolicyFailsWithinBudgetAndNeverReadsStale() {
     replica.pauseApplier();
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
