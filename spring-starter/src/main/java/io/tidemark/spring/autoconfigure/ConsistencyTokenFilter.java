@@ -21,10 +21,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * request's deadline and the other clusters' tokens, and writes the merged token into the response
  * just before it is committed.
  *
- * <p>A request whose token does not verify gets a 400 problem, or goes on without the token when
- * {@code tidemark.web.invalid-token=ignore}. A consistency outcome that escapes the application (a
- * refused read, also one wrapped in another exception) is answered with its problem rather than a
- * 500, as long as nothing was sent yet.
+ * <p>A request whose header token does not verify gets a 400 problem, or goes on without the token
+ * when {@code tidemark.web.invalid-token=ignore}. A cookie's token that does not verify is always
+ * dropped and the cookie cleared: the browser sends it by itself, so a 400 would lock it out. A
+ * consistency outcome that escapes the application (a refused read, also one wrapped in another
+ * exception) is answered with its problem rather than a 500, as long as nothing was sent yet.
  *
  * <p>Runs on REQUEST and ASYNC dispatches: an async dispatch (the end of a {@code Callable} or
  * {@code DeferredResult}) binds the same context again, and the token is written when the last
@@ -80,7 +81,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
     }
     TokenHeaders.Incoming incoming;
     try {
-      String value = incomingValue(request);
+      String value = headerValue(request);
       incoming =
           web.getInvalidToken() == TidemarkProperties.InvalidToken.REJECT
               ? headers.read(value)
@@ -89,17 +90,32 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       problems.write(request, response, e);
       return;
     }
+    // A cookie the browser sends by itself: one that does not verify (signed before a restart
+    // with a random secret, a retired key, expired) is dropped, never answered 400 for a day.
+    TokenHeaders.Incoming fromCookie = TokenHeaders.Incoming.NONE;
+    boolean badCookie = false;
+    String cookieValue = cookieValue(request);
+    if (cookieValue != null) {
+      try {
+        fromCookie = headers.read(cookieValue);
+      } catch (TokenRejectedException e) {
+        badCookie = true;
+      }
+    }
     // Contexts are only made bound; run() binds this one again on every dispatch's thread.
     ConsistencyContext context;
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
       context = scope.context();
       incoming.applyTo(context);
+      fromCookie.applyTo(context);
     }
     ForwardedTokens forwarded = new ForwardedTokens(headers.cluster(), incoming.header());
     Duration timeout = web.getRequestTimeout();
     Deadline deadline = timeout == null ? null : Deadline.after(timeout, ticker);
+    boolean clearCookie = badCookie;
     TokenResponseWrapper wrapper =
-        new TokenResponseWrapper(response, () -> writeToken(request, response, context, forwarded));
+        new TokenResponseWrapper(
+            response, () -> writeToken(request, response, context, forwarded, clearCookie));
     RequestState state = new RequestState(context, forwarded, deadline, wrapper);
     request.setAttribute(STATE, state);
     run(state, request, wrapper, chain);
@@ -129,12 +145,17 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
     }
   }
 
-  private @Nullable String incomingValue(HttpServletRequest request) {
+  private @Nullable String headerValue(HttpServletRequest request) {
     StringBuilder value = new StringBuilder();
     Enumeration<String> fields = request.getHeaders(headers.name());
     while (fields != null && fields.hasMoreElements()) {
       append(value, fields.nextElement());
     }
+    return value.isEmpty() ? null : value.toString();
+  }
+
+  private @Nullable String cookieValue(HttpServletRequest request) {
+    StringBuilder value = new StringBuilder();
     String cookie = web.getCookie();
     Cookie[] cookies = cookie == null ? null : request.getCookies();
     if (cookies != null) {
@@ -158,7 +179,8 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       HttpServletRequest request,
       HttpServletResponse response,
       ConsistencyContext context,
-      ForwardedTokens forwarded) {
+      ForwardedTokens forwarded,
+      boolean clearCookie) {
     String own = headers.ownToken(context);
     String value = headers.value(own, forwarded.snapshot());
     if (value != null) {
@@ -168,13 +190,13 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       response.setHeader(UNRECORDED_SCOPES, String.join(", ", context.unrecordedScopes()));
     }
     String cookie = web.getCookie();
-    if (cookie != null && own != null) {
+    if (cookie != null && (own != null || clearCookie)) {
       // Only this cluster's entry: a cookie value cannot hold the list's commas.
-      Cookie c = new Cookie(cookie, headers.cluster() + "=" + own);
+      Cookie c = new Cookie(cookie, own != null ? headers.cluster() + "=" + own : "");
       c.setPath("/");
       c.setHttpOnly(true);
       c.setSecure(request.isSecure());
-      c.setMaxAge((int) Math.min(Integer.MAX_VALUE, cookieMaxAge.toSeconds()));
+      c.setMaxAge(own != null ? (int) Math.min(Integer.MAX_VALUE, cookieMaxAge.toSeconds()) : 0);
       c.setAttribute("SameSite", "Lax");
       response.addCookie(c);
     }
