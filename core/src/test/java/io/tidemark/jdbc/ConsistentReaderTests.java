@@ -11,6 +11,7 @@ import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
+import io.tidemark.jdbc.NodeRoutes.Route;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -222,6 +223,10 @@ class ConsistentReaderTests {
         .singleElement()
         .satisfies(check -> assertThat(check.parameter(1)).isEqualTo(TOKEN.toString()));
     assertThat(source.firstInLog("GTID_SUBSET")).isLessThan(source.firstInLog(STATUS));
+    assertThat(source.firstInLog("setReadOnly(true)"))
+        .as("the read runs read-only")
+        .isLessThan(source.firstInLog(STATUS));
+    assertThat(source.firstInLog("setReadOnly(false)")).isGreaterThan(source.firstInLog(STATUS));
   }
 
   @Test
@@ -384,20 +389,9 @@ class ConsistentReaderTests {
   void aTokenWhoseSourcesCannotBeCheckedForWantOfASourceIsRefusedAsTransient() {
     replicaServer.executed(WRITES);
     NodeRoutes noSource =
-        new NodeRoutes() {
-          @Override
-          public Route replicaFor(GtidSet token, Set<String> tables) {
-            return Route.to(replica.pool(), "replica", Reason.REPLICA_AFTER_WAIT);
-          }
-
-          @Override
-          public Route source() {
-            return Route.none(Reason.NO_WRITABLE_SOURCE, "no node accepts writes");
-          }
-
-          @Override
-          public void failed(String node) {}
-        };
+        routes(
+            Route.to(replica.pool(), "replica", Reason.REPLICA_AFTER_WAIT),
+            Route.none(Reason.NO_WRITABLE_SOURCE, "no node accepts writes"));
     ConsistentReader reader = ConsistentReader.builder(noSource).ticker(ticker).build();
 
     try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
@@ -414,20 +408,9 @@ class ConsistentReaderTests {
   @Test
   void readsWithNoReplicaToRouteToDoNotUseUpTheReplicaConnectionLimit() throws SQLException {
     NodeRoutes noReplica =
-        new NodeRoutes() {
-          @Override
-          public Route replicaFor(GtidSet token, Set<String> tables) {
-            return Route.none(Reason.NO_READABLE_REPLICA, "every replica is down");
-          }
-
-          @Override
-          public Route source() {
-            return Route.to(source.pool(), "source", Reason.SOURCE_FALLBACK);
-          }
-
-          @Override
-          public void failed(String node) {}
-        };
+        routes(
+            Route.none(Reason.NO_READABLE_REPLICA, "every replica is down"),
+            Route.to(source.pool(), "source", Reason.SOURCE_FALLBACK));
     ConsistentReader reader =
         ConsistentReader.builder(noReplica).ticker(ticker).maxReplicaReads(1).build();
 
@@ -560,6 +543,24 @@ class ConsistentReaderTests {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("queryReserve");
     assertThat(builder.queryReserve(Duration.ZERO).maxSourceFallbacks(1).build()).isNotNull();
+  }
+
+  /** Routes that always answer {@code replica} and {@code source}. */
+  private static NodeRoutes routes(Route replica, Route source) {
+    return new NodeRoutes() {
+      @Override
+      public Route replicaFor(GtidSet token, Set<String> tables) {
+        return replica;
+      }
+
+      @Override
+      public Route source() {
+        return source;
+      }
+
+      @Override
+      public void failed(String node) {}
+    };
   }
 
   private ConsistentReader.Builder reader() {

@@ -54,6 +54,7 @@ final class FakeConnection {
   private final Connection connection;
   private final DataSource pool;
   private volatile boolean autoCommit = true;
+  private volatile boolean readOnly;
   private int networkTimeoutMillis;
   private @Nullable SQLException commitFailure;
   private volatile @Nullable SQLException refusal;
@@ -135,6 +136,14 @@ final class FakeConnection {
       }
       case "getAutoCommit" -> {
         return autoCommit;
+      }
+      case "setReadOnly" -> {
+        log.add("setReadOnly(" + args[0] + ")");
+        readOnly = (Boolean) args[0];
+        return null;
+      }
+      case "isReadOnly" -> {
+        return readOnly;
       }
       case "setAutoCommit" -> {
         log.add("setAutoCommit(" + args[0] + ")");

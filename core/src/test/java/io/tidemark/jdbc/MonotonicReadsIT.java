@@ -9,10 +9,6 @@ import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -69,7 +65,7 @@ class MonotonicReadsIT {
   void aClientThatSawARowNeverReadsAStateWithoutIt() throws Exception {
     int id = anotherUserWritesWhileOneReplicaLags();
     try (ConsistencyContext.Scope client = ConsistencyContext.open()) {
-      ReadResult<@Nullable String> first = reader(aheadPool, true).read(c -> value(c, id));
+      ReadResult<@Nullable String> first = reader(aheadPool, true).read(c -> Rows.value(c, id));
       assertThat(first.value()).isEqualTo("theirs");
       assertThat(first.record().reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
       GtidSet observed = client.context().gtids();
@@ -80,7 +76,7 @@ class MonotonicReadsIT {
           .as("only the cluster's sources")
           .isTrue();
 
-      ReadResult<@Nullable String> next = reader(behindPool, true).read(c -> value(c, id));
+      ReadResult<@Nullable String> next = reader(behindPool, true).read(c -> Rows.value(c, id));
 
       assertThat(next.value()).as("never back to a state without the row").isEqualTo("theirs");
       assertThat(next.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
@@ -93,10 +89,10 @@ class MonotonicReadsIT {
   void withoutMonotonicReadsTheSecondReadMayGoBack() throws Exception {
     int id = anotherUserWritesWhileOneReplicaLags();
     try (ConsistencyContext.Scope client = ConsistencyContext.open()) {
-      assertThat(reader(aheadPool, false).read(c -> value(c, id)).value()).isEqualTo("theirs");
+      assertThat(reader(aheadPool, false).read(c -> Rows.value(c, id)).value()).isEqualTo("theirs");
       assertThat(client.context().gtids().isEmpty()).isTrue();
 
-      assertThat(reader(behindPool, false).read(c -> value(c, id)).value()).isNull();
+      assertThat(reader(behindPool, false).read(c -> Rows.value(c, id)).value()).isNull();
     } finally {
       behind.resumeApplier();
     }
@@ -109,14 +105,5 @@ class MonotonicReadsIT {
     assertThat(ahead.awaitGtidSet(topology.source().gtidExecuted(), Duration.ofSeconds(10)))
         .isTrue();
     return id;
-  }
-
-  private static @Nullable String value(Connection c, int id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?")) {
-      ps.setInt(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
-    }
   }
 }

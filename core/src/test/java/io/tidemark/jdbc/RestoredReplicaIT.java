@@ -11,10 +11,6 @@ import io.tidemark.Reason;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,10 +70,10 @@ class RestoredReplicaIT {
             .build();
     GtidSet token;
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
-      insert(1);
+      Rows.insert(source, 1, "v1");
       token = scope.context().gtids();
-      assertThat(reader.read(c -> value(c, 1)).value()).isEqualTo("v1");
-      ReadResult<@Nullable String> known = reader.read(c -> value(c, 1));
+      assertThat(reader.read(c -> Rows.value(c, 1)).value()).isEqualTo("v1");
+      ReadResult<@Nullable String> known = reader.read(c -> Rows.value(c, 1));
       assertThat(known.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
     }
 
@@ -87,7 +83,7 @@ class RestoredReplicaIT {
       // The pool's connections died with the server: the first reads find that out.
       for (int i = 0; i < 6; i++) {
         try {
-          ReadResult<@Nullable String> read = reader.read(c -> value(c, 1));
+          ReadResult<@Nullable String> read = reader.read(c -> Rows.value(c, 1));
           outcomes.add(read.record().reason() + " " + read.value());
         } catch (ConsistentReadException e) {
           outcomes.add(e.reason().name());
@@ -101,25 +97,7 @@ class RestoredReplicaIT {
     assertThat(outcomes).contains(Reason.WAIT_TIMEOUT.name());
     assertThat(replica.awaitGtidSet(token.toString(), Duration.ofSeconds(30))).isTrue();
     try (ConsistencyContext.Scope scope = ConsistencyContext.open(token)) {
-      assertThat(reader.read(c -> value(c, 1)).value()).isEqualTo("v1");
-    }
-  }
-
-  private static void insert(int id) throws SQLException {
-    try (Connection c = source.getConnection();
-        PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, ?)")) {
-      ps.setInt(1, id);
-      ps.setString(2, "v" + id);
-      ps.executeUpdate();
-    }
-  }
-
-  private static @Nullable String value(Connection c, int id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?")) {
-      ps.setInt(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
+      assertThat(reader.read(c -> Rows.value(c, 1)).value()).isEqualTo("v1");
     }
   }
 }

@@ -21,9 +21,6 @@ import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -105,7 +102,7 @@ class TaggedGtidsIT {
     replica.pauseApplier();
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
       int id = ++nextId;
-      insertTagged(id);
+      Rows.insert(tagged, id, "tagged");
       GtidSet captured = scope.context().gtids();
       String sourceUuid = topology.source().serverUuid();
       assertThat(captured.toString())
@@ -137,7 +134,7 @@ class TaggedGtidsIT {
           CompletableFuture.supplyAsync(
               () -> {
                 try (ConsistencyContext.Scope reading = ConsistencyContext.open(token.gtids())) {
-                  return reader.read(reader.defaults(), c -> value(c, id));
+                  return reader.read(reader.defaults(), c -> Rows.value(c, id));
                 } catch (SQLException e) {
                   throw new IllegalStateException(e);
                 }
@@ -159,7 +156,7 @@ class TaggedGtidsIT {
                 "SET gtid_next = 'AUTOMATIC:" + TAG + "'",
                 "INSERT INTO `" + db + "`.t VALUES (" + ++nextId + ", 'other')");
         try (ConsistencyContext.Scope more = ConsistencyContext.open()) {
-          insertTagged(++nextId);
+          Rows.insert(tagged, ++nextId, "tagged");
           scattered = scattered.union(more.context().gtids());
         }
       }
@@ -181,7 +178,7 @@ class TaggedGtidsIT {
             .defaults(ReadOptions.defaults().withPolicy(ReadPolicy.FALLBACK_TO_SOURCE))
             .build();
     try (ConsistencyContext.Scope scope = ConsistencyContext.open(tagged)) {
-      assertThatThrownBy(() -> reader.read(reader.defaults(), c -> value(c, 1)))
+      assertThatThrownBy(() -> reader.read(reader.defaults(), c -> Rows.value(c, 1)))
           .isInstanceOfSatisfying(
               ConsistentReadException.class,
               e -> {
@@ -196,22 +193,5 @@ class TaggedGtidsIT {
     Arrays.fill(secret, (byte) 7);
     return new TokenCodec(
         TokenConfig.builder(KeyRing.builder().key("k1", secret).active("k1").build()).build());
-  }
-
-  private static void insertTagged(int id) throws SQLException {
-    try (Connection c = tagged.getConnection();
-        PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, 'tagged')")) {
-      ps.setInt(1, id);
-      ps.executeUpdate();
-    }
-  }
-
-  private static @Nullable String value(Connection c, int id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?")) {
-      ps.setInt(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
-    }
   }
 }
