@@ -3,6 +3,7 @@ package io.tidemark.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.tidemark.GtidSet;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,7 +13,13 @@ import org.jspecify.annotations.Nullable;
  * A {@link VersionedCache} in this process's memory, through Caffeine. Each write runs inside
  * {@code compute}, which Caffeine runs atomically per key, so the version check and the write
  * cannot interleave with another write. Values live for the time to live, tombstones for the
- * tombstone time to live; eviction for size only ever turns a hit into a miss.
+ * tombstone time to live.
+ *
+ * <p>Eviction for size must not take the guard with it: a key evicted at version 6 (or deleted at
+ * 7) would otherwise accept a slow reader's version 5. So each evicted entry leaves its version in
+ * a fixed table of slots by key hash until the entry would have expired, and a put for an absent
+ * key at that version or older is refused. Keys sharing a slot share the highest version, which
+ * only refuses more puts: a refused put is a miss, never an older value.
  */
 public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
 
@@ -25,13 +32,28 @@ public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
 
   private final Cache<String, Stamped<V>> entries;
   private final VersionedCacheConfig config;
+  // Guarded by this: the version and the end of life of what was evicted from each slot.
+  private final long[] evictedVersions;
+  private final long[] evictedUntil;
 
   private CaffeineVersionedCache(VersionedCacheConfig config) {
     this.config = config;
+    int slots =
+        Integer.highestOneBit((int) Math.min(1 << 20, Math.max(64, config.maximumSize() * 4)));
+    this.evictedVersions = new long[slots];
+    this.evictedUntil = new long[slots];
     this.entries =
         Caffeine.newBuilder()
             .ticker(config.ticker()::read)
             .maximumSize(config.maximumSize())
+            // On the writing thread, so the guard of an evicted key is in place before any put.
+            .executor(Runnable::run)
+            .evictionListener(
+                (String key, @Nullable Stamped<V> value, RemovalCause cause) -> {
+                  if (cause == RemovalCause.SIZE && key != null && value != null) {
+                    evicted(key, value);
+                  }
+                })
             .expireAfter(
                 new Expiry<String, Stamped<V>>() {
                   @Override
@@ -103,7 +125,9 @@ public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
         .compute(
             key,
             (k, old) -> {
-              if (old != null && !old.entry().replaceableBy(entry)) {
+              if (old != null
+                  ? !old.entry().replaceableBy(entry)
+                  : refusedSinceEviction(k, entry.version())) {
                 return old;
               }
               stored[0] = true;
@@ -115,6 +139,29 @@ public final class CaffeineVersionedCache<V> implements VersionedCache<V> {
                           .toNanos());
             });
     return stored[0];
+  }
+
+  private int slot(String key) {
+    int h = key.hashCode();
+    return (h ^ (h >>> 16)) & (evictedVersions.length - 1);
+  }
+
+  private synchronized void evicted(String key, Stamped<V> stamped) {
+    int i = slot(key);
+    long version = stamped.entry().version();
+    if (evictedUntil[i] - config.ticker().read() <= 0) {
+      evictedVersions[i] = version;
+      evictedUntil[i] = stamped.expiresAt();
+    } else {
+      evictedVersions[i] = Math.max(evictedVersions[i], version);
+      evictedUntil[i] =
+          evictedUntil[i] - stamped.expiresAt() >= 0 ? evictedUntil[i] : stamped.expiresAt();
+    }
+  }
+
+  private synchronized boolean refusedSinceEviction(String key, long version) {
+    int i = slot(key);
+    return evictedUntil[i] - config.ticker().read() > 0 && version <= evictedVersions[i];
   }
 
   @Override

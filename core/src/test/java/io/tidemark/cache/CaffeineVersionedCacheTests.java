@@ -35,6 +35,36 @@ class CaffeineVersionedCacheTests extends VersionedCacheContract {
   }
 
   @Test
+  void aKeyEvictedForSizeStillRefusesOlderPutsAndItsDeletionStillHolds() {
+    VersionedCache<String> cache = cache(config().toBuilder().maximumSize(1).build());
+    cache.put("k", 6, "six");
+    cache.delete("d", 7);
+    for (int i = 0; i < 50; i++) {
+      cache.put("other" + i, 1, "one");
+    }
+    assertThat(cache.get("k")).as("evicted for size").isEmpty();
+
+    assertThat(cache.put("k", 5, "a slow reader's older copy")).isFalse();
+    assertThat(cache.put("d", 6, "the deleted row")).isFalse();
+    assertThat(cache.get("k")).isEmpty();
+    assertThat(cache.put("k", 7, "newer")).isTrue();
+    assertThat(cache.get("k", 7)).contains(new Versioned<>(7, "newer"));
+  }
+
+  @Test
+  void theGuardOfAnEvictedKeyEndsWhenItsEntryWouldHaveExpired() {
+    VersionedCache<String> cache =
+        cache(config().toBuilder().maximumSize(1).timeToLive(Duration.ofMinutes(1)).build());
+    cache.put("k", 6, "six");
+    for (int i = 0; i < 50; i++) {
+      cache.put("other" + i, 1, "one");
+    }
+    ticker.advance(Duration.ofSeconds(61));
+
+    assertThat(cache.put("k", 1, "a new row after the old one expired")).isTrue();
+  }
+
+  @Test
   void invalidationDropsOnlyOlderEntries() {
     CaffeineVersionedCache<String> cache =
         CaffeineVersionedCache.create(config().toBuilder().ticker(ticker).build());
