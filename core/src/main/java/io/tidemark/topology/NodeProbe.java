@@ -74,6 +74,12 @@ final class NodeProbe {
       Availability availability =
           e.getErrorCode() == ACCESS_DENIED ? Availability.AUTH_FAILED : Availability.UNREACHABLE;
       return NodeState.failed(config.name(), availability, e.getMessage());
+    } catch (RuntimeException e) {
+      // An answer that cannot be read (a set beyond the parser's limits, say) must not escape:
+      // the scheduler would stop probing the node for good, its last state frozen.
+      close();
+      return NodeState.failed(
+          config.name(), Availability.UNREACHABLE, "its probe answer could not be read: " + e);
     }
   }
 
