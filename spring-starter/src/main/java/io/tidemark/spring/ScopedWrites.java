@@ -21,9 +21,10 @@ import java.lang.annotation.Target;
  * committed: the context notes the scope ({@code ConsistencyContext.unrecordedScopes()}) and an
  * HTTP answer names it in a {@code Consistency-Scope-Unrecorded} header.
  *
- * <p>Place it outside the method's transaction (it is applied before {@code @Transactional} on the
- * same method), so that the commit happened when the scope is written. Needs a scope store ({@code
- * tidemark.scope.store}).
+ * <p>It is applied before {@code @Transactional} on the same method, so the method's own commit has
+ * happened when the scope is written; inside an outer transaction the scope is written right after
+ * that transaction commits. A method that throws still publishes what it committed. Needs a scope
+ * store ({@code tidemark.scope.store}).
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringValueResolver;
@@ -82,10 +83,18 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
         bound != null ? bound.attach() : ConsistencyContext.open()) {
       ConsistencyContext context = scope.context();
       GtidSet before = context.gtids();
-      Object result =
-          read != null ? read(invocation, specific, read, context) : invocation.proceed();
+      Object result;
+      try {
+        result = read != null ? read(invocation, specific, read, context) : invocation.proceed();
+      } catch (Throwable failure) {
+        // What committed before the failure is written all the same: the scope must learn it.
+        if (scoped != null) {
+          publishOnceCommitted(scoped, specific, invocation.getArguments(), context, before);
+        }
+        throw failure;
+      }
       if (scoped != null) {
-        publish(scoped, specific, invocation.getArguments(), context, before);
+        publishOnceCommitted(scoped, specific, invocation.getArguments(), context, before);
       }
       return result;
     }
@@ -202,6 +211,30 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
             + method.toGenericString()
             + " needs a Revisioned result, got "
             + row.getClass().getName());
+  }
+
+  /**
+   * Publishes now, or, inside an outer transaction whose commit is still to come (so the writes'
+   * GTIDs are not captured yet), right after that commit.
+   */
+  private void publishOnceCommitted(
+      ScopedWrites scoped,
+      Method method,
+      Object[] arguments,
+      ConsistencyContext context,
+      GtidSet before) {
+    if (TransactionSynchronizationManager.isSynchronizationActive()
+        && TransactionSynchronizationManager.isActualTransactionActive()) {
+      TransactionSynchronizationManager.registerSynchronization(
+          new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+              publish(scoped, method, arguments, context, before);
+            }
+          });
+      return;
+    }
+    publish(scoped, method, arguments, context, before);
   }
 
   private void publish(

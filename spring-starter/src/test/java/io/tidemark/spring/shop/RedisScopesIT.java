@@ -3,7 +3,10 @@ package io.tidemark.spring.shop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
 import io.tidemark.Reason;
+import io.tidemark.store.ScopeKey;
+import io.tidemark.store.TokenStore;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
@@ -65,6 +68,27 @@ class RedisScopesIT {
     assertThat(order).isPresent();
     assertThat(reader.getBean(ExecutionHistory.class).recent().get(0).reason())
         .isEqualTo(Reason.REPLICA_AFTER_WAIT);
+  }
+
+  @Test
+  void aScopedWriteInsideAnOuterTransactionIsPublishedOnceItCommits() {
+    long id = ids.incrementAndGet();
+    ShopApplication.Writes writes = writer.getBean(ShopApplication.Writes.class);
+    GtidSet written;
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      writes.createInScopeInOuterTransaction(id, "mia", writes);
+      written = scope.context().gtids();
+    }
+
+    assertThat(written.isEmpty()).as("the outer commit was captured").isFalse();
+    assertThat(
+            writer
+                .getBean(TokenStore.class)
+                .get(ScopeKey.of("customer:mia"))
+                .gtids()
+                .containsAll(written))
+        .as("the scope holds the write committed by the outer transaction")
+        .isTrue();
   }
 
   @Test

@@ -111,6 +111,12 @@ class ShopApplication {
       jdbc.update("UPDATE orders SET status = ?, revision = revision + 1 WHERE id = ?", status, id);
     }
 
+    /** A scoped write inside this outer transaction: it commits only when this returns. */
+    @Transactional
+    public void createInScopeInOuterTransaction(long id, String customer, Writes self) {
+      self.createInScope(id, customer);
+    }
+
     /** Writes, then reads inside the same transaction (on the source). */
     @Transactional
     public Optional<Order> createAndRead(long id, String customer, Reads reads) {
