@@ -311,21 +311,19 @@ public final class ConsistentReader {
     private Outcome<T> readOnReplica(Connection connection, WaitCoalescer.@Nullable Lead lead)
         throws SQLException {
       PhysicalConnection physical;
-      PhysicalConnection.Server server;
+      String uuid;
       try {
         physical = PhysicalConnection.of(connection);
         PhysicalConnection.endOpenTransaction(connection);
-        server = physical.server(connection);
+        uuid = physical.serverUuid(connection);
       } catch (SQLException e) {
         evictIfBroken(connection, e);
         return Outcome.failed(Reason.REPLICA_ERROR, "replica connection failed: " + e);
       }
-      progress.connected(server);
       GtidSet seen = physical.takeExecutedWhenSeen();
       if (seen != null) {
-        progress.seen(server, seen);
+        progress.seen(uuid, seen);
       }
-      String uuid = server.uuid();
       replicaNode = uuid;
       lastReplicaUuid = uuid;
       Reason served;
@@ -355,7 +353,7 @@ public final class ConsistentReader {
                   + Duration.ofNanos(Math.max(0, budget)).toMillis()
                   + " ms");
         }
-        progress.advance(server, token);
+        progress.advance(uuid, token);
         if (lead != null) {
           // Followers need not wait for this read's query, only for the replica.
           lead.finish(true);
@@ -418,7 +416,7 @@ public final class ConsistentReader {
           SocketTimeout bound = SocketTimeout.limit(connection, millisLeft(end))) {
         PhysicalConnection physical = PhysicalConnection.of(connection);
         PhysicalConnection.endOpenTransaction(connection);
-        String uuid = physical.server(connection).uuid();
+        String uuid = physical.serverUuid(connection);
         SocketTimeout.tighten(connection, millisLeft(end));
         if (!token.isEmpty() && !waiter.executed(connection, token)) {
           throw failed(

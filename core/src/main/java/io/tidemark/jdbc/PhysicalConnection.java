@@ -24,7 +24,7 @@ final class PhysicalConnection {
   private static final Map<Object, PhysicalConnection> KNOWN =
       Collections.synchronizedMap(new WeakHashMap<>());
 
-  private volatile @Nullable Server server;
+  private volatile @Nullable String serverUuid;
   private volatile @Nullable GtidSet executedWhenSeen;
   private volatile boolean tracksGtids;
   private volatile @Nullable Consumer<String> gtidSink;
@@ -90,34 +90,24 @@ final class PhysicalConnection {
   }
 
   /**
-   * The server this connection reaches, asked once per physical connection: its {@code server_uuid}
-   * and when it started, to the second ({@link Server#UNKNOWN_START} when {@code
-   * performance_schema} cannot tell); with it, what it had executed then, for {@link
-   * #takeExecutedWhenSeen}.
+   * The server's {@code server_uuid}, asked once per physical connection; with it, what the server
+   * had executed then, for {@link #takeExecutedWhenSeen}.
    */
-  Server server(Connection connection) throws SQLException {
-    Server known = server;
-    if (known == null) {
+  String serverUuid(Connection connection) throws SQLException {
+    String uuid = serverUuid;
+    if (uuid == null) {
       String seen;
       try (Statement s = connection.createStatement();
           ResultSet rs = s.executeQuery(SERVER)) {
-        seen = rs.next() ? rs.getString(1) : null;
+        rs.next();
+        seen = rs.getString(1);
       }
-      if (seen == null) {
-        try (Statement s = connection.createStatement();
-            ResultSet rs = s.executeQuery(SERVER_WITHOUT_START)) {
-          rs.next();
-          seen = rs.getString(1);
-        }
-      }
-      int first = seen.indexOf(' ');
-      int second = seen.indexOf(' ', first + 1);
-      known =
-          new Server(seen.substring(0, first), Long.parseLong(seen.substring(first + 1, second)));
-      executedWhenSeen = GtidSet.parse(seen.substring(second + 1));
-      server = known;
+      int space = seen.indexOf(' ');
+      uuid = seen.substring(0, space);
+      executedWhenSeen = GtidSet.parse(seen.substring(space + 1));
+      serverUuid = uuid;
     }
-    return known;
+    return uuid;
   }
 
   /**
@@ -131,34 +121,7 @@ final class PhysicalConnection {
     return seen;
   }
 
-  static final String SERVER =
-      "SELECT CONCAT(@@GLOBAL.server_uuid, ' ', UNIX_TIMESTAMP() - CAST(VARIABLE_VALUE AS SIGNED),"
-          + " ' ', @@GLOBAL.gtid_executed) FROM performance_schema.global_status"
-          + " WHERE VARIABLE_NAME = 'Uptime'";
-  private static final String SERVER_WITHOUT_START =
-      "SELECT CONCAT(@@GLOBAL.server_uuid, ' "
-          + Server.UNKNOWN_START
-          + " ', @@GLOBAL.gtid_executed)";
-
-  /**
-   * A server by {@code server_uuid} and start time: a server restored from a snapshot, re-cloned or
-   * restarted keeps its UUID and starts anew.
-   */
-  record Server(String uuid, long startedAt) {
-
-    static final long UNKNOWN_START = -1;
-
-    /**
-     * Whether both are the same run of one server; start times computed a moment apart may differ
-     * by a second, and an unknown start is never the same run.
-     */
-    boolean sameRunAs(Server other) {
-      return uuid.equals(other.uuid)
-          && startedAt != UNKNOWN_START
-          && other.startedAt != UNKNOWN_START
-          && Math.abs(startedAt - other.startedAt) <= 1;
-    }
-  }
+  static final String SERVER = "SELECT CONCAT(@@GLOBAL.server_uuid, ' ', @@GLOBAL.gtid_executed)";
 
   /**
    * Ends whatever transaction the connection holds, so the next statement opens a fresh read view:

@@ -34,7 +34,6 @@ final class FakeMysql implements FakeConnection.Server {
   private GtidSet executed = GtidSet.EMPTY;
   private GtidSet applying = GtidSet.EMPTY;
   private long appliedAt;
-  private long startedAt = 1_764_000_000L;
 
   FakeMysql(String uuid, FakeTicker ticker) {
     this.uuid = uuid;
@@ -65,13 +64,9 @@ final class FakeMysql implements FakeConnection.Server {
     return this;
   }
 
-  /**
-   * Restarts the server from an older snapshot: the same UUID, a later start, and only {@code
-   * gtids} executed.
-   */
+  /** Restarts the server from an older snapshot: the same UUID, only {@code gtids} executed. */
   synchronized FakeMysql restoredWith(String gtids) {
     executed = GtidSet.parse(gtids);
-    startedAt += 60;
     return this;
   }
 
@@ -134,7 +129,7 @@ final class FakeMysql implements FakeConnection.Server {
         return uuid;
       }
       case PhysicalConnection.SERVER -> {
-        return uuid + " " + startedAt + " " + executed.toString();
+        return uuid + " " + executed.toString();
       }
       case "SELECT @@GLOBAL.gtid_executed" -> {
         settle();

@@ -16,36 +16,25 @@ class ReplicaProgressTests {
 
   private final ReplicaProgress progress = new ReplicaProgress();
 
-  private static final PhysicalConnection.Server RUN = new PhysicalConnection.Server(REPLICA, 1000);
-  private static final PhysicalConnection.Server OTHER =
-      new PhysicalConnection.Server(OTHER_REPLICA, 1000);
-
   @Test
-  void aConnectionToAnotherRunOfTheServerDropsWhatWasKnown() {
-    progress.connected(RUN);
-    progress.advance(RUN, A_1_9);
-    progress.advance(OTHER, A_1_9);
+  void whatANewConnectionSeesReplacesTheBoundLoweringItAfterARestore() {
+    progress.advance(REPLICA, A_1_9);
+    progress.advance(OTHER_REPLICA, A_1_9);
 
-    progress.connected(new PhysicalConnection.Server(REPLICA, 1001));
-    assertThat(progress.contains(REPLICA, A_1_9)).as("the same run, a second later").isTrue();
+    progress.seen(REPLICA, A_1_5);
 
-    progress.connected(new PhysicalConnection.Server(REPLICA, 1060));
-    assertThat(progress.contains(REPLICA, A_3))
-        .as("restarted, as after a restore from a snapshot")
+    assertThat(progress.contains(REPLICA, A_3)).isTrue();
+    assertThat(progress.contains(REPLICA, A_1_9))
+        .as("restored from a snapshot: the server has less than was known")
         .isFalse();
     assertThat(progress.contains(OTHER_REPLICA, A_1_9)).isTrue();
-
-    PhysicalConnection.Server unknown =
-        new PhysicalConnection.Server(OTHER_REPLICA, PhysicalConnection.Server.UNKNOWN_START);
-    progress.connected(unknown);
-    assertThat(progress.contains(OTHER_REPLICA, A_3)).as("a run that cannot be told").isFalse();
   }
 
   @Test
   void staysSmallHoweverManyScatteredTokensItReaches() {
     String uuid = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
     for (int gno = 1; gno <= 200_000; gno += 2) {
-      progress.advance(RUN, GtidSet.parse(uuid + ":" + gno));
+      progress.advance(REPLICA, GtidSet.parse(uuid + ":" + gno));
     }
 
     GtidSet last = GtidSet.parse(uuid + ":199999");
@@ -57,7 +46,7 @@ class ReplicaProgressTests {
   void containsOnlyWhatWasReachedAfterAnAdvance() {
     assertThat(progress.contains(REPLICA, A_3)).isFalse();
 
-    progress.advance(RUN, A_1_5);
+    progress.advance(REPLICA, A_1_5);
 
     assertThat(progress.contains(REPLICA, A_1_5)).isTrue();
     assertThat(progress.contains(REPLICA, A_3)).isTrue();
@@ -67,19 +56,19 @@ class ReplicaProgressTests {
 
   @Test
   void advancesByUnionAndNeverGoesBack() {
-    progress.advance(RUN, A_1_5);
-    progress.advance(RUN, B_1_2);
-    progress.advance(RUN, A_3);
+    progress.advance(REPLICA, A_1_5);
+    progress.advance(REPLICA, B_1_2);
+    progress.advance(REPLICA, A_3);
 
     assertThat(progress.contains(REPLICA, A_1_5.union(B_1_2))).isTrue();
   }
 
   @Test
   void keepsEachServersProgressApart() {
-    progress.advance(RUN, A_1_9);
+    progress.advance(REPLICA, A_1_9);
 
     assertThat(progress.contains(OTHER_REPLICA, A_3)).isFalse();
-    progress.advance(OTHER, A_3);
+    progress.advance(OTHER_REPLICA, A_3);
     assertThat(progress.contains(OTHER_REPLICA, A_3)).isTrue();
     assertThat(progress.contains(OTHER_REPLICA, A_1_5)).isFalse();
     assertThat(progress.contains(REPLICA, A_1_9)).isTrue();
