@@ -252,6 +252,12 @@ final class TokenResponseWrapper extends HttpServletResponseWrapper {
       super.write(s, off, len);
     }
 
+    /** {@link PrintWriter#println()} writes the separator past the methods above: count it. */
+    @Override
+    public void println() {
+      write(System.lineSeparator());
+    }
+
     @Override
     public void flush() {
       beforeCommit();

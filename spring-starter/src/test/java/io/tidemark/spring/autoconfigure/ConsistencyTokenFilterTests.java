@@ -170,6 +170,15 @@ class ConsistencyTokenFilterTests {
   }
 
   @Test
+  void writesTheTokenOfABodyWrittenInLineSeparatorsPastTheBuffer() throws Exception {
+    HttpResponse<String> response = get("/lines?gtids=" + A + ":1", null);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).hasSize(WebTestApplication.LARGE * System.lineSeparator().length());
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1"));
+  }
+
+  @Test
   void writesTheTokenOfAStreamedBodyIncludingWritesOnTheStreamingThread() throws Exception {
     HttpResponse<String> response = get("/stream?first=" + A + ":1&later=" + B + ":2", null);
 

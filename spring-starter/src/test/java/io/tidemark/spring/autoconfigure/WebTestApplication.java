@@ -146,6 +146,17 @@ class WebTestApplication {
       out.write(new byte[LARGE]);
     }
 
+    /** Writes past the response buffer in line separators alone, one byte each. */
+    @GetMapping("/lines")
+    void lines(@RequestParam String gtids, HttpServletResponse res) throws IOException {
+      bound().merge(GtidSet.parse(gtids));
+      res.setContentType("text/plain;charset=ISO-8859-1");
+      java.io.PrintWriter out = res.getWriter();
+      for (int i = 0; i < LARGE; i++) {
+        out.println();
+      }
+    }
+
     /** Streams on MVC's async executor; the body "writes" on that thread before streaming. */
     @GetMapping("/stream")
     StreamingResponseBody stream(@RequestParam String first, @RequestParam String later) {
