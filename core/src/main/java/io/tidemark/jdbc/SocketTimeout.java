@@ -32,10 +32,23 @@ final class SocketTimeout implements AutoCloseable {
     connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, millis));
   }
 
+  /**
+   * Restores the previous bound. A connection that cannot take it back is aborted rather than
+   * returned to its pool with a tight bound, and the failure is not raised: the statements it
+   * bounded have ended, and what they read stays good.
+   */
   @Override
-  public void close() throws SQLException {
-    if (!connection.isClosed()) {
-      connection.setNetworkTimeout(Runnable::run, previousMillis);
+  public void close() {
+    try {
+      if (!connection.isClosed()) {
+        connection.setNetworkTimeout(Runnable::run, previousMillis);
+      }
+    } catch (SQLException e) {
+      try {
+        connection.abort(Runnable::run);
+      } catch (SQLException | RuntimeException ignored) {
+        // Already unusable; the caller's close returns it to its pool, which drops it.
+      }
     }
   }
 }

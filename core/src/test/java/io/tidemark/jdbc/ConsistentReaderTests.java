@@ -129,6 +129,23 @@ class ConsistentReaderTests {
   }
 
   @Test
+  void aReadServedIsKeptWhenRestoringTheSocketBoundFailsAndTheConnectionIsNotReused()
+      throws SQLException {
+    replicaServer.executesAfter(Duration.ofMillis(10), WRITES);
+    replica.failRemovingNetworkTimeout(new SQLNonTransientConnectionException("gone", "08S01"));
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      ReadResult<String> result = reader.read(c -> status(c));
+
+      assertThat(result.value()).isEqualTo("NEW");
+      assertThat(result.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+    }
+    assertThat(replica.log()).contains("abort(...)");
+    assertThat(source.sent(STATUS)).as("no fallback").isEmpty();
+  }
+
+  @Test
   void readsTheSourceWhenTheContextIsDirty() throws SQLException {
     ConsistentReader reader = reader().build();
 

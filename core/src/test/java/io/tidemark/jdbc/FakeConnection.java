@@ -58,6 +58,7 @@ final class FakeConnection {
   private int networkTimeoutMillis;
   private @Nullable SQLException commitFailure;
   private volatile @Nullable SQLException refusal;
+  private volatile @Nullable SQLException unboundFailure;
 
   FakeConnection(Server server) {
     this.server = server;
@@ -84,6 +85,11 @@ final class FakeConnection {
   /** Makes every {@code commit()} throw {@code error}, as when the link drops mid-commit. */
   void failCommits(SQLException error) {
     commitFailure = error;
+  }
+
+  /** Makes every {@code setNetworkTimeout} back to no bound throw {@code error}. */
+  void failRemovingNetworkTimeout(SQLException error) {
+    unboundFailure = error;
   }
 
   void refuseConnections(SQLException error) {
@@ -168,6 +174,10 @@ final class FakeConnection {
         return networkTimeoutMillis;
       }
       case "setNetworkTimeout" -> {
+        SQLException error = unboundFailure;
+        if (error != null && (Integer) args[1] == 0) {
+          throw error;
+        }
         networkTimeoutMillis = (Integer) args[1];
         return null;
       }
