@@ -39,6 +39,7 @@ final class CaptureSession {
   private final Counters counters;
   private boolean wroteInTransaction;
   private boolean gtidReported;
+  private boolean readOnly;
 
   CaptureSession(
       Connection connection,
@@ -85,9 +86,18 @@ final class CaptureSession {
     }
   }
 
-  /** Whether a statement that returned rows may still have written, so needs a capture. */
+  /**
+   * Whether a statement that returned rows may still have written, so needs a capture: only
+   * tracking would have told, unless the connection was made read-only through this proxy and the
+   * server refuses every write on it.
+   */
   boolean rowsMayHideWrites() {
-    return !physical.tracksGtids();
+    return !readOnly && !physical.tracksGtids();
+  }
+
+  /** The connection was made read-only, or writable again, through its proxy. */
+  void readOnly(boolean readOnly) {
+    this.readOnly = readOnly;
   }
 
   void beforeCommit() {

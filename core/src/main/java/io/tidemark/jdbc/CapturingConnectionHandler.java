@@ -57,6 +57,11 @@ final class CapturingConnectionHandler implements InvocationHandler {
         }
         return null;
       }
+      case "setReadOnly" -> {
+        call(target, method, args);
+        session.readOnly(Boolean.TRUE.equals(args[0]));
+        return null;
+      }
       case "close" -> {
         session.close();
         return call(target, method, args);
@@ -126,22 +131,18 @@ final class CapturingConnectionHandler implements InvocationHandler {
       try {
         result = call(statement, method, args);
       } catch (Throwable failed) {
-        // A batch can fail after some of its statements committed.
-        if (!name.equals("executeQuery")) {
-          try {
-            session.afterStatement(true);
-          } catch (SQLException alsoFailed) {
-            failed.addSuppressed(alsoFailed);
-          }
+        // A batch, or a procedure in autocommit, can fail after some of its statements committed.
+        try {
+          session.afterStatement(!name.equals("executeQuery") || session.rowsMayHideWrites());
+        } catch (SQLException alsoFailed) {
+          failed.addSuppressed(alsoFailed);
         }
         throw failed;
       }
-      // A query cannot write; a statement that returned rows (a CALL, say) might have, which
-      // only session tracking would tell.
-      boolean mayHaveWritten =
-          !name.equals("executeQuery")
-              && (!Boolean.TRUE.equals(result) || session.rowsMayHideWrites());
-      session.afterStatement(mayHaveWritten);
+      // A statement that returned rows may have written all the same (a CALL, a function that
+      // inserts, run through executeQuery too): only session tracking tells.
+      boolean returnedRows = name.equals("executeQuery") || Boolean.TRUE.equals(result);
+      session.afterStatement(!returnedRows || session.rowsMayHideWrites());
       return result;
     }
   }

@@ -8,8 +8,10 @@ import io.tidemark.GtidSet;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
+import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -38,6 +40,20 @@ class CaptureIT {
     topology = shared;
     db = topology.createDatabase("capture");
     topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, v VARCHAR(20))");
+    topology
+        .source()
+        .execute(
+            "CREATE PROCEDURE `"
+                + db
+                + "`.add_row(IN k INT) BEGIN INSERT INTO t VALUES (k, 'p'); SELECT k; END");
+    // Declared deterministic only so that the binary log accepts it; what matters is its write.
+    topology
+        .source()
+        .execute(
+            "CREATE FUNCTION `"
+                + db
+                + "`.add_row_f(k INT) RETURNS INT DETERMINISTIC"
+                + " BEGIN INSERT INTO t VALUES (k, 'f'); RETURN k; END");
     trackingPool = Pools.tracking(topology.source(), db, 2);
     plainPool = Pools.plain(topology.source(), db, 2);
   }
@@ -66,6 +82,38 @@ class CaptureIT {
   @ValueSource(booleans = {true, false})
   void autocommitStatementIsCaptured(boolean tracking) throws Exception {
     assertCaptured(tracking, c -> insert(c, ++nextId), 1);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aProcedureThatWritesCalledThroughExecuteQueryIsCaptured(boolean tracking) throws Exception {
+    assertCaptured(
+        tracking,
+        c -> {
+          try (CallableStatement call = c.prepareCall("{call add_row(?)}")) {
+            call.setInt(1, ++nextId);
+            try (ResultSet rows = call.executeQuery()) {
+              assertThat(rows.next()).isTrue();
+            }
+          }
+        },
+        1);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aWritingFunctionSelectedThroughExecuteQueryIsCaptured(boolean tracking) throws Exception {
+    assertCaptured(
+        tracking,
+        c -> {
+          try (PreparedStatement select = c.prepareStatement("SELECT add_row_f(?)")) {
+            select.setInt(1, ++nextId);
+            try (ResultSet rows = select.executeQuery()) {
+              assertThat(rows.next()).isTrue();
+            }
+          }
+        },
+        1);
   }
 
   @ParameterizedTest
@@ -167,10 +215,13 @@ class CaptureIT {
         capture(
             tracking,
             c -> {
+              c.setReadOnly(true);
               c.setAutoCommit(false);
               c.createStatement().executeQuery("SELECT COUNT(*) FROM t").close();
               c.commit();
+              c.setReadOnly(false);
             });
+    // Without tracking only the read-only mark tells that the query wrote nothing.
     assertThat(captured.isEmpty()).isTrue();
   }
 
