@@ -363,7 +363,7 @@ public final class ConsistentReader {
       // The replica holds the token now, so the fallback's reserve is better spent on its query
       // than on a fallback begun late: cutting the query would also cost the connection.
       SocketTimeout.tighten(connection, millisLeft(deadline));
-      T value = query.apply(connection);
+      T value = readOnly(connection);
       if (!meetsRevision(value)) {
         return Outcome.failed(
             Reason.REVISION_NOT_REACHED,
@@ -400,6 +400,32 @@ public final class ConsistentReader {
       }
     }
 
+    /**
+     * Runs the query on a read-only connection: a write in it would escape capture on the source,
+     * so the token would miss it, and would be an errant transaction on a replica. A connection
+     * that cannot be made writable again after the query is aborted; what it read stays good.
+     */
+    private T readOnly(Connection connection) throws SQLException {
+      connection.setReadOnly(true);
+      T value;
+      try {
+        value = query.apply(connection);
+      } catch (SQLException | RuntimeException e) {
+        try {
+          connection.setReadOnly(false);
+        } catch (SQLException alsoFailed) {
+          e.addSuppressed(alsoFailed);
+        }
+        throw e;
+      }
+      try {
+        connection.setReadOnly(false);
+      } catch (SQLException e) {
+        evictIfBroken(connection, e);
+      }
+      return value;
+    }
+
     private ReadResult<T> onSource(Reason reason) throws SQLException {
       NodeRoutes.Route route = routes.source();
       DataSource source = route.dataSource();
@@ -424,14 +450,7 @@ public final class ConsistentReader {
               "source " + uuid + " has not executed the token: writes were lost");
         }
         SocketTimeout.tighten(connection, millisLeft(end));
-        // A write here would escape capture, so the token would miss it: reads only read.
-        connection.setReadOnly(true);
-        T value;
-        try {
-          value = query.apply(connection);
-        } finally {
-          connection.setReadOnly(false);
-        }
+        T value = readOnly(connection);
         if (!meetsRevision(value)) {
           throw failed(
               Reason.REVISION_NOT_REACHED,

@@ -84,6 +84,10 @@ class ConsistentReaderTests {
       assertThat(scope.context().lastRead()).isEqualTo(result.record());
     }
     assertThat(replica.firstInLog(STATUS)).isGreaterThan(replica.firstInLog("WAIT_FOR"));
+    assertThat(replica.firstInLog("setReadOnly(true)"))
+        .as("the read runs read-only: a write would be an errant transaction on the replica")
+        .isBetween(replica.firstInLog("WAIT_FOR"), replica.firstInLog(STATUS));
+    assertThat(replica.firstInLog("setReadOnly(false)")).isGreaterThan(replica.firstInLog(STATUS));
     assertThat(source.log())
         .as("only the source UUIDs were looked up")
         .isEqualTo(SOURCE_UUIDS_LOOKUP);

@@ -140,6 +140,34 @@ class ReadPathIT {
   }
 
   @Test
+  void aWriteInsideAReplicaReadIsRefusedEvenWhereTheReplicaWouldTakeIt() {
+    // read_only alone lets a user with SUPER or CONNECTION_ADMIN write: an errant transaction.
+    replica.execute("SET GLOBAL super_read_only = OFF");
+    long written = IDS.incrementAndGet();
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+
+      assertThatThrownBy(
+              () ->
+                  reader.read(
+                      c -> {
+                        try (PreparedStatement ps =
+                            c.prepareStatement("INSERT INTO orders VALUES (?, 'errant', 1)")) {
+                          ps.setLong(1, written);
+                          return ps.executeUpdate();
+                        }
+                      }))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("read-only");
+    } finally {
+      replica.execute("SET GLOBAL super_read_only = ON");
+    }
+    assertThat(
+            replica.queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + written))
+        .isEqualTo("0");
+  }
+
+  @Test
   void pausedApplierWithFailPolicyFailsWithinBudgetAndNeverReadsStale() {
     replica.pauseApplier();
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
