@@ -25,16 +25,19 @@ final class Demo implements AutoCloseable {
   private final ConfigurableApplicationContext second;
   private final String firstUrl;
   private final String secondUrl;
+  private final String database;
 
   private Demo(
       ConfigurableApplicationContext first,
       ConfigurableApplicationContext second,
       String firstUrl,
-      String secondUrl) {
+      String secondUrl,
+      String database) {
     this.first = first;
     this.second = second;
     this.firstUrl = firstUrl;
     this.secondUrl = secondUrl;
+    this.database = database;
   }
 
   /** Creates the schema and starts both instances; {@code firstPort} 0 picks a free port. */
@@ -76,7 +79,7 @@ final class Demo implements AutoCloseable {
     ConfigurableApplicationContext first = instance(shared, port1, port2);
     try {
       ConfigurableApplicationContext second = instance(shared, port2, port1);
-      return new Demo(first, second, url(port1), url(port2));
+      return new Demo(first, second, url(port1), url(port2), db);
     } catch (RuntimeException e) {
       first.close();
       throw e;
@@ -115,6 +118,21 @@ final class Demo implements AutoCloseable {
   /** The instance the scenario reads from. */
   String secondUrl() {
     return secondUrl;
+  }
+
+  /** The database the orders table is in. */
+  String database() {
+    return database;
+  }
+
+  /**
+   * Whether the instances hold the request's EntityManager open until the response, as by default.
+   */
+  boolean openInView() {
+    return !first
+        .getBeansOfType(
+            org.springframework.orm.jpa.support.OpenEntityManagerInViewInterceptor.class)
+        .isEmpty();
   }
 
   /** The token codec the instances share, to read what a token holds. */

@@ -15,9 +15,11 @@ class OrderReads {
       (rs, row) -> new Order(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4));
 
   private final JdbcTemplate jdbc;
+  private final OrderRepository orders;
 
-  OrderReads(JdbcTemplate jdbc) {
+  OrderReads(JdbcTemplate jdbc, OrderRepository orders) {
     this.jdbc = jdbc;
+    this.orders = orders;
   }
 
   @ReadYourWrites
@@ -28,17 +30,13 @@ class OrderReads {
         .findFirst();
   }
 
-  /** One of a customer's orders, read under the customer's scope instead of a header token. */
+  /**
+   * One of a customer's orders, read under the customer's scope instead of a header token, through
+   * JPA with Spring Boot's defaults: the request's EntityManager is open before this read begins.
+   */
   @ReadYourWrites(scope = "'customer:' + #customer")
   public Optional<Order> findOf(String customer, long id) {
-    return jdbc
-        .query(
-            "SELECT id, customer, status, revision FROM orders WHERE id = ? AND customer = ?",
-            ORDER,
-            id,
-            customer)
-        .stream()
-        .findFirst();
+    return orders.findByIdAndCustomer(id, customer).map(OrderEntity::toOrder);
   }
 
   /** A customer's orders, including ones written on another instance without a header. */

@@ -19,8 +19,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.web.client.RestClient;
 
 /**
- * The orders service: JdbcTemplate on the source and its replicas through the Tidemark starter, a
- * revision-guarded Redis cache on the read endpoint, and a client of its peer instance.
+ * The orders service: JdbcTemplate and JPA (with Spring Boot's defaults) on the source and its
+ * replicas through the Tidemark starter, a revision-guarded Redis cache on the read endpoint, and a
+ * client of its peer instance.
  */
 @SpringBootApplication
 @EnableCaching

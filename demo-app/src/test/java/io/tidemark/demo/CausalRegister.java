@@ -2,6 +2,11 @@ package io.tidemark.demo;
 
 import io.tidemark.demo.Operation.Client;
 import io.tidemark.demo.Operation.Kind;
+import io.tidemark.testkit.MySqlNode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -34,11 +40,16 @@ final class CausalRegister {
   private static final Pattern REASON = Pattern.compile("\"reason\"\\s*:\\s*\"([A-Z_]+)\"");
   private static final int STEPS_PER_WRITE = 3;
 
+  /** Ids of long sessions, apart from the ordinary chains' 0, 1, 2, …. */
+  private static final long LONG_SESSIONS = 1_000_000_000L;
+
   private final List<RestClient> instances;
   private final boolean tidemark;
   private final String customers;
   private final List<Operation> history = Collections.synchronizedList(new ArrayList<>());
   private final Map<Long, Chain> chains = new ConcurrentHashMap<>();
+  private int longSessions;
+  private int longSessionWrites;
 
   /**
    * @param tidemark whether reads go through Tidemark; {@code false} reads the replica directly
@@ -56,6 +67,20 @@ final class CausalRegister {
     this.customers = customers;
   }
 
+  /**
+   * Adds {@code count} long sessions to the next run: chains of {@code writes} writes each, started
+   * with it, so each session's token must cover writes scattered among every other chain's.
+   */
+  CausalRegister withLongSessions(int count, int writes) {
+    this.longSessions = count;
+    this.longSessionWrites = writes;
+    return this;
+  }
+
+  static boolean isLongSession(long chain) {
+    return chain >= LONG_SESSIONS;
+  }
+
   /** Operations one chain of {@code writes} writes issues. */
   static int operationsPerChain(int writes) {
     return writes * STEPS_PER_WRITE;
@@ -71,6 +96,11 @@ final class CausalRegister {
     List<CompletableFuture<Void>> running = new ArrayList<>();
     try {
       long begin = System.nanoTime();
+      for (long id = LONG_SESSIONS; id < LONG_SESSIONS + longSessions; id++) {
+        long chain = id;
+        running.add(
+            CompletableFuture.runAsync(() -> chain(chain, longSessionWrites, begin), workers));
+      }
       for (long id = 0; id < count || !until.isDone(); id++) {
         long due = begin + TimeUnit.MICROSECONDS.toNanos(periodMicros * id);
         LockSupport.parkNanos(due - System.nanoTime());
@@ -98,6 +128,50 @@ final class CausalRegister {
         .filter(chain -> chain.revision > 0)
         .forEach(chain -> step(chain, chain.steps, Kind.READ, instances.get(0), System.nanoTime()));
     return List.copyOf(history);
+  }
+
+  /**
+   * Whether a write answered as a failure is on {@code source} all the same: the order created for
+   * the chain's customer, or its status set to the one that write sent. A chain ends at its first
+   * write not acknowledged, so no later write of its own can have overwritten it.
+   */
+  Predicate<Operation> committedOn(MySqlNode source, String database) {
+    return write -> {
+      Chain chain = chains.get(write.chain());
+      try (Connection c = source.openConnection()) {
+        if (write.step() == 0) {
+          return count(
+                  c,
+                  "SELECT COUNT(*) FROM `" + database + "`.orders WHERE customer = ?",
+                  chain.customer)
+              > 0;
+        }
+        return count(
+                c,
+                "SELECT COUNT(*) FROM `" + database + "`.orders WHERE id = ? AND status = ?",
+                chain.order,
+                status(write.step()))
+            > 0;
+      } catch (SQLException e) {
+        throw new IllegalStateException("cannot read back " + write, e);
+      }
+    };
+  }
+
+  private static long count(Connection c, String sql, Object... arguments) throws SQLException {
+    try (PreparedStatement statement = c.prepareStatement(sql)) {
+      for (int i = 0; i < arguments.length; i++) {
+        statement.setObject(i + 1, arguments[i]);
+      }
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    }
+  }
+
+  private static String status(int step) {
+    return "S" + step;
   }
 
   /** What a chain knows between its operations. */
@@ -137,7 +211,9 @@ final class CausalRegister {
     Answer answer;
     try {
       answer =
-          kind == Kind.WRITE ? write(instance, chain, step, sent) : read(instance, chain, sent);
+          kind == Kind.WRITE
+              ? write(instance, chain, step, sent)
+              : read(instance, chain, sent, cachedRead(chain, step));
     } catch (RestClientException e) {
       answer = new Answer(0, -1, -1, e.getClass().getSimpleName(), null, -1);
     }
@@ -178,7 +254,7 @@ final class CausalRegister {
       double serverMillis) {}
 
   private Answer write(RestClient instance, Chain chain, int step, @Nullable String token) {
-    String status = "S" + step;
+    String status = status(step);
     var request =
         chain.order < 0
             ? instance.post().uri("/api/orders?customer={c}", chain.customer)
@@ -209,10 +285,28 @@ final class CausalRegister {
             });
   }
 
-  private Answer read(RestClient instance, Chain chain, @Nullable String token) {
+  /**
+   * Whether a read goes through the service's cache: a header client's second read after each
+   * write, so the cache is asked with a token that names that write.
+   */
+  private boolean cachedRead(Chain chain, int step) {
+    return tidemark && chain.client == Client.HEADER && step % STEPS_PER_WRITE == 2;
+  }
+
+  /** Whether {@code op} was a read through the service's cache. */
+  static boolean cachedRead(Operation op) {
+    return op.kind() == Kind.READ
+        && op.client() == Client.HEADER
+        && op.sent() != null
+        && op.step() % STEPS_PER_WRITE == 2;
+  }
+
+  private Answer read(RestClient instance, Chain chain, @Nullable String token, boolean cache) {
     var request =
         chain.client == Client.HEADER
-            ? instance.get().uri("/api/orders/{id}?tidemark={t}&cache=false", chain.order, tidemark)
+            ? instance
+                .get()
+                .uri("/api/orders/{id}?tidemark={t}&cache={c}", chain.order, tidemark, cache)
             : instance
                 .get()
                 .uri(

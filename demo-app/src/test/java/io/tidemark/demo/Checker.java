@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -18,7 +17,8 @@ import java.util.stream.Collectors;
  * (or scope) of an acknowledged write returns that write or a later one, never an older row and
  * never "not found"; a chain's reads never go back; every read answers within its deadline;
  * anything else is an explicit, counted refusal; a write lost in a failover is reported to the
- * chain that made it ({@code TOKEN_NOT_ON_SOURCE}), never read past.
+ * chain that made it ({@code TOKEN_NOT_ON_SOURCE}), never read past; a write answered as a failure
+ * did not commit; an acknowledged write's answer carries a token that covers it.
  */
 final class Checker {
 
@@ -29,6 +29,44 @@ final class Checker {
 
   private static final int EXAMPLES = 4;
   private static final String LOST_REPORTED = "TOKEN_NOT_ON_SOURCE";
+
+  /** What the servers and the tokens say about the writes, once the run is over. */
+  interface Outcomes {
+
+    /** Whether an acknowledged write is missing from the final source. */
+    boolean lost(Operation write);
+
+    /** Whether a write answered as a failure is on the final source all the same. */
+    boolean committed(Operation write);
+
+    /**
+     * Whether an acknowledged write's answer carries a token that covers it: GTIDs of its own, or a
+     * marker that sends the client's reads to the source.
+     */
+    boolean covered(Operation write);
+  }
+
+  /**
+   * Outcomes of a history where every write stayed, none failed but its own and all are covered.
+   */
+  static Outcomes nothingLost() {
+    return new Outcomes() {
+      @Override
+      public boolean lost(Operation write) {
+        return false;
+      }
+
+      @Override
+      public boolean committed(Operation write) {
+        return false;
+      }
+
+      @Override
+      public boolean covered(Operation write) {
+        return true;
+      }
+    };
+  }
 
   /**
    * What the history shows.
@@ -41,9 +79,11 @@ final class Checker {
    * @param pastDeadline reads answered later than their deadline plus {@link #SLACK}
    * @param lostWrites acknowledged writes the final source does not have
    * @param unreportedLostWrites lost writes no later read of their chain was refused for
+   * @param committedAnsweredAsFailure writes answered as a failure that are on the final source
+   * @param uncovered acknowledged writes answered without a token that covers them
    * @param served served reads by reason code
    * @param refusals refused reads by status and reason
-   * @param failedWrites writes not acknowledged, by status and reason
+   * @param failedWrites writes not acknowledged and not committed, by status and reason
    * @param latency latency from when each operation was due, by kind
    * @param examples the first few operations that broke an invariant, for the report
    */
@@ -56,6 +96,8 @@ final class Checker {
       long pastDeadline,
       long lostWrites,
       long unreportedLostWrites,
+      long committedAnsweredAsFailure,
+      long uncovered,
       Map<String, Long> served,
       Map<String, Long> refusals,
       Map<String, Long> failedWrites,
@@ -79,8 +121,9 @@ final class Checker {
     String summary() {
       return String.format(
           "writes %d, reads %d, stale %d, not found %d, non-monotonic %d, past deadline %d,"
-              + " lost writes %d (unreported %d), served %s, refused %s, failed writes %s,"
-              + " latency %s%s",
+              + " lost writes %d (unreported %d), committed but answered as failure %d,"
+              + " acknowledged without a covering token %d, served %s, refused %s, failed writes"
+              + " %s, latency %s%s",
           writes,
           reads,
           stale,
@@ -89,6 +132,8 @@ final class Checker {
           pastDeadline,
           lostWrites,
           unreportedLostWrites,
+          committedAnsweredAsFailure,
+          uncovered,
           served,
           refusals,
           failedWrites,
@@ -131,11 +176,8 @@ final class Checker {
     }
   }
 
-  /**
-   * Checks {@code history}; {@code lost} tells whether an acknowledged write is missing from the
-   * final source.
-   */
-  static Verdict check(List<Operation> history, Duration readDeadline, Predicate<Operation> lost) {
+  /** Checks {@code history}, asking {@code outcomes} what became of its writes. */
+  static Verdict check(List<Operation> history, Duration readDeadline, Outcomes outcomes) {
     long writes = 0;
     long reads = 0;
     long stale = 0;
@@ -144,6 +186,8 @@ final class Checker {
     long pastDeadline = 0;
     long lostWrites = 0;
     long unreported = 0;
+    long committedAnsweredAsFailure = 0;
+    long uncovered = 0;
     Map<String, Long> served = new TreeMap<>();
     Map<String, Long> refusals = new TreeMap<>();
     Map<String, Long> failedWrites = new TreeMap<>();
@@ -158,11 +202,19 @@ final class Checker {
         Operation op = chain.get(i);
         if (op.kind() == Kind.WRITE) {
           if (!op.acknowledged()) {
-            failedWrites.merge(op.status() + " " + op.reason(), 1L, Long::sum);
+            if (outcomes.committed(op)) {
+              committedAnsweredAsFailure++;
+              example(examples, origin, "committed but answered as failure", op);
+            } else {
+              failedWrites.merge(op.status() + " " + op.reason(), 1L, Long::sum);
+            }
             continue;
           }
           writes++;
-          if (lost.test(op)) {
+          if (!outcomes.covered(op)) {
+            uncovered++;
+            example(examples, origin, "without a covering token", op);
+          } else if (outcomes.lost(op)) {
             lostWrites++;
             if (!reportedLater(chain, i)) {
               unreported++;
@@ -204,6 +256,8 @@ final class Checker {
         pastDeadline,
         lostWrites,
         unreported,
+        committedAnsweredAsFailure,
+        uncovered,
         served,
         refusals,
         failedWrites,

@@ -74,7 +74,7 @@ class CheckerTests {
             write(5, 0, 0, 1 * MS, 503, -1),
             write(6, 0, 0, 1 * MS, 200, -1));
 
-    Checker.Verdict verdict = Checker.check(history, DEADLINE, w -> false);
+    Checker.Verdict verdict = Checker.check(history, DEADLINE, Checker.nothingLost());
 
     assertThat(verdict.writes()).isEqualTo(2);
     assertThat(verdict.reads()).isEqualTo(6);
@@ -100,12 +100,68 @@ class CheckerTests {
             read(2, 1, MS, 2 * MS, 503, -1, 1, "WAIT_TIMEOUT"),
             write(3, 0, 0, MS, 201, 1));
 
-    Checker.Verdict verdict = Checker.check(history, DEADLINE, w -> w.chain() != 3);
+    Checker.Verdict verdict = Checker.check(history, DEADLINE, lostUnless(3));
 
     assertThat(verdict.lostWrites()).isEqualTo(2);
     assertThat(verdict.unreportedLostWrites()).isEqualTo(1);
     assertThat(verdict.examples())
         .anyMatch(e -> e.startsWith("unreported lost HEADER WRITE of chain 2"));
+  }
+
+  @Test
+  void aWriteAnsweredAsFailureThatCommittedAndAnAnswerThatDoesNotCoverItsWriteAreCounted() {
+    List<Operation> history =
+        List.of(
+            write(1, 0, 0, MS, 500, -1),
+            write(2, 0, 0, MS, 503, -1),
+            write(3, 0, 0, MS, 201, 1),
+            write(4, 0, 0, MS, 201, 1));
+    Checker.Outcomes outcomes =
+        new Checker.Outcomes() {
+          @Override
+          public boolean lost(Operation write) {
+            return false;
+          }
+
+          @Override
+          public boolean committed(Operation write) {
+            return write.chain() == 1;
+          }
+
+          @Override
+          public boolean covered(Operation write) {
+            return write.chain() != 4;
+          }
+        };
+
+    Checker.Verdict verdict = Checker.check(history, DEADLINE, outcomes);
+
+    assertThat(verdict.committedAnsweredAsFailure()).isEqualTo(1);
+    assertThat(verdict.failedWrites()).as("not committed").isEqualTo(Map.of("503 ", 1L));
+    assertThat(verdict.uncovered()).isEqualTo(1);
+    assertThat(verdict.writes()).isEqualTo(2);
+    assertThat(verdict.examples())
+        .anyMatch(e -> e.startsWith("committed but answered as failure HEADER WRITE of chain 1"))
+        .anyMatch(e -> e.startsWith("without a covering token HEADER WRITE of chain 4"));
+  }
+
+  private static Checker.Outcomes lostUnless(long chain) {
+    return new Checker.Outcomes() {
+      @Override
+      public boolean lost(Operation write) {
+        return write.chain() != chain;
+      }
+
+      @Override
+      public boolean committed(Operation write) {
+        return false;
+      }
+
+      @Override
+      public boolean covered(Operation write) {
+        return true;
+      }
+    };
   }
 
   @Test
@@ -124,7 +180,11 @@ class CheckerTests {
     Operation queued =
         new Operation(
             1, 0, Client.HEADER, Kind.WRITE, 0, 40 * MS, 50 * MS, 201, 1, -1, "", null, null, -1);
-    assertThat(Checker.check(List.of(queued), DEADLINE, w -> false).latency().get(Kind.WRITE).max())
+    assertThat(
+            Checker.check(List.of(queued), DEADLINE, Checker.nothingLost())
+                .latency()
+                .get(Kind.WRITE)
+                .max())
         .isEqualTo(50);
   }
 }

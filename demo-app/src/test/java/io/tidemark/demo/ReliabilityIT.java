@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ReliabilityIT {
 
   @Test
-  void noStaleMissingBackwardsOrLateReadAndEveryLostWriteReportedUnderFaults() {
+  void noStaleMissingBackwardsOrLateReadNoFailedCommitAndEveryLostWriteReportedUnderFaults() {
     ReliabilityRun.Report report =
         ReliabilityRun.run(ReliabilityRun.Settings.fromSystemProperties(5_400));
     report.save();
@@ -29,6 +29,15 @@ class ReliabilityIT {
     assertThat(verdict.nonMonotonic()).isZero();
     assertThat(verdict.pastDeadline()).isZero();
     assertThat(verdict.unreportedLostWrites()).isZero();
+    assertThat(verdict.committedAnsweredAsFailure()).isZero();
+    assertThat(verdict.uncovered()).isZero();
+    assertThat(report.longSessionWrites())
+        .as("acknowledged writes of each long session")
+        .hasSize(2)
+        .allMatch(writes -> writes >= 500);
+    assertThat(report.cachedReads()).isPositive();
+    assertThat(report.openInView()).as("JPA with Spring Boot's defaults").isTrue();
+    assertThat(report.jpaReads()).isPositive();
     assertThat(verdict.writes()).isGreaterThan(report.settings().chains());
     assertThat(verdict.reads()).isGreaterThan(verdict.writes());
     assertThat(report.writesAfterFailover()).as("writes on the promoted source").isPositive();

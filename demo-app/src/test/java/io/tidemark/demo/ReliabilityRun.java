@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,6 +43,11 @@ import org.jspecify.annotations.Nullable;
 final class ReliabilityRun {
 
   static final int WRITES = 3;
+
+  /** Two long sessions, one per kind of client, each writing one order this many times. */
+  private static final int LONG_SESSIONS = 2;
+
+  private static final int LONG_SESSION_WRITES = 500;
 
   /** The demo's read budget; every read must answer within it plus {@link Checker#SLACK}. */
   static final Duration READ_DEADLINE = Duration.ofSeconds(2);
@@ -96,7 +103,11 @@ final class ReliabilityRun {
       long chains,
       double sourceSelectsPerSecond,
       double readsPerSecond,
-      long writesAfterFailover) {
+      long writesAfterFailover,
+      List<Long> longSessionWrites,
+      long cachedReads,
+      long jpaReads,
+      boolean openInView) {
 
     String table() {
       StringBuilder out = new StringBuilder();
@@ -123,7 +134,29 @@ final class ReliabilityRun {
               verdict.lostWrites(), verdict.unreportedLostWrites()));
       out.append(
           String.format(
+              "| writes answered as failure that committed (read back on the final source) | %d |"
+                  + " - |%n",
+              verdict.committedAnsweredAsFailure()));
+      out.append(
+          String.format(
+              "| acknowledged writes answered without a token that covers them | %d | - |%n",
+              verdict.uncovered()));
+      out.append(
+          String.format(
               "| writes acknowledged after the first failover | %d | - |%n", writesAfterFailover));
+      out.append(
+          String.format(
+              "| long sessions (one token across scattered writes), acknowledged writes each | %s |"
+                  + " - |%n",
+              longSessionWrites));
+      out.append(
+          String.format(
+              "| reads through the cache with a token (hits %d) | %d | - |%n",
+              verdict.served().getOrDefault("CACHE_HIT", 0L), cachedReads));
+      out.append(
+          String.format(
+              "| JPA reads served (session clients; open-in-view %s, Boot's default) | %d | - |%n",
+              openInView ? "on" : "off", jpaReads));
       out.append(String.format("| reads refused, by reason | %s | - |%n", verdict.refusals()));
       out.append(
           String.format(
@@ -245,7 +278,9 @@ final class ReliabilityRun {
       }
       schedule.then(failovers);
 
-      CausalRegister register = new CausalRegister(demo.firstUrl(), demo.secondUrl(), true, "run");
+      CausalRegister register =
+          new CausalRegister(demo.firstUrl(), demo.secondUrl(), true, "run")
+              .withLongSessions(LONG_SESSIONS, LONG_SESSION_WRITES);
       long started = System.nanoTime();
       var faults = schedule.start(WARM_UP, GAP);
       // Arrivals go on past the last fault, so the final topology is read under load too.
@@ -256,9 +291,14 @@ final class ReliabilityRun {
           settings.chains(), WRITES, 1_000_000L / settings.chainsPerSecond(), faultsAndTail);
       List<String> applied = faults.join();
       List<Operation> history = register.audit();
-      GtidSet survived = GtidSet.parse(topology.source().gtidExecuted());
       Checker.Verdict verdict =
-          Checker.check(history, READ_DEADLINE, lostFrom(demo.codec(), survived));
+          Checker.check(
+              history,
+              READ_DEADLINE,
+              outcomes(
+                  demo.codec(),
+                  GtidSet.parse(topology.source().gtidExecuted()),
+                  register.committedOn(topology.source(), demo.database())));
 
       double beforeFailover = (failoverAt.get() - started) / 1e9;
       long readsBeforeFailover =
@@ -278,13 +318,31 @@ final class ReliabilityRun {
           history.stream().mapToLong(Operation::chain).distinct().count(),
           (selectsAtFailover.get() - selectsBefore) / beforeFailover,
           readsBeforeFailover / beforeFailover,
-          writesAfterFailover);
+          writesAfterFailover,
+          longSessionWrites(history),
+          history.stream().filter(CausalRegister::cachedRead).count(),
+          history.stream()
+              .filter(op -> op.client() == Operation.Client.SESSION && op.servedRead())
+              .count(),
+          demo.openInView());
     }
+  }
+
+  private static List<Long> longSessionWrites(List<Operation> history) {
+    return history.stream()
+        .filter(op -> CausalRegister.isLongSession(op.chain()) && op.acknowledged())
+        .collect(
+            java.util.stream.Collectors.groupingBy(
+                Operation::chain, java.util.TreeMap::new, java.util.stream.Collectors.counting()))
+        .values()
+        .stream()
+        .toList();
   }
 
   /** The faults that leave the topology as it was, one after another. */
   private static FaultSchedule cycle(MySqlNode first, MySqlNode second, RedisServer redis) {
     AtomicReference<@Nullable ReplicationLag> spikes = new AtomicReference<>();
+    AtomicReference<MySqlNode.@Nullable DataSnapshot> snapshot = new AtomicReference<>();
     return new FaultSchedule()
         .then(
             "replica1 applier paused 2.5 s",
@@ -310,6 +368,23 @@ final class ReliabilityRun {
         .then(
             "Redis killed, restarted after 2 s", redis::kill, redis::restart, Duration.ofSeconds(2))
         .then(
+            "replica2 copied (killed, copied, restarted) with its applier held, 2 s of writes",
+            () -> {
+              second.delayApplier(Duration.ofHours(1));
+              try {
+                snapshot.set(second.snapshot());
+              } finally {
+                second.delayApplier(Duration.ZERO);
+              }
+            },
+            () -> {},
+            Duration.ofSeconds(2))
+        .then(
+            "replica2 restored from that copy (same server_uuid, 2 s behind), its applier held 1 s",
+            () -> second.restore(Objects.requireNonNull(snapshot.getAndSet(null))),
+            () -> second.delayApplier(Duration.ZERO),
+            Duration.ofSeconds(1))
+        .then(
             "replica pools exhausted 2 s (both appliers paused, more reads waiting than "
                 + MAX_REPLICA_READS
                 + " replica connections)",
@@ -334,35 +409,47 @@ final class ReliabilityRun {
       List<Operation> history =
           new CausalRegister(demo.firstUrl(), demo.secondUrl(), false, "control")
               .run(40, WRITES, 100_000);
-      return Checker.check(history, READ_DEADLINE, write -> false);
+      return Checker.check(history, READ_DEADLINE, Checker.nothingLost());
     } finally {
       lags.forEach(ReplicationLag::close);
     }
   }
 
-  /** Whether a write's own GTIDs (what its answer's token adds to the one it sent) are gone. */
-  private static Predicate<Operation> lostFrom(TokenCodec codec, GtidSet survived) {
-    return write -> {
-      GtidSet own = gtids(codec, write.returned()).subtract(gtids(codec, write.sent()));
-      if (own.isEmpty()) {
-        throw new IllegalStateException(
-            "an acknowledged write answered no token of its own: chain "
-                + write.chain()
-                + " step "
-                + write.step());
+  /**
+   * What became of the writes: a write's own GTIDs are what its answer's token adds to the one it
+   * sent; it is lost when the final source lacks them.
+   */
+  private static Checker.Outcomes outcomes(
+      TokenCodec codec, GtidSet survived, Predicate<Operation> committed) {
+    return new Checker.Outcomes() {
+      @Override
+      public boolean lost(Operation write) {
+        return !survived.containsAll(own(write));
       }
-      return !survived.containsAll(own);
+
+      @Override
+      public boolean committed(Operation write) {
+        return committed.test(write);
+      }
+
+      @Override
+      public boolean covered(Operation write) {
+        Optional<ConsistencyToken> returned = token(codec, write.returned());
+        return returned.isPresent() && (returned.get().requiresSource() || !own(write).isEmpty());
+      }
+
+      private GtidSet own(Operation write) {
+        return gtids(token(codec, write.returned())).subtract(gtids(token(codec, write.sent())));
+      }
     };
   }
 
-  private static GtidSet gtids(TokenCodec codec, @Nullable String header) {
-    if (header == null) {
-      return GtidSet.EMPTY;
-    }
-    return codec
-        .verify(codec.parseHeader(header), "orders")
-        .map(ConsistencyToken::gtids)
-        .orElse(GtidSet.EMPTY);
+  private static Optional<ConsistencyToken> token(TokenCodec codec, @Nullable String header) {
+    return header == null ? Optional.empty() : codec.verify(codec.parseHeader(header), "orders");
+  }
+
+  private static GtidSet gtids(Optional<ConsistencyToken> token) {
+    return token.map(ConsistencyToken::gtids).orElse(GtidSet.EMPTY);
   }
 
   private static long comSelect(MySqlNode node) {
