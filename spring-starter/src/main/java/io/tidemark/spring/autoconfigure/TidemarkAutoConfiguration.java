@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
@@ -179,9 +180,19 @@ public final class TidemarkAutoConfiguration {
     }
   }
 
+  /**
+   * Only where Boot keeps a JPA session open for the whole request: elsewhere a session lasts a
+   * transaction, and Hibernate's own mode lets {@code @Transactional(isolation)} work, which Spring
+   * refuses for a connection released per transaction.
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(
       name = "org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer")
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+  @ConditionalOnProperty(
+      name = "spring.jpa.open-in-view",
+      havingValue = "true",
+      matchIfMissing = true)
   static class HibernateConfiguration {
 
     @Bean

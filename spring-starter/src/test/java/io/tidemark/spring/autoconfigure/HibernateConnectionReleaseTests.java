@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 class HibernateConnectionReleaseTests {
 
@@ -30,6 +32,21 @@ class HibernateConnectionReleaseTests {
         .containsEntry(
             HibernateConnectionRelease.HANDLING_MODE,
             "DELAYED_ACQUISITION_AND_RELEASE_AFTER_STATEMENT");
+  }
+
+  @Test
+  void appliesOnlyWhereASessionLastsTheWholeRequest() {
+    Class<?> configuration = TidemarkAutoConfiguration.HibernateConfiguration.class;
+    new WebApplicationContextRunner()
+        .withUserConfiguration(configuration)
+        .run(context -> assertThat(context).hasSingleBean(HibernateConnectionRelease.class));
+    new WebApplicationContextRunner()
+        .withUserConfiguration(configuration)
+        .withPropertyValues("spring.jpa.open-in-view=false")
+        .run(context -> assertThat(context).doesNotHaveBean(HibernateConnectionRelease.class));
+    new ApplicationContextRunner()
+        .withUserConfiguration(configuration)
+        .run(context -> assertThat(context).doesNotHaveBean(HibernateConnectionRelease.class));
   }
 
   @Test
