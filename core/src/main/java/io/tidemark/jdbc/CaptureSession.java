@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Capture for one check-out of a source connection: every GTID the connection commits is merged
@@ -40,6 +41,7 @@ final class CaptureSession {
   private boolean wroteInTransaction;
   private boolean gtidReported;
   private boolean readOnly;
+  private @Nullable GtidSet atFirstStatement;
 
   CaptureSession(
       Connection connection,
@@ -65,8 +67,20 @@ final class CaptureSession {
     }
   }
 
-  void beforeStatement() {
+  void beforeStatement() throws SQLException {
     gtidReported = false;
+    if (atFirstStatement == null && !connection.getAutoCommit()) {
+      atFirstStatement = context.gtids();
+    }
+  }
+
+  /**
+   * The context's GTIDs when the open transaction ran its first statement, all committed before its
+   * read view was taken, so all visible in it; {@code null} outside a transaction or before its
+   * first statement, when the next statement sees every commit made so far.
+   */
+  @Nullable GtidSet atFirstStatement() {
+    return atFirstStatement;
   }
 
   /**
@@ -109,11 +123,13 @@ final class CaptureSession {
       queryExecutedSet();
     }
     wroteInTransaction = false;
+    atFirstStatement = null;
   }
 
   /** A commit that threw may or may not have committed: reads must not trust the token. */
   void commitFailed(Throwable failure) {
     wroteInTransaction = false;
+    atFirstStatement = null;
     fail("a commit failed and its outcome is unknown: " + failure);
   }
 
@@ -127,6 +143,7 @@ final class CaptureSession {
       queryExecutedSet();
     }
     wroteInTransaction = false;
+    atFirstStatement = null;
   }
 
   /** When the connection goes back to the pool, for the same reason as {@link #afterRollback}. */

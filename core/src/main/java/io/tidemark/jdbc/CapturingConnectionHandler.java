@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.GtidSet;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -31,6 +32,18 @@ final class CapturingConnectionHandler implements InvocationHandler {
             Connection.class.getClassLoader(),
             new Class<?>[] {Connection.class},
             new CapturingConnectionHandler(target, session));
+  }
+
+  /**
+   * What {@link CaptureSession#atFirstStatement()} says of {@code connection}, or {@code null} when
+   * it is not a capturing connection.
+   */
+  static @Nullable GtidSet atFirstStatement(Connection connection) {
+    if (Proxy.isProxyClass(connection.getClass())
+        && Proxy.getInvocationHandler(connection) instanceof CapturingConnectionHandler handler) {
+      return handler.session.atFirstStatement();
+    }
+    return null;
   }
 
   @Override

@@ -133,6 +133,44 @@ public final class ConsistentReader {
     return knownSources.executedNow(Deadline.after(timeout, ticker));
   }
 
+  /**
+   * Checks a read that joins the transaction open on {@code connection} (a {@link
+   * CapturingDataSource}'s, on the source) instead of running on a connection of its own: that
+   * transaction's read view must have been taken after the current context's writes, and its server
+   * must have executed them. Under a read view per statement ({@code READ COMMITTED}), {@code
+   * viewPerStatement} skips the first check.
+   *
+   * @throws IllegalStateException when the transaction ran statements before the context gained
+   *     some of its GTIDs, so its read view may miss them
+   * @throws ConsistentReadException with {@link Reason#TOKEN_NOT_ON_SOURCE} when the server lacks
+   *     some of them: writes were lost in a failover
+   */
+  public void checkJoinedTransaction(Connection connection, boolean viewPerStatement)
+      throws SQLException {
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    GtidSet token = context == null ? GtidSet.EMPTY : context.gtids();
+    if (token.isEmpty()) {
+      return;
+    }
+    GtidSet visible =
+        viewPerStatement ? null : CapturingConnectionHandler.atFirstStatement(connection);
+    if (visible != null && !visible.containsAll(token)) {
+      throw new IllegalStateException(
+          "a read joins a transaction whose read view may predate writes its token names ("
+              + token.subtract(visible)
+              + "); read before the transaction's first statement, outside it, or in one that"
+              + " reads committed data per statement");
+    }
+    if (!waiter.executed(connection, token)) {
+      throw ConsistentReadException.of(
+          Reason.TOKEN_NOT_ON_SOURCE,
+          token,
+          "source",
+          Duration.ZERO,
+          "the transaction's server has not executed the token: writes were lost");
+    }
+  }
+
   private void record(Read<?> read, ExecutionRecord record) {
     if (read.context != null) {
       read.context.recordRead(record);

@@ -12,6 +12,7 @@ import io.tidemark.spring.ScopedWrites;
 import io.tidemark.store.ScopeKey;
 import io.tidemark.store.TokenStore;
 import java.lang.reflect.Method;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ReflectionUtils;
@@ -125,11 +127,19 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
               + " connection was chosen for an older one; annotate the outer method with the"
               + " scope, or call this one outside it");
     }
+    ConsistentReader consistentReader = reader.getObject();
     if (TransactionSynchronizationManager.isActualTransactionActive()) {
-      // The open transaction's connection came from outside any read, so it is the source's.
+      // The read joins the open transaction: its statements go to that transaction's connection,
+      // the source's, in its read view. Another resource's transaction (a message broker's, say)
+      // holds no connection here; the read goes to a fresh source connection then.
+      Connection open = openTransactionConnection();
+      if (open != null) {
+        Integer isolation = TransactionSynchronizationManager.getCurrentTransactionIsolationLevel();
+        consistentReader.checkJoinedTransaction(
+            open, isolation != null && isolation <= Connection.TRANSACTION_READ_COMMITTED);
+      }
       return invocation.proceed();
     }
-    ConsistentReader consistentReader = reader.getObject();
     Deadline request = RequestBudget.current();
     ReadOptions options =
         attrs.options(consistentReader.defaults(), request == null ? null : request.remaining());
@@ -168,6 +178,19 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     } catch (MethodFailure e) {
       throw e.getCause();
     }
+  }
+
+  /** The connection the thread's transaction holds from the application's data source, if any. */
+  private static @Nullable Connection openTransactionConnection() {
+    for (Map.Entry<Object, Object> bound :
+        TransactionSynchronizationManager.getResourceMap().entrySet()) {
+      if (bound.getKey() instanceof TidemarkDataSource
+          && bound.getValue() instanceof ConnectionHolder holder
+          && holder.getConnectionHandle() != null) {
+        return holder.getConnection();
+      }
+    }
+    return null;
   }
 
   private static @Nullable Object proceed(MethodInvocation invocation) throws SQLException {

@@ -2,6 +2,7 @@ package io.tidemark.spring.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistencyToken;
@@ -154,6 +155,49 @@ class ReadYourWritesIT {
       Optional<Order> order =
           writer.getBean(ShopApplication.Writes.class).createAndRead(id, "ada", reads(writer));
       assertThat(order).as("the transaction's own uncommitted row").isPresent();
+    }
+  }
+
+  @Test
+  void aReadInATransactionWhoseReadViewMayMissTheTokensWritesIsRefused() {
+    long id = ids.incrementAndGet();
+    ShopApplication.Writes writes = writer.getBean(ShopApplication.Writes.class);
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      assertThatThrownBy(
+              () -> writes.readThenFindOneCommittedMeanwhile(id, "ada", writes, reads(writer)))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("read view");
+      assertThat(scope.context().gtids().isEmpty()).as("the inner commit was captured").isFalse();
+    }
+    assertThat(
+            topology
+                .source()
+                .queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id))
+        .as("committed by its own transaction")
+        .isEqualTo("1");
+  }
+
+  @Test
+  void aReadInAReadCommittedTransactionSeesWhatTheTokenGainedMeanwhile() {
+    long id = ids.incrementAndGet();
+    ShopApplication.Writes writes = writer.getBean(ShopApplication.Writes.class);
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      assertThat(
+              writes.readCommittedThenFindOneCommittedMeanwhile(id, "ada", writes, reads(writer)))
+          .isPresent();
+    }
+  }
+
+  @Test
+  void aReadInATransactionWhoseSourceLacksTheTokenFailsNamingLostWrites() {
+    ShopApplication.Writes writes = writer.getBean(ShopApplication.Writes.class);
+    String source = topology.source().serverUuid();
+    try (ConsistencyContext.Scope scope =
+        ConsistencyContext.open(GtidSet.parse(source + ":1-100000000"))) {
+      ConsistentReadException failure =
+          catchThrowableOfType(
+              ConsistentReadException.class, () -> writes.findInTransaction(1, reads(writer)));
+      assertThat(failure.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
     }
   }
 

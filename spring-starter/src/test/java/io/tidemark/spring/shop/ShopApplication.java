@@ -23,6 +23,8 @@ import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Isolation;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -115,6 +117,38 @@ class ShopApplication {
     @Transactional
     public void createInScopeInOuterTransaction(long id, String customer, Writes self) {
       self.createInScope(id, customer);
+    }
+
+    /**
+     * Reads (taking this transaction's read view), has another transaction commit the order, then
+     * reads it under {@code @ReadYourWrites} inside this transaction.
+     */
+    @Transactional
+    public Optional<Order> readThenFindOneCommittedMeanwhile(
+        long id, String customer, Writes self, Reads reads) {
+      jdbc.queryForObject("SELECT COUNT(*) FROM orders", Long.class);
+      self.createInNewTransaction(id, customer);
+      return reads.find(id);
+    }
+
+    /** As above, in a transaction whose every statement reads what was committed before it. */
+    @Transactional(isolation = Isolation.READ_COMMITTED)
+    public Optional<Order> readCommittedThenFindOneCommittedMeanwhile(
+        long id, String customer, Writes self, Reads reads) {
+      jdbc.queryForObject("SELECT COUNT(*) FROM orders", Long.class);
+      self.createInNewTransaction(id, customer);
+      return reads.find(id);
+    }
+
+    @Transactional(propagation = Propagation.REQUIRES_NEW)
+    public void createInNewTransaction(long id, String customer) {
+      create(id, customer);
+    }
+
+    /** A read inside a transaction that has not read yet. */
+    @Transactional
+    public Optional<Order> findInTransaction(long id, Reads reads) {
+      return reads.find(id);
     }
 
     /** Writes, then reads inside the same transaction (on the source). */
