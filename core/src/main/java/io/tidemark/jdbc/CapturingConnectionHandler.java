@@ -2,7 +2,6 @@ package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
@@ -59,28 +58,29 @@ final class CapturingConnectionHandler implements InvocationHandler {
         if (Boolean.TRUE.equals(args[0]) && !target.getAutoCommit()) {
           commit(method, args);
         } else {
-          call(target, method, args);
+          Wrappers.invoke(target, method, args);
         }
         return null;
       }
       case "rollback" -> {
-        call(target, method, args);
+        Wrappers.invoke(target, method, args);
         if (args == null) {
           session.afterRollback();
         }
         return null;
       }
       case "setReadOnly" -> {
-        call(target, method, args);
+        Wrappers.invoke(target, method, args);
         session.readOnly(Boolean.TRUE.equals(args[0]));
         return null;
       }
       case "close" -> {
         session.close();
-        return call(target, method, args);
+        return Wrappers.invoke(target, method, args);
       }
       case "createStatement", "prepareStatement", "prepareCall" -> {
-        return statementProxy((Statement) call(target, method, args), (Connection) proxy);
+        return statementProxy(
+            (Statement) Wrappers.invoke(target, method, args), (Connection) proxy);
       }
       default -> {
         return Wrappers.handleCommon(proxy, target, method, args);
@@ -91,7 +91,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
   private void commit(Method method, @Nullable Object[] args) throws Throwable {
     session.beforeCommit();
     try {
-      call(target, method, args);
+      Wrappers.invoke(target, method, args);
     } catch (Throwable failed) {
       session.commitFailed(failed);
       throw failed;
@@ -109,15 +109,6 @@ final class CapturingConnectionHandler implements InvocationHandler {
             Statement.class.getClassLoader(),
             new Class<?>[] {type},
             new StatementHandler(statement, connectionProxy));
-  }
-
-  private static @Nullable Object call(Object target, Method method, @Nullable Object[] args)
-      throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
   }
 
   private final class StatementHandler implements InvocationHandler {
@@ -142,7 +133,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
       session.beforeStatement();
       Object result;
       try {
-        result = call(statement, method, args);
+        result = Wrappers.invoke(statement, method, args);
       } catch (Throwable failed) {
         // A batch, or a procedure in autocommit, can fail after some of its statements committed.
         try {

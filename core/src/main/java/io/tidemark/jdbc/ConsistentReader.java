@@ -439,15 +439,24 @@ public final class ConsistentReader {
     }
 
     /**
-     * Runs the query on a read-only connection: a write in it would escape capture on the source,
-     * so the token would miss it, and would be an errant transaction on a replica. A connection
-     * that cannot be made writable again after the query is aborted; what it read stays good.
+     * Runs the query on a read-only connection, each of its statements bounded by what is left of
+     * the deadline: a write in it would escape capture on the source, so the token would miss it,
+     * and would be an errant transaction on a replica. A connection that cannot be made writable
+     * again after the query is aborted; what it read stays good.
      */
     private T readOnly(Connection connection) throws SQLException {
       connection.setReadOnly(true);
       T value;
       try {
-        value = query.apply(connection);
+        value =
+            query.apply(
+                DeadlineBound.wrap(
+                    connection,
+                    () -> deadline.remaining().toMillis(),
+                    () ->
+                        failed(
+                            Reason.BUDGET_EXHAUSTED,
+                            "the read's deadline passed before a statement of its query")));
       } catch (SQLException | RuntimeException e) {
         try {
           connection.setReadOnly(false);

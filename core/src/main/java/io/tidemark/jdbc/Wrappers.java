@@ -35,12 +35,18 @@ final class Wrappers {
         return "Tidemark[" + target + "]";
       }
       default -> {
-        try {
-          return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-          throw e.getCause();
-        }
+        return invoke(target, method, args);
       }
+    }
+  }
+
+  /** Calls {@code method} on {@code target}, throwing what it threw. */
+  static @Nullable Object invoke(Object target, Method method, @Nullable Object[] args)
+      throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
     }
   }
 }

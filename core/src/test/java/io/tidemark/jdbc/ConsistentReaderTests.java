@@ -150,6 +150,39 @@ class ConsistentReaderTests {
   }
 
   @Test
+  void everyStatementOfAReadIsBoundedByWhatIsLeftAndNoneBeginsPastTheDeadline() {
+    replicaServer.executed(WRITES);
+    ConsistentReader reader = reader().build();
+    ReadOptions options = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
+    List<Integer> bounds = new CopyOnWriteArrayList<>();
+
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      ConsistentReadException failure =
+          catchThrowableOfType(
+              ConsistentReadException.class,
+              () ->
+                  reader.read(
+                      options,
+                      c -> {
+                        for (int i = 0; i < 5; i++) {
+                          // Five statements of 100 ms each, in a 300 ms read.
+                          try (Statement s = c.createStatement()) {
+                            s.executeQuery(STATUS).close();
+                            bounds.add(replica.networkTimeoutMillis());
+                          }
+                          ticker.advance(Duration.ofMillis(100));
+                        }
+                        return "read";
+                      }));
+
+      assertThat(failure.reason()).isEqualTo(Reason.BUDGET_EXHAUSTED);
+    }
+    assertThat(replica.sent(STATUS)).hasSize(3);
+    assertThat(bounds).hasSize(3).isSortedAccordingTo((a, b) -> b - a);
+    assertThat(bounds.get(2)).isLessThanOrEqualTo(100);
+  }
+
+  @Test
   void readsTheSourceWhenTheContextIsDirty() throws SQLException {
     ConsistentReader reader = reader().build();
 

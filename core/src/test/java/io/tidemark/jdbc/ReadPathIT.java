@@ -168,6 +168,29 @@ class ReadPathIT {
   }
 
   @Test
+  void aQueryOfSeveralStatementsEndsWithinTheReadsDeadline() {
+    ConsistentReader reader = reader(ReadPolicy.FAIL);
+    ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(300));
+    long begun = System.nanoTime();
+
+    assertThatThrownBy(
+            () ->
+                reader.read(
+                    options,
+                    c -> {
+                      for (int i = 0; i < 5; i++) {
+                        try (Statement s = c.createStatement()) {
+                          s.executeQuery("SELECT SLEEP(0.1)").close();
+                        }
+                      }
+                      return "five statements";
+                    }))
+        .isInstanceOf(ConsistentReadException.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - begun))
+        .isLessThan(Duration.ofMillis(300).plus(SLACK));
+  }
+
+  @Test
   void pausedApplierWithFailPolicyFailsWithinBudgetAndNeverReadsStale() {
     replica.pauseApplier();
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {

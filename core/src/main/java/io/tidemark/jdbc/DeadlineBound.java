@@ -1,0 +1,83 @@
+package io.tidemark.jdbc;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The connection a read's query runs on. A socket bound applies to each socket read, so one set
+ * before the query would give every statement of a query that runs several the whole time left:
+ * here each statement's reads are bounded anew by what is left of the read's deadline. The first
+ * statement runs whatever is left (the read path chose to run the query), any later one begun after
+ * the deadline is refused, since it could only overrun.
+ */
+final class DeadlineBound implements InvocationHandler {
+
+  private final Connection connection;
+  private final LongSupplier millisLeft;
+  private final Supplier<RuntimeException> expired;
+  private boolean begun;
+
+  private DeadlineBound(
+      Connection connection, LongSupplier millisLeft, Supplier<RuntimeException> expired) {
+    this.connection = connection;
+    this.millisLeft = millisLeft;
+    this.expired = expired;
+  }
+
+  /**
+   * @param millisLeft what is left of the read's deadline
+   * @param expired what a statement begun after the deadline throws
+   */
+  static Connection wrap(
+      Connection connection, LongSupplier millisLeft, Supplier<RuntimeException> expired) {
+    return (Connection)
+        Proxy.newProxyInstance(
+            Connection.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            new DeadlineBound(connection, millisLeft, expired));
+  }
+
+  @Override
+  public @Nullable Object invoke(Object proxy, Method method, @Nullable Object[] args)
+      throws Throwable {
+    return switch (method.getName()) {
+      case "createStatement", "prepareStatement", "prepareCall" ->
+          statement((Statement) Wrappers.invoke(connection, method, args), (Connection) proxy);
+      default -> Wrappers.handleCommon(proxy, connection, method, args);
+    };
+  }
+
+  private Statement statement(Statement statement, Connection connectionProxy) {
+    Class<?> type =
+        statement instanceof CallableStatement
+            ? CallableStatement.class
+            : statement instanceof PreparedStatement ? PreparedStatement.class : Statement.class;
+    InvocationHandler bounded =
+        (proxy, method, args) -> {
+          String name = method.getName();
+          if (name.equals("getConnection")) {
+            return connectionProxy;
+          }
+          if (name.startsWith("execute")) {
+            long left = millisLeft.getAsLong();
+            if (left <= 0 && begun) {
+              throw expired.get();
+            }
+            begun = true;
+            // A network timeout of 0 would mean none at all.
+            SocketTimeout.tighten(connection, Math.max(1, left));
+          }
+          return Wrappers.handleCommon(proxy, statement, method, args);
+        };
+    return (Statement)
+        Proxy.newProxyInstance(Statement.class.getClassLoader(), new Class<?>[] {type}, bounded);
+  }
+}
