@@ -26,8 +26,8 @@ import java.lang.annotation.Target;
  * misses {@link #minRevision()} or the replica connection fails. It may sit inside or around
  * {@code @Transactional(readOnly = true)}: the routing happens first, the transaction then runs on
  * the pinned connection. Called inside a transaction that is already open, it joins that
- * transaction, which runs on the source, once the source is seen to have executed the token and
- * the transaction's read view is known to include it (else {@code IllegalStateException}).
+ * transaction, which runs on the source, once the source is seen to have executed the token and the
+ * transaction's read view is known to include it (else {@code IllegalStateException}).
  *
  * <p>A read that cannot be served as its policy allows throws {@link
  * io.tidemark.ConsistentReadException} with the reason (mapped to 503 by the web support).

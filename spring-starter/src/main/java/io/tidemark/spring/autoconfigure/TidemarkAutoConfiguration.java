@@ -13,6 +13,7 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.beans.factory.config.EmbeddedValueResolver;
@@ -81,6 +82,11 @@ public final class TidemarkAutoConfiguration {
               observers.forEach(observer -> observer.recorded(record));
             })
         .build();
+  }
+
+  @Bean
+  static JtaCheck tidemarkJtaCheck(ListableBeanFactory beans) {
+    return new JtaCheck(beans);
   }
 
   @Bean
