@@ -84,6 +84,17 @@ public final class ConsistencyContext {
     }
   }
 
+  /**
+   * Removes {@code lost} (set difference): GTIDs a failover lost, once the loss was reported to the
+   * client. No server will execute them, so a token that kept them could never be served again.
+   */
+  public void forgetLost(GtidSet lost) {
+    Objects.requireNonNull(lost, "lost");
+    if (!lost.isEmpty()) {
+      state.updateAndGet(s -> new State(s.gtids().subtract(lost), s.dirtyBecause()));
+    }
+  }
+
   /** Marks the context dirty: a write committed without a captured GTID; reads use the source. */
   public void markDirty(String because) {
     Objects.requireNonNull(because, "because");

@@ -15,24 +15,42 @@ public final class ConsistentReadException extends TidemarkException {
   private final transient GtidSet token;
   private final String replica;
   private final Duration waited;
+  private final transient GtidSet lost;
 
   ConsistentReadException(
-      Reason reason, GtidSet token, String replica, Duration waited, String message) {
+      Reason reason, GtidSet token, String replica, Duration waited, GtidSet lost, String message) {
     super(message, true);
     this.reason = reason;
     this.token = token;
     this.replica = replica;
     this.waited = waited;
+    this.lost = lost;
   }
 
   /** Creates the exception for a failed read; the message states the measured facts. */
   public static ConsistentReadException of(
       Reason reason, GtidSet token, String replica, Duration waited, String detail) {
+    return create(reason, token, replica, waited, GtidSet.EMPTY, detail);
+  }
+
+  /**
+   * Creates the {@link Reason#TOKEN_NOT_ON_SOURCE} exception for a read whose token names {@code
+   * lost}, GTIDs the source has not executed: writes lost in a failover.
+   */
+  public static ConsistentReadException lost(
+      GtidSet token, GtidSet lost, String replica, Duration waited, String detail) {
+    return create(
+        Reason.TOKEN_NOT_ON_SOURCE, token, replica, waited, lost, detail + "; lost " + lost);
+  }
+
+  private static ConsistentReadException create(
+      Reason reason, GtidSet token, String replica, Duration waited, GtidSet lost, String detail) {
     return new ConsistentReadException(
         reason,
         token,
         replica,
         waited,
+        lost,
         reason
             + ": "
             + detail
@@ -63,5 +81,13 @@ public final class ConsistentReadException extends TidemarkException {
   /** Time spent waiting for the replica. */
   public Duration waited() {
     return waited;
+  }
+
+  /**
+   * For {@link Reason#TOKEN_NOT_ON_SOURCE}, the token's GTIDs the source lacks, when it could tell
+   * which; empty otherwise.
+   */
+  public GtidSet lost() {
+    return lost;
   }
 }

@@ -56,6 +56,7 @@ public final class ConsistentReader {
   private final WaitCoalescer coalescer = new WaitCoalescer();
   private final GtidWaiter waiter;
   private final KnownSourceUuids knownSources;
+  private final LostWrites lostWrites = new LostWrites();
   private volatile String lastReplicaUuid = "";
 
   private ConsistentReader(Builder b) {
@@ -162,12 +163,12 @@ public final class ConsistentReader {
               + " reads committed data per statement");
     }
     if (!waiter.executed(connection, token)) {
-      throw ConsistentReadException.of(
-          Reason.TOKEN_NOT_ON_SOURCE,
-          token,
-          "source",
-          Duration.ZERO,
-          "the transaction's server has not executed the token: writes were lost");
+      GtidSet missing = waiter.missing(connection, token);
+      String detail = "the transaction's server has not executed the token: writes were lost";
+      throw missing == null || missing.isEmpty()
+          ? ConsistentReadException.of(
+              Reason.TOKEN_NOT_ON_SOURCE, token, "source", Duration.ZERO, detail)
+          : ConsistentReadException.lost(token, missing, "source", Duration.ZERO, detail);
     }
   }
 
@@ -219,6 +220,10 @@ public final class ConsistentReader {
                 ? "the token names a source UUID or GTID tag this cluster's source never committed"
                     + " (tagged GTIDs need MySQL 8.3 or later on every node)"
                 : "the token names a source UUID this cluster lacks");
+      }
+      if (options.policy() == ReadPolicy.FALLBACK_TO_SOURCE && lostWrites.namedIn(token)) {
+        // No replica will reach a token that names lost writes: the source tells at once.
+        return onSource(Reason.SOURCE_FALLBACK);
       }
       long pause = TimeUnit.MILLISECONDS.toNanos(5);
       while (true) {
@@ -492,9 +497,8 @@ public final class ConsistentReader {
         String uuid = physical.serverUuid(connection);
         SocketTimeout.tighten(connection, millisLeft(end));
         if (!token.isEmpty() && !waiter.executed(connection, token)) {
-          throw failed(
-              Reason.TOKEN_NOT_ON_SOURCE,
-              "source " + uuid + " has not executed the token: writes were lost");
+          throw lost(
+              connection, "source " + uuid + " has not executed the token: writes were lost");
         }
         SocketTimeout.tighten(connection, millisLeft(end));
         T value = readOnly(connection);
@@ -535,6 +539,23 @@ public final class ConsistentReader {
       return revisionOf == null
           || options.minRevision() == Long.MIN_VALUE
           || revisionOf.applyAsLong(value) >= options.minRevision();
+    }
+
+    /** The read's {@code TOKEN_NOT_ON_SOURCE}, naming what the source lacks when it can tell. */
+    private ConsistentReadException lost(Connection source, String detail) {
+      GtidSet missing;
+      try {
+        SocketTimeout.tighten(source, millisLeft(deadline));
+        missing = waiter.missing(source, token);
+      } catch (SQLException e) {
+        missing = null;
+      }
+      if (missing == null || missing.isEmpty()) {
+        return failed(Reason.TOKEN_NOT_ON_SOURCE, detail);
+      }
+      lostWrites.remember(missing);
+      return ConsistentReadException.lost(
+          token, missing, replicaNode.isEmpty() ? "replica" : replicaNode, waited(), detail);
     }
 
     private ConsistentReadException failed(Reason reason, String detail) {

@@ -2,6 +2,7 @@ package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
+import io.tidemark.TidemarkException;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Waits on a replica connection until the server has executed a GTID set, within a budget, with the
@@ -27,6 +29,7 @@ final class GtidWaiter {
 
   private static final String WAIT = "SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)";
   private static final String EXECUTED = "SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed)";
+  private static final String MISSING = "SELECT GTID_SUBTRACT(?, @@GLOBAL.gtid_executed)";
   private static final String PROBE =
       "SELECT WAIT_FOR_EXECUTED_GTID_SET(CONCAT(@@GLOBAL.server_uuid, ':', "
           + GtidSet.MAX_GNO
@@ -91,6 +94,22 @@ final class GtidWaiter {
         rs.next();
         return rs.getInt(1) == 1;
       }
+    }
+  }
+
+  /**
+   * The part of {@code token} the server has not executed, or {@code null} when its answer cannot
+   * be read.
+   */
+  @Nullable GtidSet missing(Connection connection, GtidSet token) throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement(MISSING)) {
+      ps.setString(1, token.toString());
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return GtidSet.parse(rs.getString(1));
+      }
+    } catch (TidemarkException e) {
+      return null;
     }
   }
 

@@ -301,10 +301,35 @@ class ConsistentReaderTests {
               e -> {
                 assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
                 assertThat(e.token()).isEqualTo(scope.context().gtids());
+                assertThat(e.lost()).isEqualTo(GtidSet.parse(SOURCE_UUID + ":6-7"));
               });
     }
     assertThat(failedOver.sent("GTID_SUBSET")).hasSize(1);
     assertThat(failedOver.sent(STATUS)).isEmpty();
+  }
+
+  @Test
+  void aTokenNamingWritesFoundLostAsksTheSourceFirstNotAReplicaForItsWholeBudget() {
+    FakeMysql lostWrites = new FakeMysql(SOURCE_UUID, ticker).executed(SOURCE_UUID + ":1-5");
+    FakeConnection failedOver = new FakeConnection(lostWrites);
+    ConsistentReader reader =
+        ConsistentReader.builder(replica.pool(), failedOver.pool()).ticker(ticker).build();
+    ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
+    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+      catchThrowableOfType(
+          ConsistentReadException.class, () -> reader.read(options, c -> status(c)));
+      int waits = replica.sent("WAIT_FOR").size();
+      long before = ticker.read();
+
+      ConsistentReadException again =
+          catchThrowableOfType(
+              ConsistentReadException.class, () -> reader.read(options, c -> status(c)));
+
+      assertThat(again.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
+      assertThat(again.lost()).isEqualTo(GtidSet.parse(SOURCE_UUID + ":6-7"));
+      assertThat(replica.sent("WAIT_FOR")).hasSize(waits);
+      assertThat(Duration.ofNanos(ticker.read() - before)).isLessThan(SHORT.dividedBy(2));
+    }
   }
 
   @Test

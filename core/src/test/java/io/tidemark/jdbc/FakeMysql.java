@@ -124,6 +124,9 @@ final class FakeMysql implements FakeConnection.Server {
       settle();
       return executed.containsAll(token(statement)) ? 1 : 0;
     }
+    if (sql.contains("GTID_SUBTRACT(?, @@GLOBAL.gtid_executed)")) {
+      return token(statement).subtract(executed).toString();
+    }
     switch (sql) {
       case "SELECT @@GLOBAL.server_uuid" -> {
         return uuid;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
+import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
@@ -111,6 +112,24 @@ class ReadPathFailoverIT {
                   e -> {
                     assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
                     assertThat(e.token()).isEqualTo(scope.context().gtids());
+                    assertThat(e.lost())
+                        .as("what the promoted source lacks")
+                        .isEqualTo(
+                            scope
+                                .context()
+                                .gtids()
+                                .subtract(GtidSet.parse(promoted.gtidExecuted())))
+                        .isNotEqualTo(GtidSet.EMPTY);
+                    assertThat(e.waited()).as("the replica was waited for").isPositive();
+                  });
+          assertThatThrownBy(() -> reader.read(options, c -> value(c, 1)))
+              .isInstanceOfSatisfying(
+                  ConsistentReadException.class,
+                  e -> {
+                    assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
+                    assertThat(e.waited())
+                        .as("known lost: the source is asked without a replica wait")
+                        .isZero();
                   });
         }
       }

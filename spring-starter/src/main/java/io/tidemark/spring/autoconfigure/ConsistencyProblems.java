@@ -1,6 +1,8 @@
 package io.tidemark.spring.autoconfigure;
 
+import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
+import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.TidemarkException;
 import io.tidemark.TokenRejectedException;
@@ -34,22 +36,26 @@ final class ConsistencyProblems {
   }
 
   /**
-   * A consistency outcome to answer: why, with which status and detail, and the exception's own
-   * message for the log.
+   * A consistency outcome to answer: why, with which status and detail, the exception's own message
+   * for the log, and the GTIDs of writes a failover lost, when the source could tell.
    */
-  record Problem(Enum<?> reason, int status, String detail, String logged) {
+  record Problem(Enum<?> reason, int status, String detail, String logged, GtidSet lost) {
 
     /** The problem for a token or read failure. */
     static Problem of(TidemarkException failure) {
       boolean badInput =
           failure instanceof TokenRejectedException || failure.reason() == Reason.TOKEN_REJECTED;
+      GtidSet lost = failure instanceof ConsistentReadException read ? read.lost() : GtidSet.EMPTY;
       String detail =
           failure instanceof TokenRejectedException
               ? "The consistency token was rejected."
               : badInput
                   ? "The consistency token names a source this cluster does not know."
-                  : "The read could not be served with the consistency it requires in time.";
-      return new Problem(failure.reason(), badInput ? 400 : 503, detail, failure.toString());
+                  : !lost.isEmpty()
+                      ? "Writes this token names were lost in a failover: the database no longer"
+                          + " has them. The token in this answer no longer requires them."
+                      : "The read could not be served with the consistency it requires in time.";
+      return new Problem(failure.reason(), badInput ? 400 : 503, detail, failure.toString(), lost);
     }
   }
 
@@ -69,7 +75,8 @@ final class ConsistencyProblems {
             noSource.reason(),
             503,
             "No single database node accepts writes right now; retry shortly.",
-            noSource.toString());
+            noSource.toString(),
+            GtidSet.EMPTY);
       }
       current = current.getCause();
     }
@@ -96,6 +103,12 @@ final class ConsistencyProblems {
     if (log.isDebugEnabled()) {
       log.debug("Answering " + status + " to " + request.getRequestURI() + ": " + problem.logged());
     }
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    if (context != null) {
+      // Reported here, once: the answer's token no longer names them, so the client's next read
+      // can be served again.
+      context.forgetLost(problem.lost());
+    }
     response.setStatus(status);
     if (!badInput) {
       response.setHeader("Retry-After", Long.toString(retryAfterSeconds()));
@@ -112,6 +125,9 @@ final class ConsistencyProblems {
                 + json(request.getRequestURI())
                 + ",\"reason\":"
                 + json(problem.reason().name())
+                + (problem.lost().isEmpty()
+                    ? ""
+                    : ",\"lost\":" + json(problem.lost().toString().replace("\n", "")))
                 + "}")
             .getBytes(StandardCharsets.UTF_8);
     response.setContentLength(body.length);

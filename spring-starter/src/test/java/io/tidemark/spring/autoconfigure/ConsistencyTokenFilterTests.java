@@ -135,6 +135,17 @@ class ConsistencyTokenFilterTests {
   }
 
   @Test
+  void answersLostWritesOnceNamingThemWithATokenThatNoLongerRequiresThem() throws Exception {
+    HttpResponse<String> response =
+        get("/lost?lost=" + B + ":4-5", header("default", A + ":1," + B + ":1-5"));
+
+    assertThat(response.statusCode()).isEqualTo(503);
+    assertThat(response.body())
+        .contains("\"reason\":\"TOKEN_NOT_ON_SOURCE\"", "\"lost\":\"" + B + ":4-5\"");
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":1-3"));
+  }
+
+  @Test
   void findsARefusedReadWrappedInAnotherException() throws Exception {
     HttpResponse<String> response = get("/refused-wrapped?gtids=" + B + ":3", null);
 

@@ -95,6 +95,18 @@ class WebTestApplication {
           + (deadline == null ? "none" : deadline.remaining().toMillis());
     }
 
+    /** A read whose token names {@code lost}, writes the source no longer has. */
+    @GetMapping("/lost")
+    String lost(@RequestParam String lost) {
+      ConsistencyContext context = bound();
+      throw ConsistentReadException.lost(
+          context.gtids(),
+          GtidSet.parse(lost),
+          "replica",
+          Duration.ofMillis(5),
+          "source lacks the token");
+    }
+
     @GetMapping("/refused")
     String refused(@RequestParam String gtids) {
       bound().merge(GtidSet.parse(gtids));

@@ -1,0 +1,31 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.GtidSet;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * GTIDs a source was found to lack: writes a failover lost. A token naming any of them will never
+ * be reached by a replica, so its read goes to the source at once instead of holding a replica
+ * connection for its whole budget first. Bounded: past {@value #MAX_INTERVALS} intervals the newest
+ * loss replaces what was kept, which costs only a wait, never a wrong answer.
+ */
+final class LostWrites {
+
+  static final int MAX_INTERVALS = 1_024;
+
+  private final AtomicReference<GtidSet> lost = new AtomicReference<>(GtidSet.EMPTY);
+
+  void remember(GtidSet missing) {
+    lost.updateAndGet(
+        known -> {
+          GtidSet union = known.union(missing);
+          return union.intervalCount() > MAX_INTERVALS ? missing : union;
+        });
+  }
+
+  /** Whether {@code token} names a GTID found lost. */
+  boolean namedIn(GtidSet token) {
+    GtidSet known = lost.get();
+    return !known.isEmpty() && !token.intersection(known).isEmpty();
+  }
+}
