@@ -17,8 +17,9 @@ import java.util.stream.Collectors;
  * (or scope) of an acknowledged write returns that write or a later one, never an older row and
  * never "not found"; a chain's reads never go back; every read answers within its deadline;
  * anything else is an explicit, counted refusal; a write lost in a failover is reported to the
- * chain that made it ({@code TOKEN_NOT_ON_SOURCE}), never read past; a write answered as a failure
- * did not commit; an acknowledged write's answer carries a token that covers it.
+ * chain that made it ({@code TOKEN_NOT_ON_SOURCE}), never read past (once reported, the chain's
+ * reads need only what survived); a write answered as a failure did not commit; an acknowledged
+ * write's answer carries a token that covers it.
  */
 final class Checker {
 
@@ -198,6 +199,9 @@ final class Checker {
     for (List<Operation> chain : chains.values()) {
       chain.sort(Comparator.comparingInt(Operation::step));
       long newestRead = -1;
+      // Once a loss was reported to the chain, its reads need only what survived the failover.
+      long surviving = -1;
+      boolean lossReported = false;
       for (int i = 0; i < chain.size(); i++) {
         Operation op = chain.get(i);
         if (op.kind() == Kind.WRITE) {
@@ -220,7 +224,9 @@ final class Checker {
               unreported++;
               example(examples, origin, "unreported lost", op);
             }
+            continue;
           }
+          surviving = op.revision();
           continue;
         }
         if (op.serviceNanos() > readDeadline.plus(SLACK).toNanos()) {
@@ -229,14 +235,21 @@ final class Checker {
         }
         if (!op.servedRead()) {
           refusals.merge(op.status() + " " + op.reason(), 1L, Long::sum);
+          if (LOST_REPORTED.equals(op.reason())) {
+            lossReported = true;
+            newestRead = Math.min(newestRead, surviving);
+          }
           continue;
         }
         reads++;
         served.merge(op.reason(), 1L, Long::sum);
+        long required = lossReported ? Math.min(op.required(), surviving) : op.required();
         if (op.revision() < 0) {
-          notFound++;
-          example(examples, origin, "not found", op);
-        } else if (op.revision() < op.required()) {
+          if (required >= 0) {
+            notFound++;
+            example(examples, origin, "not found", op);
+          }
+        } else if (op.revision() < required) {
           stale++;
           example(examples, origin, "stale", op);
         }

@@ -145,6 +145,48 @@ class CheckerTests {
         .anyMatch(e -> e.startsWith("without a covering token HEADER WRITE of chain 4"));
   }
 
+  @Test
+  void afterALossWasReportedAChainsReadsNeedOnlyWhatSurvived() {
+    List<Operation> history =
+        List.of(
+            write(1, 0, 0, MS, 201, 1),
+            read(1, 1, MS, 2 * MS, 200, 1, 1, "REPLICA_AFTER_WAIT"),
+            write(1, 2, 2 * MS, 3 * MS, 200, 2),
+            read(1, 3, 3 * MS, 4 * MS, 200, 2, 2, "SOURCE_FALLBACK"),
+            read(1, 4, 4 * MS, 5 * MS, 503, -1, 2, "TOKEN_NOT_ON_SOURCE"),
+            read(1, 5, 5 * MS, 6 * MS, 200, 1, 2, "REPLICA_AFTER_WAIT"),
+            write(2, 0, 0, MS, 201, 1),
+            read(2, 1, MS, 2 * MS, 503, -1, 1, "TOKEN_NOT_ON_SOURCE"),
+            read(2, 2, 2 * MS, 3 * MS, 404, -1, 1, "REPLICA_AFTER_WAIT"),
+            write(3, 0, 0, MS, 201, 1),
+            read(3, 1, MS, 2 * MS, 404, -1, 1, "REPLICA_AFTER_WAIT"));
+    Checker.Outcomes outcomes =
+        new Checker.Outcomes() {
+          @Override
+          public boolean lost(Operation write) {
+            return write.chain() == 2 || write.revision() == 2;
+          }
+
+          @Override
+          public boolean committed(Operation write) {
+            return false;
+          }
+
+          @Override
+          public boolean covered(Operation write) {
+            return true;
+          }
+        };
+
+    Checker.Verdict verdict = Checker.check(history, DEADLINE, outcomes);
+
+    assertThat(verdict.lostWrites()).isEqualTo(2);
+    assertThat(verdict.unreportedLostWrites()).isZero();
+    assertThat(verdict.stale()).isZero();
+    assertThat(verdict.nonMonotonic()).isZero();
+    assertThat(verdict.notFound()).as("only chain 3's, which lost nothing").isEqualTo(1);
+  }
+
   private static Checker.Outcomes lostUnless(long chain) {
     return new Checker.Outcomes() {
       @Override
