@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +39,10 @@ public final class TopologyView implements AutoCloseable {
 
   private final Map<String, NodeProbe> probes = new LinkedHashMap<>();
   private final Map<String, NodeState> states = new ConcurrentHashMap<>();
+
+  /** Per node, the probe asked for that has not begun yet: later asks join it. */
+  private final Map<String, CompletableFuture<Void>> queued = new ConcurrentHashMap<>();
+
   private final ScheduledExecutorService scheduler;
   private final Duration interval;
   private final SourceTimeline timeline;
@@ -94,15 +99,41 @@ public final class TopologyView implements AutoCloseable {
 
   /**
    * Probes every node now, without waiting; the returned future completes with the snapshot once
-   * all have answered or timed out.
+   * all have answered or timed out. Every probe it waits for begins after this call, and calls that
+   * come while a node's probe is still queued join it, so a flood of calls (every failed read asks
+   * for one) costs each node at most one probe running and one queued.
    */
   public CompletableFuture<TopologySnapshot> refreshNow() {
     List<CompletableFuture<Void>> all = new ArrayList<>();
     for (String name : probes.keySet()) {
-      all.add(CompletableFuture.runAsync(() -> probe(name), scheduler));
+      all.add(probeSoon(name));
     }
     return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
         .thenApply(done -> snapshot());
+  }
+
+  private CompletableFuture<Void> probeSoon(String name) {
+    CompletableFuture<Void> created = new CompletableFuture<>();
+    CompletableFuture<Void> probe = queued.computeIfAbsent(name, n -> created);
+    if (probe == created) {
+      try {
+        scheduler.execute(
+            () -> {
+              queued.remove(name, created);
+              try {
+                probe(name);
+                created.complete(null);
+              } catch (RuntimeException | Error e) {
+                created.completeExceptionally(e);
+                throw e;
+              }
+            });
+      } catch (RejectedExecutionException e) {
+        queued.remove(name, created);
+        created.completeExceptionally(e);
+      }
+    }
+    return probe;
   }
 
   private void probe(String name) {
