@@ -283,13 +283,15 @@ public final class ConsistentReader {
     }
 
     private Outcome<T> onReplica() throws SQLException {
-      WaitCoalescer.Lead lead = token.isEmpty() ? null : coalesce();
+      NodeRoutes.Route route = routes.replicaFor(token, options.tables());
+      DataSource replica = route.dataSource();
+      if (replica == null) {
+        return Outcome.failed(route.reason(), route.detail());
+      }
+      // Only a wait on the replica chosen for this read is worth following: one stuck on another
+      // (frozen, or its pool exhausted) would spend this read's budget for nothing.
+      WaitCoalescer.Lead lead = token.isEmpty() ? null : coalesce(route.node());
       try {
-        NodeRoutes.Route route = routes.replicaFor(token, options.tables());
-        DataSource replica = route.dataSource();
-        if (replica == null) {
-          return Outcome.failed(route.reason(), route.detail());
-        }
         if (!replicaReads.tryAcquire(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS)) {
           return Outcome.failed(Reason.DATABASE_BUSY, "no replica connection within the budget");
         }
@@ -322,9 +324,9 @@ public final class ConsistentReader {
       }
     }
 
-    private @Nullable WaitCoalescer.Lead coalesce() {
+    private @Nullable WaitCoalescer.Lead coalesce(String node) {
       while (!progress.contains(lastReplicaUuid, token) && !replicaDeadline.isExpired()) {
-        WaitCoalescer.Turn turn = coalescer.join(token);
+        WaitCoalescer.Turn turn = coalescer.join(node, token);
         if (turn instanceof WaitCoalescer.Lead lead) {
           return lead;
         }

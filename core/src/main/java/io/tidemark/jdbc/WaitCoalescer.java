@@ -7,8 +7,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Lets many reads that need the same replica to catch up share one server-side wait: the first
- * becomes the leader and waits on its connection; later reads with the same token follow, waiting
- * in memory without a connection, and are told whether the leader's wait succeeded.
+ * becomes the leader and waits on its connection; later reads with the same token, routed to the
+ * same replica, follow, waiting in memory without a connection, and are told whether the leader's
+ * wait succeeded.
  */
 final class WaitCoalescer {
 
@@ -25,10 +26,12 @@ final class WaitCoalescer {
    * call changes nothing).
    */
   final class Lead implements Turn {
+    private final String node;
     private final GtidSet token;
     private final CompletableFuture<Boolean> executed = new CompletableFuture<>();
 
-    private Lead(GtidSet token) {
+    private Lead(String node, GtidSet token) {
+      this.node = node;
       this.token = token;
     }
 
@@ -40,15 +43,16 @@ final class WaitCoalescer {
     }
   }
 
-  synchronized Turn join(GtidSet token) {
+  /** The turn of a read that needs {@code token} and is routed to the replica {@code node}. */
+  synchronized Turn join(String node, GtidSet token) {
     for (Lead lead : leads) {
       // Only an equal token: a leader waiting for more could keep a follower whose own token
       // the replica already has waiting for nothing.
-      if (lead.token.equals(token)) {
+      if (lead.node.equals(node) && lead.token.equals(token)) {
         return new Follow(lead.executed);
       }
     }
-    Lead lead = new Lead(token);
+    Lead lead = new Lead(node, token);
     leads.add(lead);
     return lead;
   }
