@@ -119,13 +119,16 @@ public final class TopologyView implements AutoCloseable {
       try {
         scheduler.execute(
             () -> {
-              queued.remove(name, created);
-              try {
-                probe(name);
-                created.complete(null);
-              } catch (RuntimeException | Error e) {
-                created.completeExceptionally(e);
-                throw e;
+              // Queued until it holds the node's probe: a call meanwhile still joins this one.
+              synchronized (probes.get(name)) {
+                queued.remove(name, created);
+                try {
+                  probe(name);
+                  created.complete(null);
+                } catch (RuntimeException | Error e) {
+                  created.completeExceptionally(e);
+                  throw e;
+                }
               }
             });
       } catch (RejectedExecutionException e) {
