@@ -247,6 +247,10 @@ public final class ConsistentReader {
             if (left <= 0) {
               throw failed(failure, outcome.detail + "; retried until the deadline");
             }
+            if (Thread.currentThread().isInterrupted()) {
+              // An interrupted thread can neither pause nor take a permit: retrying would spin.
+              throw failed(failure, outcome.detail + "; interrupted, so not retried");
+            }
             LockSupport.parkNanos(Math.min(pause, left));
             pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(200));
           }

@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
@@ -180,6 +181,33 @@ class ConsistentReaderTests {
     assertThat(replica.sent(STATUS)).hasSize(3);
     assertThat(bounds).hasSize(3).isSortedAccordingTo((a, b) -> b - a);
     assertThat(bounds.get(2)).isLessThanOrEqualTo(100);
+  }
+
+  @Test
+  void anInterruptedRetryingReadEndsAtOnceInsteadOfSpinningToItsDeadline() {
+    ConsistentReader reader = reader().build();
+    ReadOptions options = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.RETRY);
+
+    // Preemptively: on the fake ticker a spinning read would never reach its deadline.
+    ConsistentReadException failure =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(5),
+            () -> {
+              try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+                // The source's UUIDs are known from an earlier read, so this one reaches its loop.
+                replicaServer.executed(SOURCE_UUID + ":1-3");
+                reader.read(
+                    ReadOptions.defaults().withToken(GtidSet.parse(SOURCE_UUID + ":1-3")),
+                    c -> status(c));
+                Thread.currentThread().interrupt();
+                return catchThrowableOfType(
+                    ConsistentReadException.class, () -> reader.read(options, c -> status(c)));
+              } finally {
+                Thread.interrupted();
+              }
+            });
+
+    assertThat(failure.getMessage()).contains("interrupted");
   }
 
   @Test
