@@ -115,7 +115,8 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
     boolean clearCookie = badCookie;
     TokenResponseWrapper wrapper =
         new TokenResponseWrapper(
-            response, () -> writeToken(request, response, context, forwarded, clearCookie));
+            response,
+            () -> writeToken(request, response, context, forwarded, deadline, clearCookie));
     RequestState state = new RequestState(context, forwarded, deadline, wrapper);
     request.setAttribute(STATE, state);
     run(state, request, wrapper, chain);
@@ -180,8 +181,9 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       HttpServletResponse response,
       ConsistencyContext context,
       ForwardedTokens forwarded,
+      @Nullable Deadline deadline,
       boolean clearCookie) {
-    String own = headers.ownToken(context);
+    String own = headers.ownToken(context, deadline);
     String value = headers.value(own, forwarded.snapshot());
     if (value != null) {
       response.setHeader(headers.name(), value);

@@ -191,8 +191,8 @@ public class TidemarkProperties {
 
     /**
      * How long an answer waits for the source's gtid_executed when its token must cover a write
-     * that escaped capture, or be compacted; past it, the token is a marker that sends the client's
-     * reads to the source.
+     * that escaped capture, or be compacted, at most what is left of the request's budget; past it,
+     * the token is a marker that sends the client's reads to the source.
      */
     private Duration coverTimeout = Duration.ofMillis(500);
 

@@ -3,6 +3,7 @@ package io.tidemark.spring.autoconfigure;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistencyHeader;
 import io.tidemark.ConsistencyToken;
+import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.TokenCodec;
 import io.tidemark.TokenOverflowException;
@@ -39,12 +40,15 @@ final class TokenHeaders {
   private final TokenCodec codec;
   private final String cluster;
   private final String name;
+  private final Duration coverTimeout;
   private final SourceExecuted source;
 
-  TokenHeaders(TokenCodec codec, String cluster, String name, SourceExecuted source) {
+  TokenHeaders(
+      TokenCodec codec, String cluster, String name, Duration coverTimeout, SourceExecuted source) {
     this.codec = codec;
     this.cluster = cluster;
     this.name = name;
+    this.coverTimeout = coverTimeout;
     this.source = source;
   }
 
@@ -56,12 +60,12 @@ final class TokenHeaders {
    */
   static TokenHeaders of(
       TokenCodec codec, TidemarkProperties properties, ObjectProvider<ConsistentReader> readers) {
-    Duration timeout = properties.getToken().getCoverTimeout();
     return new TokenHeaders(
         codec,
         properties.getCluster(),
         properties.getWeb().getHeader(),
-        () -> {
+        properties.getToken().getCoverTimeout(),
+        timeout -> {
           ConsistentReader reader = readers.getIfAvailable();
           if (reader == null) {
             throw new SQLException("this application has no Tidemark reader to ask the source");
@@ -70,10 +74,10 @@ final class TokenHeaders {
         });
   }
 
-  /** Reads the source's {@code gtid_executed} now. */
+  /** Reads the source's {@code gtid_executed} now, within {@code timeout}. */
   @FunctionalInterface
   interface SourceExecuted {
-    GtidSet read() throws SQLException;
+    GtidSet read(Duration timeout) throws SQLException;
   }
 
   /** Name of the header. */
@@ -136,7 +140,8 @@ final class TokenHeaders {
     ForwardedTokens forwarded = ForwardedTokens.current();
     SortedMap<String, List<String>> sent =
         forwarded == null ? new TreeMap<>() : forwarded.snapshot();
-    return new Outgoing(context, forwarded, sent, value(ownToken(context), sent));
+    return new Outgoing(
+        context, forwarded, sent, value(ownToken(context, RequestBudget.current()), sent));
   }
 
   /**
@@ -195,9 +200,11 @@ final class TokenHeaders {
   /**
    * This cluster's signed token for {@code context}: one that covers every write of the context,
    * or, when the source cannot be asked for one, a marker that requires the source; {@code null}
-   * only for a clean context without GTIDs.
+   * only for a clean context without GTIDs. The source is asked within {@code
+   * tidemark.token.cover-timeout} and what is left of {@code deadline}, the request's, if any: an
+   * answer is not held past it.
    */
-  @Nullable String ownToken(@Nullable ConsistencyContext context) {
+  @Nullable String ownToken(@Nullable ConsistencyContext context, @Nullable Deadline deadline) {
     if (context == null || (context.gtids().isEmpty() && !context.isDirty())) {
       return null;
     }
@@ -211,7 +218,14 @@ final class TokenHeaders {
     }
     String problem;
     try {
-      GtidSet executed = source.read();
+      Duration timeout =
+          deadline == null || deadline.remaining().compareTo(coverTimeout) > 0
+              ? coverTimeout
+              : deadline.remaining();
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new SQLException("the request's deadline has passed");
+      }
+      GtidSet executed = source.read(timeout);
       // Read after every commit of the context, so it holds those that escaped capture too.
       GtidSet covered = context.isDirty() ? gtids.union(executed) : gtids;
       return codec.encode(codec.issue(cluster, covered).compact(executed));

@@ -78,7 +78,8 @@ class ConsistencyTokenFilterBindingTests {
             TestTokens.codec(),
             properties.getCluster(),
             properties.getWeb().getHeader(),
-            () -> {
+            properties.getToken().getCoverTimeout(),
+            timeout -> {
               throw new SQLException("no source in this test");
             }),
         new ConsistencyProblems(Duration.ofSeconds(1)),
