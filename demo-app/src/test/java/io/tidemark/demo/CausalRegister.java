@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -37,6 +38,7 @@ import org.springframework.web.client.RestClientException;
 final class CausalRegister {
 
   private static final String HEADER = "Consistency-Token";
+  private static final String SCOPE_UNRECORDED = "Consistency-Scope-Unrecorded";
   private static final Pattern REASON = Pattern.compile("\"reason\"\\s*:\\s*\"([A-Z_]+)\"");
   private static final int STEPS_PER_WRITE = 3;
 
@@ -48,6 +50,7 @@ final class CausalRegister {
   private final String customers;
   private final List<Operation> history = Collections.synchronizedList(new ArrayList<>());
   private final Map<Long, Chain> chains = new ConcurrentHashMap<>();
+  private final AtomicLong toldScopeUnrecorded = new AtomicLong();
   private int longSessions;
   private int longSessionWrites;
 
@@ -75,6 +78,11 @@ final class CausalRegister {
     this.longSessions = count;
     this.longSessionWrites = writes;
     return this;
+  }
+
+  /** Session clients told that their scope missed a write, who then sent tokens themselves. */
+  long toldScopeUnrecorded() {
+    return toldScopeUnrecorded.get();
   }
 
   static boolean isLongSession(long chain) {
@@ -184,6 +192,12 @@ final class CausalRegister {
     @Nullable String token;
     int steps;
 
+    /**
+     * Whether a session client was told its scope missed one of its writes: from then on it sends
+     * the answers' tokens too, as the header asks of it.
+     */
+    boolean sendsToken;
+
     Chain(long id, Client client, String customer) {
       this.id = id;
       this.client = client;
@@ -206,7 +220,8 @@ final class CausalRegister {
   }
 
   private Operation step(Chain chain, int step, Kind kind, RestClient instance, long intended) {
-    String sent = chain.client == Client.HEADER && tidemark ? chain.token : null;
+    String sent =
+        (chain.client == Client.HEADER || chain.sendsToken) && tidemark ? chain.token : null;
     long started = System.nanoTime();
     Answer answer;
     try {
@@ -241,6 +256,10 @@ final class CausalRegister {
     if (answer.token != null) {
       chain.token = answer.token;
     }
+    if (answer.scopeUnrecorded && !chain.sendsToken) {
+      chain.sendsToken = true;
+      toldScopeUnrecorded.incrementAndGet();
+    }
     chain.steps = step + 1;
     return op;
   }
@@ -251,7 +270,19 @@ final class CausalRegister {
       long revision,
       String reason,
       @Nullable String token,
-      double serverMillis) {}
+      double serverMillis,
+      boolean scopeUnrecorded) {
+
+    Answer(
+        int status,
+        long order,
+        long revision,
+        String reason,
+        @Nullable String token,
+        double serverMillis) {
+      this(status, order, revision, reason, token, serverMillis, false);
+    }
+  }
 
   private Answer write(RestClient instance, Chain chain, int step, @Nullable String token) {
     String status = status(step);
@@ -275,7 +306,14 @@ final class CausalRegister {
               String returned = response.getHeaders().getFirst(HEADER);
               Order order = code == 200 || code == 201 ? response.bodyTo(Order.class) : null;
               if (order != null) {
-                return new Answer(code, order.id(), order.revision(), "", returned, -1);
+                return new Answer(
+                    code,
+                    order.id(),
+                    order.revision(),
+                    "",
+                    returned,
+                    -1,
+                    response.getHeaders().containsHeader(SCOPE_UNRECORDED));
               }
               if (code == 200 || code == 201) {
                 // Without the row the checker cannot count it acknowledged; the report shows it.

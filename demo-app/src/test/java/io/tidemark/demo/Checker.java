@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -31,42 +32,21 @@ final class Checker {
   private static final int EXAMPLES = 4;
   private static final String LOST_REPORTED = "TOKEN_NOT_ON_SOURCE";
 
-  /** What the servers and the tokens say about the writes, once the run is over. */
-  interface Outcomes {
-
-    /** Whether an acknowledged write is missing from the final source. */
-    boolean lost(Operation write);
-
-    /** Whether a write answered as a failure is on the final source all the same. */
-    boolean committed(Operation write);
-
-    /**
-     * Whether an acknowledged write's answer carries a token that covers it: GTIDs of its own, or a
-     * marker that sends the client's reads to the source.
-     */
-    boolean covered(Operation write);
-  }
-
   /**
-   * Outcomes of a history where every write stayed, none failed but its own and all are covered.
+   * What the servers and the tokens say about the writes, once the run is over.
+   *
+   * @param lost whether an acknowledged write is missing from the final source
+   * @param committed whether a write answered as a failure is on the final source all the same
+   * @param covered whether an acknowledged write's answer carries a token that covers it: GTIDs of
+   *     its own, or a marker that sends the client's reads to the source
    */
-  static Outcomes nothingLost() {
-    return new Outcomes() {
-      @Override
-      public boolean lost(Operation write) {
-        return false;
-      }
+  record Outcomes(
+      Predicate<Operation> lost, Predicate<Operation> committed, Predicate<Operation> covered) {
 
-      @Override
-      public boolean committed(Operation write) {
-        return false;
-      }
-
-      @Override
-      public boolean covered(Operation write) {
-        return true;
-      }
-    };
+    /** Every write stayed, none failed but its own, all are covered. */
+    static Outcomes nothingLost() {
+      return new Outcomes(write -> false, write -> false, write -> true);
+    }
   }
 
   /**
@@ -206,7 +186,7 @@ final class Checker {
         Operation op = chain.get(i);
         if (op.kind() == Kind.WRITE) {
           if (!op.acknowledged()) {
-            if (outcomes.committed(op)) {
+            if (outcomes.committed().test(op)) {
               committedAnsweredAsFailure++;
               example(examples, origin, "committed but answered as failure", op);
             } else {
@@ -215,10 +195,10 @@ final class Checker {
             continue;
           }
           writes++;
-          if (!outcomes.covered(op)) {
+          if (!outcomes.covered().test(op)) {
             uncovered++;
             example(examples, origin, "without a covering token", op);
-          } else if (outcomes.lost(op)) {
+          } else if (outcomes.lost().test(op)) {
             lostWrites++;
             if (!reportedLater(chain, i)) {
               unreported++;

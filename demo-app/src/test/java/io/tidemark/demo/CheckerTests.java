@@ -74,7 +74,7 @@ class CheckerTests {
             write(5, 0, 0, 1 * MS, 503, -1),
             write(6, 0, 0, 1 * MS, 200, -1));
 
-    Checker.Verdict verdict = Checker.check(history, DEADLINE, Checker.nothingLost());
+    Checker.Verdict verdict = Checker.check(history, DEADLINE, Checker.Outcomes.nothingLost());
 
     assertThat(verdict.writes()).isEqualTo(2);
     assertThat(verdict.reads()).isEqualTo(6);
@@ -100,7 +100,11 @@ class CheckerTests {
             read(2, 1, MS, 2 * MS, 503, -1, 1, "WAIT_TIMEOUT"),
             write(3, 0, 0, MS, 201, 1));
 
-    Checker.Verdict verdict = Checker.check(history, DEADLINE, lostUnless(3));
+    Checker.Verdict verdict =
+        Checker.check(
+            history,
+            DEADLINE,
+            new Checker.Outcomes(write -> write.chain() != 3, write -> false, write -> true));
 
     assertThat(verdict.lostWrites()).isEqualTo(2);
     assertThat(verdict.unreportedLostWrites()).isEqualTo(1);
@@ -117,22 +121,8 @@ class CheckerTests {
             write(3, 0, 0, MS, 201, 1),
             write(4, 0, 0, MS, 201, 1));
     Checker.Outcomes outcomes =
-        new Checker.Outcomes() {
-          @Override
-          public boolean lost(Operation write) {
-            return false;
-          }
-
-          @Override
-          public boolean committed(Operation write) {
-            return write.chain() == 1;
-          }
-
-          @Override
-          public boolean covered(Operation write) {
-            return write.chain() != 4;
-          }
-        };
+        new Checker.Outcomes(
+            write -> false, write -> write.chain() == 1, write -> write.chain() != 4);
 
     Checker.Verdict verdict = Checker.check(history, DEADLINE, outcomes);
 
@@ -161,22 +151,8 @@ class CheckerTests {
             write(3, 0, 0, MS, 201, 1),
             read(3, 1, MS, 2 * MS, 404, -1, 1, "REPLICA_AFTER_WAIT"));
     Checker.Outcomes outcomes =
-        new Checker.Outcomes() {
-          @Override
-          public boolean lost(Operation write) {
-            return write.chain() == 2 || write.revision() == 2;
-          }
-
-          @Override
-          public boolean committed(Operation write) {
-            return false;
-          }
-
-          @Override
-          public boolean covered(Operation write) {
-            return true;
-          }
-        };
+        new Checker.Outcomes(
+            write -> write.chain() == 2 || write.revision() == 2, write -> false, write -> true);
 
     Checker.Verdict verdict = Checker.check(history, DEADLINE, outcomes);
 
@@ -185,25 +161,6 @@ class CheckerTests {
     assertThat(verdict.stale()).isZero();
     assertThat(verdict.nonMonotonic()).isZero();
     assertThat(verdict.notFound()).as("only chain 3's, which lost nothing").isEqualTo(1);
-  }
-
-  private static Checker.Outcomes lostUnless(long chain) {
-    return new Checker.Outcomes() {
-      @Override
-      public boolean lost(Operation write) {
-        return write.chain() != chain;
-      }
-
-      @Override
-      public boolean committed(Operation write) {
-        return false;
-      }
-
-      @Override
-      public boolean covered(Operation write) {
-        return true;
-      }
-    };
   }
 
   @Test
@@ -223,7 +180,7 @@ class CheckerTests {
         new Operation(
             1, 0, Client.HEADER, Kind.WRITE, 0, 40 * MS, 50 * MS, 201, 1, -1, "", null, null, -1);
     assertThat(
-            Checker.check(List.of(queued), DEADLINE, Checker.nothingLost())
+            Checker.check(List.of(queued), DEADLINE, Checker.Outcomes.nothingLost())
                 .latency()
                 .get(Kind.WRITE)
                 .max())

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
@@ -107,7 +108,8 @@ final class ReliabilityRun {
       List<Long> longSessionWrites,
       long cachedReads,
       long jpaReads,
-      boolean openInView) {
+      boolean openInView,
+      long toldScopeUnrecorded) {
 
     String table() {
       StringBuilder out = new StringBuilder();
@@ -157,6 +159,10 @@ final class ReliabilityRun {
           String.format(
               "| JPA reads served (session clients; open-in-view %s, Boot's default) | %d | - |%n",
               openInView ? "on" : "off", jpaReads));
+      out.append(
+          String.format(
+              "| session clients told their scope missed a write (then sending tokens) | %d | - |%n",
+              toldScopeUnrecorded));
       out.append(String.format("| reads refused, by reason | %s | - |%n", verdict.refusals()));
       out.append(
           String.format(
@@ -324,7 +330,8 @@ final class ReliabilityRun {
           history.stream()
               .filter(op -> op.client() == Operation.Client.SESSION && op.servedRead())
               .count(),
-          demo.openInView());
+          demo.openInView(),
+          register.toldScopeUnrecorded());
     }
   }
 
@@ -409,7 +416,7 @@ final class ReliabilityRun {
       List<Operation> history =
           new CausalRegister(demo.firstUrl(), demo.secondUrl(), false, "control")
               .run(40, WRITES, 100_000);
-      return Checker.check(history, READ_DEADLINE, Checker.nothingLost());
+      return Checker.check(history, READ_DEADLINE, Checker.Outcomes.nothingLost());
     } finally {
       lags.forEach(ReplicationLag::close);
     }
@@ -421,27 +428,16 @@ final class ReliabilityRun {
    */
   private static Checker.Outcomes outcomes(
       TokenCodec codec, GtidSet survived, Predicate<Operation> committed) {
-    return new Checker.Outcomes() {
-      @Override
-      public boolean lost(Operation write) {
-        return !survived.containsAll(own(write));
-      }
-
-      @Override
-      public boolean committed(Operation write) {
-        return committed.test(write);
-      }
-
-      @Override
-      public boolean covered(Operation write) {
-        Optional<ConsistencyToken> returned = token(codec, write.returned());
-        return returned.isPresent() && (returned.get().requiresSource() || !own(write).isEmpty());
-      }
-
-      private GtidSet own(Operation write) {
-        return gtids(token(codec, write.returned())).subtract(gtids(token(codec, write.sent())));
-      }
-    };
+    Function<Operation, GtidSet> own =
+        write -> gtids(token(codec, write.returned())).subtract(gtids(token(codec, write.sent())));
+    return new Checker.Outcomes(
+        write -> !survived.containsAll(own.apply(write)),
+        committed,
+        write -> {
+          Optional<ConsistencyToken> returned = token(codec, write.returned());
+          return returned.isPresent()
+              && (returned.get().requiresSource() || !own.apply(write).isEmpty());
+        });
   }
 
   private static Optional<ConsistencyToken> token(TokenCodec codec, @Nullable String header) {

@@ -126,14 +126,17 @@ class ShopApplication {
     @Transactional
     public Optional<Order> readThenFindOneCommittedMeanwhile(
         long id, String customer, Writes self, Reads reads) {
-      jdbc.queryForObject("SELECT COUNT(*) FROM orders", Long.class);
-      self.createInNewTransaction(id, customer);
-      return reads.find(id);
+      return readCommitElsewhereAndFind(id, customer, self, reads);
     }
 
     /** As above, in a transaction whose every statement reads what was committed before it. */
     @Transactional(isolation = Isolation.READ_COMMITTED)
     public Optional<Order> readCommittedThenFindOneCommittedMeanwhile(
+        long id, String customer, Writes self, Reads reads) {
+      return readCommitElsewhereAndFind(id, customer, self, reads);
+    }
+
+    private Optional<Order> readCommitElsewhereAndFind(
         long id, String customer, Writes self, Reads reads) {
       jdbc.queryForObject("SELECT COUNT(*) FROM orders", Long.class);
       self.createInNewTransaction(id, customer);
