@@ -163,13 +163,32 @@ public final class ConsistentReader {
               + " reads committed data per statement");
     }
     if (!waiter.executed(connection, token)) {
-      GtidSet missing = waiter.missing(connection, token);
-      String detail = "the transaction's server has not executed the token: writes were lost";
-      throw missing == null || missing.isEmpty()
-          ? ConsistentReadException.of(
-              Reason.TOKEN_NOT_ON_SOURCE, token, "source", Duration.ZERO, detail)
-          : ConsistentReadException.lost(token, missing, "source", Duration.ZERO, detail);
+      throw notOnSource(
+          connection,
+          token,
+          "source",
+          Duration.ZERO,
+          "the transaction's server has not executed the token: writes were lost");
     }
+  }
+
+  /**
+   * The {@code TOKEN_NOT_ON_SOURCE} of a token {@code source} lacks, naming (and remembering) what
+   * it lacks when the source can tell.
+   */
+  private ConsistentReadException notOnSource(
+      Connection source, GtidSet token, String replica, Duration waited, String detail) {
+    GtidSet missing;
+    try {
+      missing = waiter.missing(source, token);
+    } catch (SQLException e) {
+      missing = null;
+    }
+    if (missing == null || missing.isEmpty()) {
+      return ConsistentReadException.of(Reason.TOKEN_NOT_ON_SOURCE, token, replica, waited, detail);
+    }
+    lostWrites.remember(missing);
+    return ConsistentReadException.lost(token, missing, replica, waited, detail);
   }
 
   private void record(Read<?> read, ExecutionRecord record) {
@@ -547,21 +566,15 @@ public final class ConsistentReader {
           || revisionOf.applyAsLong(value) >= options.minRevision();
     }
 
-    /** The read's {@code TOKEN_NOT_ON_SOURCE}, naming what the source lacks when it can tell. */
+    /** The read's {@code TOKEN_NOT_ON_SOURCE}, within what is left of its deadline. */
     private ConsistentReadException lost(Connection source, String detail) {
-      GtidSet missing;
       try {
         SocketTimeout.tighten(source, millisLeft(deadline));
-        missing = waiter.missing(source, token);
       } catch (SQLException e) {
-        missing = null;
+        // The source already said it lacks the token; only which GTIDs may stay untold.
       }
-      if (missing == null || missing.isEmpty()) {
-        return failed(Reason.TOKEN_NOT_ON_SOURCE, detail);
-      }
-      lostWrites.remember(missing);
-      return ConsistentReadException.lost(
-          token, missing, replicaNode.isEmpty() ? "replica" : replicaNode, waited(), detail);
+      return notOnSource(
+          source, token, replicaNode.isEmpty() ? "replica" : replicaNode, waited(), detail);
     }
 
     private ConsistentReadException failed(Reason reason, String detail) {
