@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * context only grows: merging is set union, and dirty stays dirty.
  *
  * <pre>{@code
- * try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+ * try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
  *   jdbc.update("INSERT ...");                      // captured into scope.context()
  *   String token = scope.context().gtids().toString();
  * }
@@ -39,18 +39,19 @@ public final class ConsistencyContext {
   }
 
   /** Binds a new, empty context to this thread until the scope closes. */
-  public static Scope open() {
+  public static Binding open() {
     return new ConsistencyContext(GtidSet.EMPTY).attach();
   }
 
   /** Binds a new context requiring {@code initial} (e.g. a verified request token). */
-  public static Scope open(GtidSet initial) {
+  public static Binding open(GtidSet initial) {
     return new ConsistencyContext(Objects.requireNonNull(initial, "initial")).attach();
   }
 
   /**
    * The context bound to this thread, or a new one bound for good when there is none; open a {@link
-   * Scope} per unit of work instead of relying on the latter, or tokens pile up on pooled threads.
+   * Binding} per unit of work instead of relying on the latter, or tokens pile up on pooled
+   * threads.
    */
   public static ConsistencyContext current() {
     ConsistencyContext context = CURRENT.get();
@@ -67,8 +68,8 @@ public final class ConsistencyContext {
   }
 
   /** Binds this context to the current thread until the returned scope closes. */
-  public Scope attach() {
-    return new Scope(this, CURRENT.get());
+  public Binding attach() {
+    return new Binding(this, CURRENT.get());
   }
 
   /** The union of everything merged so far. */
@@ -141,7 +142,7 @@ public final class ConsistencyContext {
   public Runnable wrap(Runnable task) {
     Objects.requireNonNull(task, "task");
     return () -> {
-      Scope scope = attach();
+      Binding scope = attach();
       try {
         task.run();
       } finally {
@@ -154,7 +155,7 @@ public final class ConsistencyContext {
   public <T> Callable<T> wrap(Callable<T> task) {
     Objects.requireNonNull(task, "task");
     return () -> {
-      Scope scope = attach();
+      Binding scope = attach();
       try {
         return task.call();
       } finally {
@@ -173,12 +174,12 @@ public final class ConsistencyContext {
   }
 
   /** A binding of a context to a thread; closing it restores what was bound before. */
-  public static final class Scope implements AutoCloseable {
+  public static final class Binding implements AutoCloseable {
     private final ConsistencyContext context;
     private final @Nullable ConsistencyContext previous;
     private final Thread thread;
 
-    private Scope(ConsistencyContext context, @Nullable ConsistencyContext previous) {
+    private Binding(ConsistencyContext context, @Nullable ConsistencyContext previous) {
       this.context = context;
       this.previous = previous;
       this.thread = Thread.currentThread();

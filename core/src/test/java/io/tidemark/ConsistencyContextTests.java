@@ -31,11 +31,11 @@ class ConsistencyContextTests {
   @Test
   void bindsAScopeUntilItClosesThenRestoresThePreviousBinding() {
     assertThat(ConsistencyContext.currentOrNull()).isNull();
-    try (ConsistencyContext.Scope outer = ConsistencyContext.open(A)) {
+    try (ConsistencyContext.Binding outer = ConsistencyContext.open(A)) {
       assertThat(ConsistencyContext.current()).isSameAs(outer.context());
       assertThat(outer.context().gtids()).isEqualTo(A);
 
-      try (ConsistencyContext.Scope inner = ConsistencyContext.open()) {
+      try (ConsistencyContext.Binding inner = ConsistencyContext.open()) {
         assertThat(ConsistencyContext.current()).isSameAs(inner.context());
         assertThat(inner.context().gtids()).isEqualTo(GtidSet.EMPTY);
       }
@@ -47,13 +47,13 @@ class ConsistencyContextTests {
 
   @Test
   void attachRebindsAnExistingContextAndRestoresWhatWasBound() {
-    try (ConsistencyContext.Scope first = ConsistencyContext.open(A)) {
+    try (ConsistencyContext.Binding first = ConsistencyContext.open(A)) {
       ConsistencyContext other;
-      try (ConsistencyContext.Scope second = ConsistencyContext.open(B)) {
+      try (ConsistencyContext.Binding second = ConsistencyContext.open(B)) {
         other = second.context();
       }
 
-      try (ConsistencyContext.Scope again = other.attach()) {
+      try (ConsistencyContext.Binding again = other.attach()) {
         assertThat(ConsistencyContext.current()).isSameAs(other).isSameAs(again.context());
       }
 
@@ -63,8 +63,8 @@ class ConsistencyContextTests {
 
   @Test
   void mergesByUnionAndNeverShrinks() {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(A)) {
-      ConsistencyContext context = scope.context();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(A)) {
+      ConsistencyContext context = binding.context();
 
       context.merge(B);
       context.merge(GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:2-3"));
@@ -80,8 +80,8 @@ class ConsistencyContextTests {
   @Test
   void keepsEveryConcurrentMerge() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(4);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
-      ConsistencyContext context = scope.context();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistencyContext context = binding.context();
       List<Future<?>> merges = new ArrayList<>();
       for (int gno = 1; gno <= 200; gno++) {
         GtidSet one = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:" + gno);
@@ -100,8 +100,8 @@ class ConsistencyContextTests {
 
   @Test
   void keepsTheFirstReasonItWasMarkedDirtyFor() {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(A)) {
-      ConsistencyContext context = scope.context();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(A)) {
+      ConsistencyContext context = binding.context();
       assertThat(context.isDirty()).isFalse();
       assertThat(context.dirtyBecause()).isNull();
 
@@ -117,31 +117,31 @@ class ConsistencyContextTests {
 
   @Test
   void wrappedRunnableCarriesTheContextToAnotherThreadAndUnbindsAfter() throws Exception {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(A)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(A)) {
       ConsistencyContext[] seen = new ConsistencyContext[1];
 
       worker
-          .submit(scope.context().wrap(() -> seen[0] = ConsistencyContext.currentOrNull()))
+          .submit(binding.context().wrap(() -> seen[0] = ConsistencyContext.currentOrNull()))
           .get(10, TimeUnit.SECONDS);
 
-      assertThat(seen[0]).isSameAs(scope.context());
+      assertThat(seen[0]).isSameAs(binding.context());
       assertThat(onWorker(ConsistencyContext::currentOrNull)).isNull();
     }
   }
 
   @Test
   void wrappedCallableCarriesTheContextAndWritesMergeIntoIt() throws Exception {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(A)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(A)) {
       Callable<GtidSet> task =
           () -> {
             ConsistencyContext.current().merge(B);
             return ConsistencyContext.current().gtids();
           };
 
-      GtidSet seen = onWorker(scope.context().wrap(task));
+      GtidSet seen = onWorker(binding.context().wrap(task));
 
       assertThat(seen).isEqualTo(A.union(B));
-      assertThat(scope.context().gtids()).isEqualTo(A.union(B));
+      assertThat(binding.context().gtids()).isEqualTo(A.union(B));
       assertThat(onWorker(ConsistencyContext::currentOrNull)).isNull();
     }
   }
@@ -149,13 +149,13 @@ class ConsistencyContextTests {
   @Test
   void wrappedTaskRestoresTheWorkersOwnBindingEvenWhenItFails() throws Exception {
     ConsistencyContext workersOwn = onWorker(ConsistencyContext::current);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(A)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(A)) {
       Callable<Object> failing =
           () -> {
             throw new IllegalStateException("boom");
           };
 
-      assertThatThrownBy(() -> onWorker(scope.context().wrap(failing)))
+      assertThatThrownBy(() -> onWorker(binding.context().wrap(failing)))
           .isInstanceOf(ExecutionException.class)
           .hasRootCauseMessage("boom");
 
@@ -165,16 +165,16 @@ class ConsistencyContextTests {
 
   @Test
   void refusesToCloseAScopeOnAnotherThread() throws Exception {
-    ConsistencyContext.Scope scope = ConsistencyContext.open(A);
+    ConsistencyContext.Binding binding = ConsistencyContext.open(A);
     try {
-      Future<?> closing = worker.submit(scope::close);
+      Future<?> closing = worker.submit(binding::close);
 
       assertThatThrownBy(() -> closing.get(10, TimeUnit.SECONDS))
           .isInstanceOf(ExecutionException.class)
           .hasCauseInstanceOf(IllegalStateException.class);
-      assertThat(ConsistencyContext.currentOrNull()).isSameAs(scope.context());
+      assertThat(ConsistencyContext.currentOrNull()).isSameAs(binding.context());
     } finally {
-      scope.close();
+      binding.close();
     }
     assertThat(ConsistencyContext.currentOrNull()).isNull();
   }

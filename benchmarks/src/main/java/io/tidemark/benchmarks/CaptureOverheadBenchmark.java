@@ -108,7 +108,7 @@ public class CaptureOverheadBenchmark {
 
   private long commit() throws SQLException {
     long id = ids.incrementAndGet();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection c = writes.getConnection()) {
       Cluster.insertRow(c, id);
     }

@@ -123,11 +123,11 @@ public class ReadAfterWriteBenchmark {
     String expected = sourceUuid + ":" + gno;
     observer.arm(expected);
     id = ++lastId;
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection c = capturing.getConnection()) {
       Cluster.insertRow(c, id);
       ackAt = System.nanoTime();
-      token = scope.context().gtids();
+      token = binding.context().gtids();
     }
     if (!token.equals(GtidSet.parse(expected))) {
       // Someone else wrote to the source: the observer waits for another transaction.

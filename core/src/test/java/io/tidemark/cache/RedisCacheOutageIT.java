@@ -17,15 +17,16 @@ class RedisCacheOutageIT {
 
   private final RedisClients clients = new RedisClients();
   private RedisServer redis;
-  private RedisVersionedCache<String> shared;
-  private TwoTierVersionedCache<String> twoTier;
+  private RedisRevisionGuardedCache<String> shared;
+  private TwoTierRevisionGuardedCache<String> twoTier;
 
   @BeforeEach
   void start() {
     redis = RedisServer.start();
-    VersionedCacheConfig config = VersionedCacheConfig.custom().commandTimeout(TIMEOUT).build();
-    shared = RedisVersionedCache.create(clients.connect(redis), ValueCodec.text(), config);
-    twoTier = TwoTierVersionedCache.of(CaffeineVersionedCache.create(config), shared);
+    RevisionGuardedCacheConfig config =
+        RevisionGuardedCacheConfig.custom().commandTimeout(TIMEOUT).build();
+    shared = RedisRevisionGuardedCache.create(clients.connect(redis), ValueCodec.text(), config);
+    twoTier = TwoTierRevisionGuardedCache.of(CaffeineRevisionGuardedCache.create(config), shared);
   }
 
   @AfterEach
@@ -64,6 +65,6 @@ class RedisCacheOutageIT {
     assertThat(
             RedisClients.eventually(Duration.ofSeconds(30), () -> shared.put("order:2", 1, "v1")))
         .isTrue();
-    assertThat(shared.get("order:2", 1)).contains(new Versioned<>(1, "v1"));
+    assertThat(shared.get("order:2", 1)).contains(new CachedValue<>(1, "v1"));
   }
 }

@@ -250,11 +250,11 @@ class CaptureIT {
   void trackedCaptureTakesTheServersReportAndQueriedCaptureAsksTheServer(boolean tracking)
       throws Exception {
     CapturingDataSource source = CapturingDataSource.wrap(tracking ? trackingPool : plainPool);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       try (Connection c = source.getConnection()) {
         insert(c, ++nextId);
       }
-      assertThat(scope.context().isDirty()).isFalse();
+      assertThat(binding.context().isDirty()).isFalse();
     }
     CaptureStats stats = source.stats();
     assertThat(stats.failed()).isZero();
@@ -301,12 +301,12 @@ class CaptureIT {
 
   private static GtidSet capture(boolean tracking, Work work) throws Exception {
     CapturingDataSource source = CapturingDataSource.wrap(tracking ? trackingPool : plainPool);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       try (Connection c = source.getConnection()) {
         work.run(c);
       }
-      assertThat(scope.context().isDirty()).isFalse();
-      return scope.context().gtids();
+      assertThat(binding.context().isDirty()).isFalse();
+      return binding.context().gtids();
     }
   }
 

@@ -40,13 +40,13 @@ class CaptureSessionTests {
 
   @Test
   void capturesTheExecutedSetAfterAnAutocommitWrite() throws SQLException {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
 
       statement.executeUpdate(INSERT);
 
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
     }
     assertThat(source.sent()).extracting(FakeConnection.Sent::sql).containsExactly(INSERT, CAPTURE);
     assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 1, 0, 0));
@@ -54,20 +54,20 @@ class CaptureSessionTests {
 
   @Test
   void capturesAfterAPreparedWrite() throws SQLException {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection();
         PreparedStatement statement = connection.prepareStatement(UPDATE)) {
 
       statement.executeUpdate();
 
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
     }
     assertThat(source.sent(CAPTURE)).hasSize(1);
   }
 
   @Test
   void capturesATransactionOnceAtItsCommit() throws SQLException {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
       try (Statement statement = connection.createStatement()) {
@@ -75,11 +75,11 @@ class CaptureSessionTests {
         statement.executeUpdate(UPDATE);
       }
       assertThat(source.sent(CAPTURE)).isEmpty();
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.EMPTY);
 
       connection.commit();
 
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
     }
     assertThat(source.sent(CAPTURE)).hasSize(1);
     assertThat(source.firstInLog(CAPTURE)).isGreaterThan(source.firstInLog("commit()"));
@@ -87,7 +87,7 @@ class CaptureSessionTests {
 
   @Test
   void capturesWhenTurningAutocommitBackOnCommitsATransaction() throws SQLException {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
       try (Statement statement = connection.createStatement()) {
@@ -96,7 +96,7 @@ class CaptureSessionTests {
 
       connection.setAutoCommit(true);
 
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
     }
     assertThat(source.sent(CAPTURE)).hasSize(1);
   }
@@ -105,9 +105,9 @@ class CaptureSessionTests {
   void capturesATransactionCommittedBySqlText() throws SQLException {
     server.answering("COMMIT", null);
     ConsistencyContext context;
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection()) {
-      context = scope.context();
+      context = binding.context();
       connection.setAutoCommit(false);
       try (Statement statement = connection.createStatement()) {
         statement.executeUpdate(INSERT);
@@ -129,10 +129,10 @@ class CaptureSessionTests {
         .failing(duplicate, new SQLIntegrityConstraintViolationException("duplicate", "23000"))
         .answering(another, null);
     ConsistencyContext context;
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
-      context = scope.context();
+      context = binding.context();
       statement.addBatch(INSERT);
       statement.addBatch(duplicate);
       statement.addBatch(another);
@@ -149,7 +149,7 @@ class CaptureSessionTests {
 
   @Test
   void capturesTheWritesOfAnAutocommitBatch() throws SQLException {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection();
         PreparedStatement statement = connection.prepareStatement(UPDATE)) {
       statement.addBatch();
@@ -157,14 +157,14 @@ class CaptureSessionTests {
 
       assertThat(statement.executeBatch()).containsExactly(1, 1);
 
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
     }
     assertThat(source.sent(CAPTURE)).hasSize(1);
   }
 
   @Test
   void capturesNothingWhenAReadOnlyTransactionRollsBack() throws SQLException {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection()) {
       connection.setReadOnly(true);
       connection.setAutoCommit(false);
@@ -175,8 +175,8 @@ class CaptureSessionTests {
       connection.rollback();
       connection.setAutoCommit(true);
 
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
-      assertThat(scope.context().isDirty()).isFalse();
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.EMPTY);
+      assertThat(binding.context().isDirty()).isFalse();
     }
     assertThat(source.sent(CAPTURE)).isEmpty();
     assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 0, 0));
@@ -186,7 +186,7 @@ class CaptureSessionTests {
   void capturesASupersetWhenAnUntrackedTransactionWithWritesRollsBack() throws SQLException {
     // Without session tracking a rollback cannot tell whether DDL or a COMMIT sent as text
     // committed part of the work, so it captures what the source executed: more, never less.
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
       try (Statement statement = connection.createStatement()) {
@@ -195,15 +195,15 @@ class CaptureSessionTests {
 
       connection.rollback();
 
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
-      assertThat(scope.context().isDirty()).isFalse();
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+      assertThat(binding.context().isDirty()).isFalse();
     }
     assertThat(source.sent(CAPTURE)).hasSize(1);
   }
 
   @Test
   void capturesNothingForAQueryOnAConnectionMadeReadOnly() throws SQLException {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection()) {
       connection.setReadOnly(true);
       try (Statement statement = connection.createStatement();
@@ -211,7 +211,7 @@ class CaptureSessionTests {
 
         assertThat(rows.next()).isTrue();
         assertThat(rows.getString(1)).isEqualTo("NEW");
-        assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+        assertThat(binding.context().gtids()).isEqualTo(GtidSet.EMPTY);
       }
     }
     assertThat(source.sent()).extracting(FakeConnection.Sent::sql).containsExactly(SELECT);
@@ -220,13 +220,13 @@ class CaptureSessionTests {
   @Test
   void capturesASupersetAfterAnUntrackedQueryThatMayHaveWritten() throws SQLException {
     // SELECT f() or CALL p() through executeQuery may write; without tracking nothing says so.
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(SELECT)) {
 
       assertThat(rows.next()).isTrue();
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
     }
     assertThat(source.sent(CAPTURE)).hasSize(1);
   }
@@ -235,24 +235,24 @@ class CaptureSessionTests {
   void marksTheContextDirtyWhenTheExecutedSetCannotBeRead() throws SQLException {
     server.failing(CAPTURE, new SQLNonTransientConnectionException("gone", "08S01"));
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
 
       statement.executeUpdate(INSERT);
 
-      assertThat(scope.context().isDirty()).isTrue();
-      assertThat(scope.context().dirtyBecause()).contains("gtid_executed");
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+      assertThat(binding.context().isDirty()).isTrue();
+      assertThat(binding.context().dirtyBecause()).contains("gtid_executed");
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.EMPTY);
     }
     assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 1, 0));
   }
 
   @Test
   void capturesIntoTheContextCurrentWhenTheConnectionWasCheckedOut() throws SQLException {
-    try (ConsistencyContext.Scope request = ConsistencyContext.open();
+    try (ConsistencyContext.Binding request = ConsistencyContext.open();
         Connection connection = dataSource.getConnection()) {
-      try (ConsistencyContext.Scope later = ConsistencyContext.open();
+      try (ConsistencyContext.Binding later = ConsistencyContext.open();
           Statement statement = connection.createStatement()) {
 
         statement.executeUpdate(INSERT);
@@ -265,7 +265,7 @@ class CaptureSessionTests {
 
   @Test
   void statementsHandBackTheCapturingConnection() throws SQLException {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement();
         PreparedStatement prepared = connection.prepareStatement(UPDATE)) {
@@ -273,7 +273,7 @@ class CaptureSessionTests {
       assertThat(statement.getConnection()).isSameAs(connection);
       assertThat(prepared.getConnection()).isSameAs(connection);
       assertThat(connection).isNotSameAs(source.connection());
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.EMPTY);
     }
   }
 
@@ -290,7 +290,7 @@ class CaptureSessionTests {
   @Test
   void commitThatFailsMakesTheContextDirty() throws SQLException {
     source.failCommits(new SQLException("Communications link failure", "08S01"));
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
       try (Statement statement = connection.createStatement()) {
@@ -299,8 +299,8 @@ class CaptureSessionTests {
 
       assertThatThrownBy(connection::commit).isInstanceOf(SQLException.class);
 
-      assertThat(scope.context().isDirty()).isTrue();
-      assertThat(scope.context().dirtyBecause()).contains("outcome is unknown");
+      assertThat(binding.context().isDirty()).isTrue();
+      assertThat(binding.context().dirtyBecause()).contains("outcome is unknown");
     }
     assertThat(dataSource.stats().failed()).isEqualTo(1);
   }

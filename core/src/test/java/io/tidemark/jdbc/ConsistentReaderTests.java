@@ -73,7 +73,7 @@ class ConsistentReaderTests {
     replicaServer.executesAfter(Duration.ofMillis(120), WRITES);
     ConsistentReader reader = reader().build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       ReadResult<String> result = reader.read(c -> status(c));
 
       assertThat(result.value()).isEqualTo("NEW");
@@ -81,8 +81,8 @@ class ConsistentReaderTests {
       assertThat(result.record().node()).isEqualTo(REPLICA_UUID);
       assertThat(result.record().role()).isEqualTo("replica");
       assertThat(result.record().waited()).isEqualTo(Duration.ofMillis(120));
-      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
-      assertThat(scope.context().lastRead()).isEqualTo(result.record());
+      assertThat(binding.context().gtids()).isEqualTo(TOKEN);
+      assertThat(binding.context().lastRead()).isEqualTo(result.record());
     }
     assertThat(replica.firstInLog(STATUS)).isGreaterThan(replica.firstInLog("WAIT_FOR"));
     assertThat(replica.firstInLog("setReadOnly(true)"))
@@ -99,7 +99,7 @@ class ConsistentReaderTests {
     replicaServer.executesAfter(Duration.ofMillis(10), WRITES);
     ConsistentReader reader = reader().build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       assertThat(reader.read(c -> status(c)).record().reason())
           .isEqualTo(Reason.REPLICA_AFTER_WAIT);
       int waitsBefore = replica.sent("WAIT_FOR").size() + replica.sent("GTID_SUBSET").size();
@@ -110,7 +110,7 @@ class ConsistentReaderTests {
       assertThat(again.record().waited()).isZero();
       assertThat(replica.sent("WAIT_FOR").size() + replica.sent("GTID_SUBSET").size())
           .isEqualTo(waitsBefore);
-      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+      assertThat(binding.context().gtids()).isEqualTo(TOKEN);
     }
   }
 
@@ -118,7 +118,7 @@ class ConsistentReaderTests {
   void aReplicaRestoredWithLessIsWaitedForInsteadOfTrusted() throws SQLException {
     replicaServer.executesAfter(Duration.ofMillis(10), WRITES);
     ConsistentReader reader = reader().build();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       reader.read(c -> status(c));
       assertThat(reader.read(c -> status(c)).record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
 
@@ -140,7 +140,7 @@ class ConsistentReaderTests {
     replica.failRemovingNetworkTimeout(new SQLNonTransientConnectionException("gone", "08S01"));
     ConsistentReader reader = reader().build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       ReadResult<String> result = reader.read(c -> status(c));
 
       assertThat(result.value()).isEqualTo("NEW");
@@ -157,7 +157,7 @@ class ConsistentReaderTests {
     ReadOptions options = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
     List<Integer> bounds = new CopyOnWriteArrayList<>();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       ConsistentReadException failure =
           catchThrowableOfType(
               ConsistentReadException.class,
@@ -193,7 +193,7 @@ class ConsistentReaderTests {
         assertTimeoutPreemptively(
             Duration.ofSeconds(5),
             () -> {
-              try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+              try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
                 // The source's UUIDs are known from an earlier read, so this one reaches its loop.
                 replicaServer.executed(SOURCE_UUID + ":1-3");
                 reader.read(
@@ -214,8 +214,8 @@ class ConsistentReaderTests {
   void readsTheSourceWhenTheContextIsDirty() throws SQLException {
     ConsistentReader reader = reader().build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
-      scope.context().markDirty("a write escaped capture");
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      binding.context().markDirty("a write escaped capture");
 
       ReadResult<String> result = reader.read(c -> status(c));
 
@@ -232,7 +232,7 @@ class ConsistentReaderTests {
     sourceServer.executed(WRITES);
     ConsistentReader reader = reader().build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       ReadResult<String> result =
           reader.read(ReadOptions.defaults().withSourceOnly(), c -> status(c));
 
@@ -248,13 +248,13 @@ class ConsistentReaderTests {
   void readsTheReplicaWithoutWaitingWhenThereIsNoToken() throws SQLException {
     ConsistentReader reader = reader().build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       ReadResult<String> result = reader.read(c -> status(c));
 
       assertThat(result.value()).isEqualTo("NEW");
       assertThat(result.record().reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
       assertThat(result.record().node()).isEqualTo(REPLICA_UUID);
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.EMPTY);
     }
     assertThat(replica.sent("WAIT_FOR")).isEmpty();
     assertThat(replica.sent("GTID_SUBSET")).isEmpty();
@@ -266,18 +266,18 @@ class ConsistentReaderTests {
     ConsistentReader reader = reader().build();
     ReadOptions options = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       ConsistentReadException failure =
           catchThrowableOfType(
               ConsistentReadException.class, () -> reader.read(options, c -> status(c)));
 
       assertThat(failure.reason()).isEqualTo(Reason.WAIT_TIMEOUT);
-      assertThat(failure.token()).isEqualTo(scope.context().gtids()).isEqualTo(TOKEN);
+      assertThat(failure.token()).isEqualTo(binding.context().gtids()).isEqualTo(TOKEN);
       assertThat(failure.replica()).isEqualTo(REPLICA_UUID);
       assertThat(failure.waited())
           .isGreaterThanOrEqualTo(SHORT.minus(ConsistentReader.Builder.DEFAULT_QUERY_RESERVE));
       assertThat(failure.getMessage()).contains("WAIT_TIMEOUT", REPLICA_UUID);
-      assertThat(scope.context().lastRead())
+      assertThat(binding.context().lastRead())
           .extracting(r -> r.reason())
           .isEqualTo(Reason.WAIT_TIMEOUT);
     }
@@ -292,14 +292,14 @@ class ConsistentReaderTests {
     ConsistentReader reader = reader().build();
     ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       ReadResult<String> result = reader.read(options, c -> status(c));
 
       assertThat(result.value()).isEqualTo("PAID");
       assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
       assertThat(result.record().node()).isEqualTo(SOURCE_UUID);
       assertThat(result.record().waited()).isPositive();
-      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+      assertThat(binding.context().gtids()).isEqualTo(TOKEN);
     }
     assertThat(source.sent("GTID_SUBSET"))
         .singleElement()
@@ -322,13 +322,13 @@ class ConsistentReaderTests {
             .build();
     ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       assertThatThrownBy(() -> reader.read(options, c -> status(c)))
           .isInstanceOfSatisfying(
               ConsistentReadException.class,
               e -> {
                 assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
-                assertThat(e.token()).isEqualTo(scope.context().gtids());
+                assertThat(e.token()).isEqualTo(binding.context().gtids());
                 assertThat(e.lost()).isEqualTo(GtidSet.parse(SOURCE_UUID + ":6-7"));
               });
     }
@@ -343,7 +343,7 @@ class ConsistentReaderTests {
     ConsistentReader reader =
         ConsistentReader.builder(replica.pool(), failedOver.pool()).ticker(ticker).build();
     ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       catchThrowableOfType(
           ConsistentReadException.class, () -> reader.read(options, c -> status(c)));
       int waits = replica.sent("WAIT_FOR").size();
@@ -366,7 +366,7 @@ class ConsistentReaderTests {
     CountDownLatch onSource = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Future<ReadResult<String>> first;
-    try (ConsistencyContext.Scope dirty = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding dirty = ConsistencyContext.open()) {
       dirty.context().markDirty("a write escaped capture");
       first =
           other.submit(
@@ -383,13 +383,13 @@ class ConsistentReaderTests {
     }
     assertThat(onSource.await(10, TimeUnit.SECONDS)).isTrue();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
       assertThatThrownBy(() -> reader.read(options, c -> status(c)))
           .isInstanceOfSatisfying(
               ConsistentReadException.class,
               e -> assertThat(e.reason()).isEqualTo(Reason.SOURCE_FALLBACK_LIMITED));
-      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+      assertThat(binding.context().gtids()).isEqualTo(TOKEN);
     } finally {
       release.countDown();
     }
@@ -412,7 +412,7 @@ class ConsistentReaderTests {
         ConsistentReader.builder(replica.pool(), stuck).ticker(ticker).build();
     long started = System.nanoTime();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       assertThatThrownBy(
               () -> reader.read(ReadOptions.defaults().withTimeout(SHORT), c -> status(c)))
           .isInstanceOfSatisfying(
@@ -428,14 +428,14 @@ class ConsistentReaderTests {
       throws SQLException {
     ConsistentReader reader = reader().build();
     ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       reader.read(options, c -> status(c));
     }
     // A failover: the new source's first write, in a token, within the same instant.
     String promoted = "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb";
     sourceServer.executed(promoted + ":1");
 
-    try (ConsistencyContext.Scope scope =
+    try (ConsistencyContext.Binding binding =
         ConsistencyContext.open(GtidSet.parse(WRITES + "," + promoted + ":1"))) {
       ReadResult<String> read = reader.read(options, c -> status(c));
 
@@ -479,11 +479,11 @@ class ConsistentReaderTests {
         };
     ConsistentReader reader = ConsistentReader.builder(routes).ticker(ticker).build();
     ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       reader.read(options, c -> status(c));
     }
 
-    try (ConsistencyContext.Scope scope =
+    try (ConsistencyContext.Binding binding =
         ConsistencyContext.open(GtidSet.parse(WRITES + "," + promoted + ":1"))) {
       ReadResult<String> read = reader.read(options, c -> status(c));
 
@@ -501,7 +501,7 @@ class ConsistentReaderTests {
             Route.none(Reason.NO_WRITABLE_SOURCE, "no node accepts writes"));
     ConsistentReader reader = ConsistentReader.builder(noSource).ticker(ticker).build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       assertThatThrownBy(() -> reader.read(c -> status(c)))
           .isInstanceOfSatisfying(
               ConsistentReadException.class,
@@ -521,7 +521,7 @@ class ConsistentReaderTests {
     ConsistentReader reader =
         ConsistentReader.builder(noReplica).ticker(ticker).maxReplicaReads(1).build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       for (int i = 0; i < 3; i++) {
         assertThat(reader.read(ReadOptions.defaults().withTimeout(SHORT), c -> status(c)).value())
             .isEqualTo("PAID");
@@ -540,12 +540,12 @@ class ConsistentReaderTests {
         new SQLTransientConnectionException("pool: no connection within 30000 ms", "08001"));
     ConsistentReader reader = reader().build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       ReadResult<String> result = reader.read(c -> status(c));
 
       assertThat(result.value()).isEqualTo("PAID");
       assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+      assertThat(binding.context().gtids()).isEqualTo(TOKEN);
     }
     assertThat(source.sent("GTID_SUBSET")).hasSize(1);
     assertThat(records).hasSize(1);
@@ -561,7 +561,7 @@ class ConsistentReaderTests {
             new SQLNonTransientConnectionException("Communications link failure", "08S01"));
     ConsistentReader reader = reader().build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       assertThatThrownBy(
               () -> reader.read(ReadOptions.defaults().withTimeout(SHORT), c -> status(c)))
           .isInstanceOfSatisfying(
@@ -581,12 +581,12 @@ class ConsistentReaderTests {
     ConsistentReader reader = reader().build();
     ReadOptions options = ReadOptions.defaults().withMinRevision(5);
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       ReadResult<Long> result = reader.read(options, c -> revision(c), revision -> revision);
 
       assertThat(result.value()).isEqualTo(5L);
       assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.EMPTY);
     }
     assertThat(replica.sent(REVISION)).hasSize(1);
     assertThat(source.sent(REVISION)).hasSize(1);
@@ -597,11 +597,11 @@ class ConsistentReaderTests {
     ConsistentReader reader = reader().build();
     ReadOptions failFast = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       reader.read(c -> status(c));
       assertThatThrownBy(() -> reader.read(failFast.withToken(TOKEN), c -> status(c)))
           .isInstanceOf(ConsistentReadException.class);
-      assertThat(scope.context().gtids()).isEqualTo(GtidSet.EMPTY);
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.EMPTY);
     }
 
     assertThat(records).hasSize(2);
@@ -620,10 +620,10 @@ class ConsistentReaderTests {
     replicaServer.executesAfter(Duration.ofMillis(10), WRITES);
     ConsistentReader reader = reader().build();
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       assertThat(reader.read(c -> status(c)).record().reason())
           .isEqualTo(Reason.REPLICA_AFTER_WAIT);
-      assertThat(scope.context().gtids()).isEqualTo(TOKEN);
+      assertThat(binding.context().gtids()).isEqualTo(TOKEN);
     }
 
     int rollback = replica.firstInLog("rollback()");
@@ -718,7 +718,7 @@ class ConsistentReaderTests {
     ConsistentReader reader = reader().build();
     int[] boundDuringRead = new int[1];
 
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(TOKEN)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       reader.read(
           ReadOptions.defaults().withTimeout(Duration.ofMillis(700)),
           c -> {

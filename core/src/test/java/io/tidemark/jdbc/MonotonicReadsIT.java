@@ -64,7 +64,7 @@ class MonotonicReadsIT {
   @Test
   void aClientThatSawARowNeverReadsAStateWithoutIt() throws Exception {
     int id = anotherUserWritesWhileOneReplicaLags();
-    try (ConsistencyContext.Scope client = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding client = ConsistencyContext.open()) {
       ReadResult<@Nullable String> first = reader(aheadPool, true).read(c -> Rows.value(c, id));
       assertThat(first.value()).isEqualTo("theirs");
       assertThat(first.record().reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
@@ -88,7 +88,7 @@ class MonotonicReadsIT {
   @Test
   void withoutMonotonicReadsTheSecondReadMayGoBack() throws Exception {
     int id = anotherUserWritesWhileOneReplicaLags();
-    try (ConsistencyContext.Scope client = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding client = ConsistencyContext.open()) {
       assertThat(reader(aheadPool, false).read(c -> Rows.value(c, id)).value()).isEqualTo("theirs");
       assertThat(client.context().gtids().isEmpty()).isTrue();
 

@@ -38,11 +38,11 @@ class ReadPathFailoverIT {
       ConsistentReader reader = ConsistentReader.builder(replicaPool, source).build();
       replica.pauseApplier();
       ExecutorService executor = Executors.newSingleThreadExecutor();
-      try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         insert(source, 1, "written");
         ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(4));
         Future<ReadResult<String>> read =
-            executor.submit(scope.context().wrap(() -> reader.read(options, c -> value(c, 1))));
+            executor.submit(binding.context().wrap(() -> reader.read(options, c -> value(c, 1))));
         RunningWaits.awaitOne(replica);
 
         replica.kill();
@@ -67,7 +67,7 @@ class ReadPathFailoverIT {
       topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
       CapturingDataSource source = CapturingDataSource.wrap(sourcePool);
       ConsistentReader reader = ConsistentReader.builder(replicaPool, source).build();
-      try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         insert(source, 1, "before");
         assertThat(reader.read(c -> value(c, 1)).value()).isEqualTo("before");
         replica.freeze();
@@ -98,7 +98,7 @@ class ReadPathFailoverIT {
       topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
       promoted.stopReceiver();
       try (HikariDataSource oldPool = Pools.tracking(oldSource, "shop", 1);
-          ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+          ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         insert(CapturingDataSource.wrap(oldPool), 1, "acknowledged");
 
         topology.promote(promoted, FormerSource.KILLED);
@@ -111,11 +111,11 @@ class ReadPathFailoverIT {
                   ConsistentReadException.class,
                   e -> {
                     assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
-                    assertThat(e.token()).isEqualTo(scope.context().gtids());
+                    assertThat(e.token()).isEqualTo(binding.context().gtids());
                     assertThat(e.lost())
                         .as("what the promoted source lacks")
                         .isEqualTo(
-                            scope
+                            binding
                                 .context()
                                 .gtids()
                                 .subtract(GtidSet.parse(promoted.gtidExecuted())))

@@ -48,7 +48,7 @@ class ReadPathFiguresIT {
       Map<Reason, Integer> reasons = new EnumMap<>(Reason.class);
       int skipped = 0;
       for (int i = 0; i < WRITES; i++) {
-        try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+        try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
           try (Connection c = source.getConnection()) {
             c.createStatement().executeUpdate("INSERT INTO t VALUES (" + i + ")");
           }

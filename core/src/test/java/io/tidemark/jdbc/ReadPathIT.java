@@ -92,7 +92,7 @@ class ReadPathIT {
 
   @Test
   void readsFreshWriteOnReplicaAfterWaitThenSkipsTheWait() throws SQLException {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("created");
       ConsistentReader reader = reader(ReadPolicy.FAIL);
 
@@ -113,7 +113,7 @@ class ReadPathIT {
   void aWriteInsideAReadThatFellBackToTheSourceIsRefusedNotLeftUncaptured() {
     replica.pauseApplier();
     long written = IDS.incrementAndGet();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       create("created");
       ConsistentReader reader = reader(ReadPolicy.FALLBACK_TO_SOURCE);
       ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(400));
@@ -144,7 +144,7 @@ class ReadPathIT {
     // read_only alone lets a user with SUPER or CONNECTION_ADMIN write: an errant transaction.
     replica.execute("SET GLOBAL super_read_only = OFF");
     long written = IDS.incrementAndGet();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       ConsistentReader reader = reader(ReadPolicy.FAIL);
 
       assertThatThrownBy(
@@ -193,7 +193,7 @@ class ReadPathIT {
   @Test
   void pausedApplierWithFailPolicyFailsWithinBudgetAndNeverReadsStale() {
     replica.pauseApplier();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("created");
       ConsistentReader reader = reader(ReadPolicy.FAIL);
       ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(1500));
@@ -204,7 +204,7 @@ class ReadPathIT {
               ConsistentReadException.class,
               e -> {
                 assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT);
-                assertThat(e.token()).isEqualTo(scope.context().gtids());
+                assertThat(e.token()).isEqualTo(binding.context().gtids());
                 assertThat(e.replica()).isEqualTo(replica.serverUuid());
                 assertThat(e.waited()).isGreaterThan(Duration.ofMillis(1000));
               });
@@ -215,7 +215,7 @@ class ReadPathIT {
   @Test
   void pausedApplierFallsBackToTheSourceAfterCheckingItHasTheToken() throws SQLException {
     replica.pauseApplier();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("created");
       ReadOptions options = ReadOptions.defaults().withTimeout(Duration.ofMillis(300));
 
@@ -232,7 +232,7 @@ class ReadPathIT {
   @Test
   void fallbackIsReservedItsShareOfTheBudgetSoTheReadEndsWithinItsDeadline() throws SQLException {
     replica.pauseApplier();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("created");
       ReadOptions options = ReadOptions.defaults().withTimeout(Duration.ofMillis(1500));
       ConsistentReader reader =
@@ -255,7 +255,7 @@ class ReadPathIT {
   @Test
   void resumingTheApplierMidWaitServesTheReadFreshFromTheReplica() throws Exception {
     replica.pauseApplier();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("created");
       ConsistentReader reader = reader(ReadPolicy.FAIL);
       ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
@@ -273,9 +273,9 @@ class ReadPathIT {
   @Test
   void budgetsOfZeroAFractionAndSecondsAreEachKept() {
     replica.pauseApplier();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("created");
-      String token = scope.context().gtids().toString();
+      String token = binding.context().gtids().toString();
       for (Duration budget :
           List.of(Duration.ZERO, Duration.ofMillis(300), Duration.ofSeconds(2))) {
         ConsistentReader reader = reader(ReadPolicy.FAIL);
@@ -303,7 +303,7 @@ class ReadPathIT {
 
   @Test
   void zeroBudgetStillServesAReplicaThatAlreadyHasTheToken() throws SQLException {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("created");
       topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
 
@@ -353,7 +353,7 @@ class ReadPathIT {
       throws SQLException {
     List<ExecutionRecord> records = new ArrayList<>();
     for (int i = 0; i < times; i++) {
-      try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         long id = create("fresh-" + i);
         ReadResult<String> read =
             // 8.0.15 applies a 1 s delay about 2 s after the commit, now and then 3 s.
@@ -368,7 +368,7 @@ class ReadPathIT {
   @Test
   void snapshotLeftOpenOnAPooledConnectionIsEndedBeforeTheRead() throws Exception {
     try (HikariDataSource onePool = Pools.plain(replica, db, 1)) {
-      try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         long id = create("old");
         topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
         try (Connection c = onePool.getConnection();
@@ -398,7 +398,7 @@ class ReadPathIT {
   @Test
   void killQueryOnTheWaitingConnectionEndsTheReadByPolicy() throws Exception {
     replica.pauseApplier();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("created");
       ConsistentReader reader = reader(ReadPolicy.FAIL);
       ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
@@ -421,7 +421,7 @@ class ReadPathIT {
   @Test
   void retryPolicyWaitsAgainAfterAFailedWaitAndServesFromTheReplica() throws Exception {
     replica.pauseApplier();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("created");
       ConsistentReader reader = reader(ReadPolicy.RETRY);
       ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(6));
@@ -482,7 +482,7 @@ class ReadPathIT {
   @Test
   void rowOlderThanTheRequiredRevisionIsNeverReturned() throws SQLException {
     long id;
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       id = create("created");
     }
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
@@ -509,15 +509,15 @@ class ReadPathIT {
     replica.pauseApplier();
     int readers = 100;
     ExecutorService clients = Executors.newFixedThreadPool(readers);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("shared");
-      String token = scope.context().gtids().toString();
+      String token = binding.context().gtids().toString();
       ConsistentReader reader = reader(ReadPolicy.FAIL);
       ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(8));
       List<Future<ReadResult<String>>> reads = new ArrayList<>();
       for (int i = 0; i < readers; i++) {
         reads.add(
-            clients.submit(scope.context().wrap(() -> reader.read(options, c -> status(c, id)))));
+            clients.submit(binding.context().wrap(() -> reader.read(options, c -> status(c, id)))));
       }
       RunningWaits.awaitOne(replica);
       replica.resumeApplier();

@@ -69,9 +69,9 @@ class RestoredReplicaIT {
                     .withTimeout(Duration.ofMillis(500)))
             .build();
     GtidSet token;
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       Rows.insert(source, 1, "v1");
-      token = scope.context().gtids();
+      token = binding.context().gtids();
       assertThat(reader.read(c -> Rows.value(c, 1)).value()).isEqualTo("v1");
       ReadResult<@Nullable String> known = reader.read(c -> Rows.value(c, 1));
       assertThat(known.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
@@ -79,7 +79,7 @@ class RestoredReplicaIT {
 
     replica.restore(snapshot);
     List<String> outcomes = new ArrayList<>();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(token)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(token)) {
       // The pool's connections died with the server: the first reads find that out.
       for (int i = 0; i < 6; i++) {
         try {
@@ -96,7 +96,7 @@ class RestoredReplicaIT {
     assertThat(outcomes).as("never served without the row").noneMatch(o -> o.endsWith(" null"));
     assertThat(outcomes).contains(Reason.WAIT_TIMEOUT.name());
     assertThat(replica.awaitGtidSet(token.toString(), Duration.ofSeconds(30))).isTrue();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(token)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(token)) {
       assertThat(reader.read(c -> Rows.value(c, 1)).value()).isEqualTo("v1");
     }
   }

@@ -14,9 +14,9 @@ import io.tidemark.Reason;
 import io.tidemark.RedisClients;
 import io.tidemark.TokenCodec;
 import io.tidemark.TokenConfig;
-import io.tidemark.store.RedisTokenStore;
-import io.tidemark.store.ScopeKey;
-import io.tidemark.store.TokenStoreConfig;
+import io.tidemark.scope.RedisScopeStore;
+import io.tidemark.scope.ScopeKey;
+import io.tidemark.scope.ScopeStoreConfig;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
@@ -100,7 +100,7 @@ class TaggedGtidsIT {
       return;
     }
     replica.pauseApplier();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
       int id = ++nextId;
       Rows.insert(tagged, id, "tagged");
       GtidSet captured = scope.context().gtids();
@@ -116,8 +116,8 @@ class TaggedGtidsIT {
       assertThat(token.gtids()).isEqualTo(captured);
 
       try (RedisClients clients = new RedisClients()) {
-        RedisTokenStore store =
-            RedisTokenStore.create(clients.connect(redis), TokenStoreConfig.ofDefaults());
+        RedisScopeStore store =
+            RedisScopeStore.create(clients.connect(redis), ScopeStoreConfig.ofDefaults());
         ScopeKey key = ScopeKey.object("batch", Integer.toString(id));
         assertThat(store.merge(key, captured)).isTrue();
         assertThat(store.get(key).gtids()).isEqualTo(captured);
@@ -133,7 +133,7 @@ class TaggedGtidsIT {
       CompletableFuture<ReadResult<@Nullable String>> read =
           CompletableFuture.supplyAsync(
               () -> {
-                try (ConsistencyContext.Scope reading = ConsistencyContext.open(token.gtids())) {
+                try (ConsistencyContext.Binding reading = ConsistencyContext.open(token.gtids())) {
                   return reader.read(reader.defaults(), c -> Rows.value(c, id));
                 } catch (SQLException e) {
                   throw new IllegalStateException(e);
@@ -155,7 +155,7 @@ class TaggedGtidsIT {
             .execute(
                 "SET gtid_next = 'AUTOMATIC:" + TAG + "'",
                 "INSERT INTO `" + db + "`.t VALUES (" + ++nextId + ", 'other')");
-        try (ConsistencyContext.Scope more = ConsistencyContext.open()) {
+        try (ConsistencyContext.Binding more = ConsistencyContext.open()) {
           Rows.insert(tagged, ++nextId, "tagged");
           scattered = scattered.union(more.context().gtids());
         }
@@ -177,7 +177,7 @@ class TaggedGtidsIT {
         ConsistentReader.builder(replicaPool, source)
             .defaults(ReadOptions.defaults().withPolicy(ReadPolicy.FALLBACK_TO_SOURCE))
             .build();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(tagged)) {
+    try (ConsistencyContext.Binding scope = ConsistencyContext.open(tagged)) {
       assertThatThrownBy(() -> reader.read(reader.defaults(), c -> Rows.value(c, 1)))
           .isInstanceOfSatisfying(
               ConsistentReadException.class,

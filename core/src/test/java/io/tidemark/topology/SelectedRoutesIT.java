@@ -66,7 +66,7 @@ class SelectedRoutesIT {
 
       cluster.topology.promote(cluster.replica1, FormerSource.READ_ONLY);
       cluster.replica1.execute("INSERT INTO shop.t VALUES (2, 'after')");
-      cluster.scope.context().merge(GtidSet.parse(cluster.replica1.gtidExecuted()));
+      cluster.binding.context().merge(GtidSet.parse(cluster.replica1.gtidExecuted()));
 
       ReadResult<String> read = cluster.read(2, ReadPolicy.FALLBACK_TO_SOURCE);
       assertThat(read.value()).isEqualTo("after");
@@ -138,7 +138,7 @@ class SelectedRoutesIT {
     final TopologyView view;
     final CapturingDataSource writer;
     final ConsistentReader reader;
-    ConsistencyContext.Scope scope = ConsistencyContext.open();
+    ConsistencyContext.Binding binding = ConsistencyContext.open();
 
     Cluster(Duration maxLag) {
       this(maxLag, TopologyView.DEFAULT_REFRESH_INTERVAL);
@@ -209,7 +209,7 @@ class SelectedRoutesIT {
 
     @Override
     public void close() {
-      scope.close();
+      binding.close();
       view.close();
       pools.values().forEach(HikariDataSource::close);
       topology.close();

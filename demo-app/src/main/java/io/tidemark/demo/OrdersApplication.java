@@ -3,10 +3,10 @@ package io.tidemark.demo;
 import com.zaxxer.hikari.HikariDataSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.tidemark.cache.RedisVersionedCache;
+import io.tidemark.cache.RedisRevisionGuardedCache;
+import io.tidemark.cache.RevisionGuardedCacheConfig;
 import io.tidemark.cache.ValueCodec;
-import io.tidemark.cache.VersionedCacheConfig;
-import io.tidemark.spring.VersionGuardedCacheManager;
+import io.tidemark.spring.RevisionGuardedCacheManager;
 import java.util.Set;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
@@ -76,10 +76,10 @@ public class OrdersApplication {
       @Value("${spring.datasource.url}") String database) {
     // Order ids are per database: services on other databases sharing this Redis must not see
     // each other's orders.
-    VersionedCacheConfig cache =
-        VersionedCacheConfig.custom()
+    RevisionGuardedCacheConfig cache =
+        RevisionGuardedCacheConfig.custom()
             .keyPrefix(
-                VersionedCacheConfig.DEFAULT_KEY_PREFIX
+                RevisionGuardedCacheConfig.DEFAULT_KEY_PREFIX
                     + Integer.toHexString(database.hashCode())
                     + ":")
             .build();
@@ -95,9 +95,9 @@ public class OrdersApplication {
             return Order.decode(text);
           }
         };
-    return new VersionGuardedCacheManager(
+    return new RevisionGuardedCacheManager(
         new ConcurrentMapCacheManager(),
         Set.of("orders"),
-        name -> RedisVersionedCache.create(cacheConnection, orders, cache));
+        name -> RedisRevisionGuardedCache.create(cacheConnection, orders, cache));
   }
 }

@@ -2,7 +2,7 @@ package io.tidemark.spring;
 
 /**
  * A value that knows its row revision: the number a writer raises with every change of the row
- * (deletions included). Values of version-guarded caches implement it.
+ * (deletions included). Values of revision-guarded caches implement it.
  */
 public interface Revisioned {
 

@@ -24,7 +24,7 @@ final class ConsistencyTaskDecorator implements TaskDecorator {
       return task;
     }
     return () -> {
-      try (ConsistencyContext.Scope scope = context == null ? null : context.attach();
+      try (ConsistencyContext.Binding binding = context == null ? null : context.attach();
           RequestBudget.Binding budget = RequestBudget.bind(deadline);
           PinnedRead.Binding tokens = ForwardedTokens.bind(forwarded)) {
         task.run();

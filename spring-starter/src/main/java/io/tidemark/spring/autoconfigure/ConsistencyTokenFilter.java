@@ -104,7 +104,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
     }
     // Contexts are only made bound; run() binds this one again on every dispatch's thread.
     ConsistencyContext context;
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
       context = scope.context();
       incoming.applyTo(context);
       fromCookie.applyTo(context);
@@ -128,7 +128,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       HttpServletResponse response,
       FilterChain chain)
       throws ServletException, IOException {
-    try (ConsistencyContext.Scope scope = state.context().attach();
+    try (ConsistencyContext.Binding scope = state.context().attach();
         RequestBudget.Binding budget = RequestBudget.bind(state.deadline());
         PinnedRead.Binding tokens = ForwardedTokens.bind(state.forwarded())) {
       chain.doFilter(request, response);

@@ -6,11 +6,11 @@ import io.tidemark.GtidSet;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
+import io.tidemark.scope.ScopeKey;
+import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.Revisioned;
 import io.tidemark.spring.ScopedWrites;
-import io.tidemark.store.ScopeKey;
-import io.tidemark.store.TokenStore;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -43,7 +43,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
   private static final Log log = LogFactory.getLog(ReadYourWritesInterceptor.class);
 
   private final ObjectProvider<ConsistentReader> reader;
-  private final ObjectProvider<TokenStore> store;
+  private final ObjectProvider<ScopeStore> store;
   private final ObjectProvider<ReadInstrumentation> instrumentation;
   private final MethodExpressions expressions;
   private final StringValueResolver values;
@@ -51,7 +51,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
 
   ReadYourWritesInterceptor(
       ObjectProvider<ConsistentReader> reader,
-      ObjectProvider<TokenStore> store,
+      ObjectProvider<ScopeStore> store,
       ObjectProvider<ReadInstrumentation> instrumentation,
       MethodExpressions expressions,
       StringValueResolver values) {
@@ -81,7 +81,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       read = AnnotatedElementUtils.findMergedAnnotation(type, ReadYourWrites.class);
     }
     ConsistencyContext bound = ConsistencyContext.currentOrNull();
-    try (ConsistencyContext.Scope scope =
+    try (ConsistencyContext.Binding scope =
         bound != null ? bound.attach() : ConsistencyContext.open()) {
       ConsistencyContext context = scope.context();
       GtidSet before = context.gtids();
@@ -184,7 +184,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
   private static @Nullable Connection openTransactionConnection() {
     for (Map.Entry<Object, Object> bound :
         TransactionSynchronizationManager.getResourceMap().entrySet()) {
-      if (bound.getKey() instanceof TidemarkDataSource
+      if (bound.getKey() instanceof RoutingDataSource
           && bound.getValue() instanceof ConnectionHolder holder
           && holder.getConnectionHandle() != null) {
         return holder.getConnection();
@@ -266,7 +266,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       Object[] arguments,
       ConsistencyContext context,
       GtidSet before) {
-    TokenStore tokens = requiredStore("@ScopedWrites");
+    ScopeStore tokens = requiredStore("@ScopedWrites");
     ScopeKey key = scopeKey(scoped.value(), method, arguments, "@ScopedWrites");
     // Both are idempotent, so one more try is safe after a call that may or may not have landed.
     if (context.isDirty()) {
@@ -311,8 +311,8 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     }
   }
 
-  private TokenStore requiredStore(String what) {
-    TokenStore tokens = store.getIfAvailable();
+  private ScopeStore requiredStore(String what) {
+    ScopeStore tokens = store.getIfAvailable();
     if (tokens == null) {
       throw new IllegalStateException(
           what + " needs a scope store: set tidemark.scope.store to REDIS or CAFFEINE");

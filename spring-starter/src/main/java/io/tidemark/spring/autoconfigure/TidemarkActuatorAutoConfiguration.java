@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(after = TidemarkAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
-@ConditionalOnBean(TidemarkNodes.class)
+@ConditionalOnBean(NodeRuntime.class)
 public final class TidemarkActuatorAutoConfiguration {
 
   @Configuration(proxyBeanMethods = false)
@@ -31,7 +31,7 @@ public final class TidemarkActuatorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkHealthIndicator")
     TidemarkHealthIndicator tidemarkHealthIndicator(
-        TidemarkNodes nodes, TidemarkProperties properties) {
+        NodeRuntime nodes, TidemarkProperties properties) {
       return new TidemarkHealthIndicator(
           nodes.view()::snapshot, properties.getTopology().getMaxLag());
     }
@@ -44,7 +44,7 @@ public final class TidemarkActuatorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
-    TidemarkEndpoint tidemarkEndpoint(TidemarkNodes nodes, ExecutionHistory history) {
+    TidemarkEndpoint tidemarkEndpoint(NodeRuntime nodes, ExecutionHistory history) {
       return new TidemarkEndpoint(nodes.view()::snapshot, history, nodes.writes()::stats);
     }
   }

@@ -3,8 +3,8 @@ package io.tidemark.spring.autoconfigure;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.TokenCodec;
 import io.tidemark.jdbc.ConsistentReader;
-import io.tidemark.store.CaffeineTokenStore;
-import io.tidemark.store.TokenStore;
+import io.tidemark.scope.CaffeineScopeStore;
+import io.tidemark.scope.ScopeStore;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeConfig;
 import io.tidemark.topology.SelectedNodeRoutes;
@@ -45,17 +45,17 @@ public final class TidemarkAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
-    return new TokenCodec(TidemarkSettings.tokenConfig(properties));
+    return new TokenCodec(CoreConfigs.tokenConfig(properties));
   }
 
   @Bean(destroyMethod = "close")
-  TidemarkNodes tidemarkNodes(
+  NodeRuntime tidemarkNodes(
       TidemarkProperties properties,
       DataSource dataSource,
       ObjectProvider<JdbcConnectionDetails> connectionDetails) {
     DataSource source =
-        dataSource instanceof TidemarkDataSource wrapped ? wrapped.target() : dataSource;
-    return TidemarkNodes.start(
+        dataSource instanceof RoutingDataSource wrapped ? wrapped.target() : dataSource;
+    return NodeRuntime.start(
         properties, sourceNode(properties, source, connectionDetails.getIfAvailable()), source);
   }
 
@@ -67,12 +67,12 @@ public final class TidemarkAutoConfiguration {
 
   @Bean
   ConsistentReader tidemarkReader(
-      TidemarkNodes nodes,
+      NodeRuntime nodes,
       TidemarkProperties properties,
       ExecutionHistory history,
       ObjectProvider<ReadInstrumentation> instrumentation) {
     List<ReadInstrumentation> observers = instrumentation.orderedStream().toList();
-    return TidemarkSettings.readerLimits(
+    return CoreConfigs.readerLimits(
             ConsistentReader.builder(
                 new SelectedNodeRoutes(nodes.view(), nodes.selector(), nodes.pools())),
             properties)
@@ -90,17 +90,18 @@ public final class TidemarkAutoConfiguration {
   }
 
   @Bean
-  static TidemarkDataSourceWrapper tidemarkDataSourceWrapper(ObjectProvider<TidemarkNodes> nodes) {
-    return new TidemarkDataSourceWrapper(nodes);
+  static RoutingDataSourceBeanPostProcessor tidemarkDataSourceWrapper(
+      ObjectProvider<NodeRuntime> nodes) {
+    return new RoutingDataSourceBeanPostProcessor(nodes);
   }
 
   @Bean
-  static ReadYourWritesPostProcessor readYourWritesPostProcessor(
+  static ReadYourWritesBeanPostProcessor readYourWritesPostProcessor(
       ObjectProvider<ConsistentReader> reader,
-      ObjectProvider<TokenStore> store,
+      ObjectProvider<ScopeStore> store,
       ObjectProvider<ReadInstrumentation> instrumentation,
       BeanFactory beans) {
-    return new ReadYourWritesPostProcessor(
+    return new ReadYourWritesBeanPostProcessor(
         new ReadYourWritesInterceptor(
             reader,
             store,
@@ -110,36 +111,36 @@ public final class TidemarkAutoConfiguration {
   }
 
   @Bean(destroyMethod = "close")
-  @ConditionalOnMissingBean(TokenStore.class)
+  @ConditionalOnMissingBean(ScopeStore.class)
   @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "REDIS")
   @ConditionalOnClass(name = "io.lettuce.core.RedisClient")
-  RedisScopeStore tidemarkRedisScopeStore(TidemarkProperties properties) {
+  ConnectedScopeStore tidemarkRedisScopeStore(TidemarkProperties properties) {
     String uri = properties.getScope().getRedisUri();
     if (uri == null || uri.isBlank()) {
       throw new TidemarkStartupException(
           "tidemark.scope.store is REDIS but tidemark.scope.redis-uri is not set.",
           "Set tidemark.scope.redis-uri, e.g. redis://localhost:6379.");
     }
-    return RedisScopeStore.connect(
-        uri, TidemarkSettings.storeConfig(properties), properties.getScope().isNearCache());
+    return ConnectedScopeStore.connect(
+        uri, CoreConfigs.storeConfig(properties), properties.getScope().isNearCache());
   }
 
   @Bean
-  @ConditionalOnMissingBean(TokenStore.class)
+  @ConditionalOnMissingBean(ScopeStore.class)
   @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "REDIS")
   @ConditionalOnMissingClass("io.lettuce.core.RedisClient")
-  TokenStore tidemarkRedisScopeStoreWithoutLettuce() {
+  ScopeStore tidemarkRedisScopeStoreWithoutLettuce() {
     throw new TidemarkStartupException(
         "tidemark.scope.store is REDIS, but Lettuce is not on the classpath.",
         "Add the dependency io.lettuce:lettuce-core, or choose another tidemark.scope.store.");
   }
 
   @Bean
-  @ConditionalOnMissingBean(TokenStore.class)
+  @ConditionalOnMissingBean(ScopeStore.class)
   @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "CAFFEINE")
   @ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
-  TokenStore tidemarkCaffeineScopeStore(TidemarkProperties properties) {
-    return CaffeineTokenStore.create(TidemarkSettings.storeConfig(properties));
+  ScopeStore tidemarkCaffeineScopeStore(TidemarkProperties properties) {
+    return CaffeineScopeStore.create(CoreConfigs.storeConfig(properties));
   }
 
   private static NodeConfig sourceNode(

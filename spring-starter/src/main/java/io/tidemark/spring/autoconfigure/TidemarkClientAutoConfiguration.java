@@ -53,17 +53,17 @@ import org.springframework.web.reactive.function.client.WebClient;
  * }
  *
  * // consumer
- * try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+ * try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
  *   try {
  *     codec.verify(codec.parseHeader(message.getHeader("Consistency-Token")), cluster)
  *         .ifPresent(token -> {
- *           scope.context().merge(token.gtids());
+ *           binding.context().merge(token.gtids());
  *           if (token.requiresSource()) {
- *             scope.context().markDirty("producer's write not covered");
+ *             binding.context().markDirty("producer's write not covered");
  *           }
  *         });
  *   } catch (TokenRejectedException e) {               // e.g. EXPIRED after a long queue
- *     scope.context().markDirty("message token rejected: " + e.reason());
+ *     binding.context().markDirty("message token rejected: " + e.reason());
  *   }
  *   handle(message);   // reads under @ReadYourWrites see the producer's writes, or go to the source
  * }

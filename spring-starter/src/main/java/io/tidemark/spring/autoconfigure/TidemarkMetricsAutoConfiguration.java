@@ -25,7 +25,7 @@ import org.springframework.context.annotation.Configuration;
     })
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
 @ConditionalOnClass(ObservationRegistry.class)
-@ConditionalOnBean(TidemarkNodes.class)
+@ConditionalOnBean(NodeRuntime.class)
 public final class TidemarkMetricsAutoConfiguration {
 
   @Configuration(proxyBeanMethods = false)
@@ -35,14 +35,14 @@ public final class TidemarkMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkReadMetrics")
-    ReadMetrics tidemarkReadMetrics(MeterRegistry registry, TidemarkNodes nodes) {
+    ReadMetrics tidemarkReadMetrics(MeterRegistry registry, NodeRuntime nodes) {
       return new ReadMetrics(registry, new NodeNames(nodes.view()::snapshot));
     }
 
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkStateMetrics")
-    TidemarkStateMetrics tidemarkStateMetrics(TidemarkNodes nodes) {
-      return new TidemarkStateMetrics(nodes.view()::snapshot, nodes.writes()::stats);
+    NodeStateMetrics tidemarkStateMetrics(NodeRuntime nodes) {
+      return new NodeStateMetrics(nodes.view()::snapshot, nodes.writes()::stats);
     }
   }
 

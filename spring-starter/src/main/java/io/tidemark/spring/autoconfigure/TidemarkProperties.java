@@ -4,7 +4,7 @@ import io.tidemark.ReadPolicy;
 import io.tidemark.TokenConfig;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
-import io.tidemark.store.TokenStoreConfig;
+import io.tidemark.scope.ScopeStoreConfig;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeSelector;
 import io.tidemark.topology.TopologyView;
@@ -18,7 +18,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Settings of Tidemark under {@code tidemark.*}. Everything but the replicas has a default; {@link
- * TidemarkSettings} turns them into the core's configuration objects.
+ * CoreConfigs} turns them into the core's configuration objects.
  */
 @ConfigurationProperties("tidemark")
 public class TidemarkProperties {
@@ -482,10 +482,10 @@ public class TidemarkProperties {
     private @Nullable String redisUri;
 
     /** How long a scope lives after its last write. */
-    private Duration timeToLive = TokenStoreConfig.DEFAULT_TIME_TO_LIVE;
+    private Duration timeToLive = ScopeStoreConfig.DEFAULT_TIME_TO_LIVE;
 
     /** Longest a scope-store call may take; past it the read takes the source path. */
-    private Duration commandTimeout = TokenStoreConfig.DEFAULT_COMMAND_TIMEOUT;
+    private Duration commandTimeout = ScopeStoreConfig.DEFAULT_COMMAND_TIMEOUT;
 
     /**
      * Whether a REDIS store answers repeated scope reads from a local copy for up to a second. It

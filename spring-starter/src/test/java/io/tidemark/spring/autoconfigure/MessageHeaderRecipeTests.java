@@ -25,7 +25,7 @@ class MessageHeaderRecipeTests {
   @Test
   void theConsumerReadsWithTheProducersToken() {
     Map<String, String> message = new HashMap<>();
-    try (ConsistencyContext.Scope producer =
+    try (ConsistencyContext.Binding producer =
         ConsistencyContext.open(GtidSet.parse(TestTokens.A + ":1-7"))) {
       produce(message);
     }
@@ -39,13 +39,13 @@ class MessageHeaderRecipeTests {
   @Test
   void aDirtyProducerWithoutASourceOrARejectedTokenSendsTheConsumersReadsToTheSource() {
     Map<String, String> dirty = new HashMap<>();
-    try (ConsistencyContext.Scope producer =
+    try (ConsistencyContext.Binding producer =
         ConsistencyContext.open(GtidSet.parse(TestTokens.A + ":1"))) {
       producer.context().markDirty("write not captured");
       produce(dirty);
     }
     Map<String, String> signedElsewhere = new HashMap<>();
-    try (ConsistencyContext.Scope producer =
+    try (ConsistencyContext.Binding producer =
         ConsistencyContext.open(GtidSet.parse(TestTokens.A + ":1"))) {
       produce(signedElsewhere);
     }
@@ -79,21 +79,21 @@ class MessageHeaderRecipeTests {
   }
 
   private ConsistencyContext consume(Map<String, String> message, TokenCodec codec) {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       try {
         codec
             .verify(codec.parseHeader(message.get("Consistency-Token")), cluster)
             .ifPresent(
                 token -> {
-                  scope.context().merge(token.gtids());
+                  binding.context().merge(token.gtids());
                   if (token.requiresSource()) {
-                    scope.context().markDirty("producer's write not covered");
+                    binding.context().markDirty("producer's write not covered");
                   }
                 });
       } catch (TokenRejectedException e) {
-        scope.context().markDirty("message token rejected: " + e.reason());
+        binding.context().markDirty("message token rejected: " + e.reason());
       }
-      return scope.context();
+      return binding.context();
     }
   }
 }

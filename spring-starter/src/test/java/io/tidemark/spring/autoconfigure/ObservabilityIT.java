@@ -172,7 +172,7 @@ class ObservabilityIT {
   void anAnnotatedReadIsObservedWithMethodAndOutcome() {
     JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
     int rows;
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       jdbc.update("INSERT INTO t VALUES (?)", ids.incrementAndGet());
       rows = app.getBean(Rows.class).count();
     }
@@ -242,7 +242,7 @@ class ObservabilityIT {
   private static int writeThenRead(ReadOptions options) throws SQLException {
     DataSource dataSource = app.getBean(DataSource.class);
     ConsistentReader reader = app.getBean(ConsistentReader.class);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       try (Connection c = dataSource.getConnection();
           Statement s = c.createStatement()) {
         s.executeUpdate("INSERT INTO t VALUES (" + ids.incrementAndGet() + ")");
@@ -262,7 +262,7 @@ class ObservabilityIT {
   }
 
   private static double captured(MeterRegistry meters) {
-    return meters.find(TidemarkStateMetrics.CAPTURES).functionCounters().stream()
+    return meters.find(NodeStateMetrics.CAPTURES).functionCounters().stream()
         .mapToDouble(c -> c.count())
         .sum();
   }

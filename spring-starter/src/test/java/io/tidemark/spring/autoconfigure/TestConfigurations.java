@@ -19,7 +19,7 @@ final class TestConfigurations {
   static class Codec {
     @Bean
     TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
-      return new TokenCodec(TidemarkSettings.tokenConfig(properties));
+      return new TokenCodec(CoreConfigs.tokenConfig(properties));
     }
   }
 }

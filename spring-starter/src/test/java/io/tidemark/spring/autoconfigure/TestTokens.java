@@ -30,7 +30,7 @@ final class TestTokens {
   }
 
   static TokenCodec codec(String secret) {
-    return new TokenCodec(TidemarkSettings.tokenConfig(properties(secret)));
+    return new TokenCodec(CoreConfigs.tokenConfig(properties(secret)));
   }
 
   static GtidSet gtids(String text) {

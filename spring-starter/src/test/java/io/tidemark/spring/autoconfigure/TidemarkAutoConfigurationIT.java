@@ -10,7 +10,7 @@ import io.tidemark.TokenCodec;
 import io.tidemark.TokenConfig;
 import io.tidemark.jdbc.CaptureStats;
 import io.tidemark.jdbc.ConsistentReader;
-import io.tidemark.store.TokenStore;
+import io.tidemark.scope.ScopeStore;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
 import io.tidemark.topology.ExecutionHistory;
@@ -63,7 +63,7 @@ class TidemarkAutoConfigurationIT {
             context -> {
               assertThat(context).hasNotFailed();
               DataSource dataSource = context.getBean(DataSource.class);
-              assertThat(dataSource).isInstanceOf(TidemarkDataSource.class);
+              assertThat(dataSource).isInstanceOf(RoutingDataSource.class);
               assertThat(dataSource.isWrapperFor(HikariDataSource.class)).isTrue();
               assertThat(dataSource.unwrap(HikariDataSource.class).getJdbcUrl())
                   .isEqualTo(topology.source().jdbcUrl(db));
@@ -71,8 +71,8 @@ class TidemarkAutoConfigurationIT {
                   .hasSingleBean(ConsistentReader.class)
                   .hasSingleBean(TokenCodec.class)
                   .hasSingleBean(ExecutionHistory.class)
-                  .doesNotHaveBean(TokenStore.class);
-              assertThat(context.getBean(TidemarkNodes.class).view().snapshot().nodes())
+                  .doesNotHaveBean(ScopeStore.class);
+              assertThat(context.getBean(NodeRuntime.class).view().snapshot().nodes())
                   .extracting(n -> n.name() + ":" + n.writable())
                   .containsExactly("source:true", "replica-1:false");
             });
@@ -86,12 +86,12 @@ class TidemarkAutoConfigurationIT {
               topology.source().execute("CREATE TABLE IF NOT EXISTS `" + db + "`.t (id INT)");
               JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
               GtidSet written;
-              try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+              try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
                 jdbc.update("INSERT INTO t VALUES (1)");
                 written = scope.context().gtids();
               }
               assertThat(written.isEmpty()).isFalse();
-              CaptureStats stats = context.getBean(TidemarkNodes.class).writes().stats();
+              CaptureStats stats = context.getBean(NodeRuntime.class).writes().stats();
               assertThat(stats.tracked()).isEqualTo(1);
               assertThat(stats.queried()).isZero();
             });
@@ -116,7 +116,7 @@ class TidemarkAutoConfigurationIT {
         .run(
             context -> {
               assertThat(context.getBean(TokenCodec.class)).isSameAs(OwnBeans.CODEC);
-              assertThat(context.getBean(TokenStore.class)).isSameAs(OwnBeans.STORE);
+              assertThat(context.getBean(ScopeStore.class)).isSameAs(OwnBeans.STORE);
             });
   }
 
@@ -124,7 +124,7 @@ class TidemarkAutoConfigurationIT {
   void caffeineScopeStoreWhenAsked() {
     runner()
         .withPropertyValues("tidemark.scope.store=CAFFEINE")
-        .run(context -> assertThat(context).hasSingleBean(TokenStore.class));
+        .run(context -> assertThat(context).hasSingleBean(ScopeStore.class));
   }
 
   @Test
@@ -208,9 +208,9 @@ class TidemarkAutoConfigurationIT {
                         .active("own")
                         .build())
                 .build());
-    static final TokenStore STORE =
-        io.tidemark.store.CaffeineTokenStore.create(
-            io.tidemark.store.TokenStoreConfig.ofDefaults());
+    static final ScopeStore STORE =
+        io.tidemark.scope.CaffeineScopeStore.create(
+            io.tidemark.scope.ScopeStoreConfig.ofDefaults());
 
     @Bean
     TokenCodec ownCodec() {
@@ -218,7 +218,7 @@ class TidemarkAutoConfigurationIT {
     }
 
     @Bean
-    TokenStore ownStore() {
+    ScopeStore ownStore() {
       return STORE;
     }
   }

@@ -121,7 +121,7 @@ class TidemarkClientAutoConfigurationTests {
               AsyncTaskExecutor executor =
                   context.getBean("applicationTaskExecutor", AsyncTaskExecutor.class);
               Deadline deadline = Deadline.after(Duration.ofMinutes(1), Ticker.systemTicker());
-              try (ConsistencyContext.Scope scope =
+              try (ConsistencyContext.Binding binding =
                       ConsistencyContext.open(GtidSet.parse(TestTokens.A + ":1-3"));
                   RequestBudget.Binding budget = RequestBudget.bind(deadline)) {
                 Future<String> seen =
@@ -144,7 +144,7 @@ class TidemarkClientAutoConfigurationTests {
                                 .toString()
                                 .replace("\n", "")
                             + " budget true");
-                assertThat(scope.context().gtids())
+                assertThat(binding.context().gtids())
                     .isEqualTo(GtidSet.parse(TestTokens.A + ":1-3," + TestTokens.B + ":9"));
               }
             });

@@ -52,10 +52,10 @@ class TidemarkMetricsAutoConfigurationTests {
               assertThat(context).hasNotFailed();
               assertThat(context).hasSingleBean(ReadMetrics.class);
               assertThat(context).hasSingleBean(ReadObservation.class);
-              assertThat(context).hasSingleBean(TidemarkStateMetrics.class);
+              assertThat(context).hasSingleBean(NodeStateMetrics.class);
               MeterRegistry registry = context.getBean(MeterRegistry.class);
-              assertThat(registry.find(TidemarkStateMetrics.LAG).gauges()).hasSize(2);
-              assertThat(registry.get(TidemarkStateMetrics.AVAILABLE).tag("node", "replica-1"))
+              assertThat(registry.find(NodeStateMetrics.LAG).gauges()).hasSize(2);
+              assertThat(registry.get(NodeStateMetrics.AVAILABLE).tag("node", "replica-1"))
                   .satisfies(gauge -> assertThat(gauge.gauge().value()).isZero());
             });
   }
@@ -67,7 +67,7 @@ class TidemarkMetricsAutoConfigurationTests {
         .run(
             context -> {
               ConsistentReader reader = context.getBean(ConsistentReader.class);
-              try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+              try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
                 assertThatThrownBy(() -> reader.read(c -> 1))
                     .isInstanceOf(ConsistentReadException.class);
               }
@@ -120,7 +120,7 @@ class TidemarkMetricsAutoConfigurationTests {
               assertThat(context).hasNotFailed();
               assertThat(context).doesNotHaveBean(ReadMetrics.class);
               assertThat(context).doesNotHaveBean(ReadObservation.class);
-              assertThat(context).doesNotHaveBean(TidemarkStateMetrics.class);
+              assertThat(context).doesNotHaveBean(NodeStateMetrics.class);
             });
   }
 
@@ -145,7 +145,7 @@ class TidemarkMetricsAutoConfigurationTests {
               assertThat(context).hasNotFailed();
               assertThat(context).hasSingleBean(ReadObservation.class);
               assertThat(context).doesNotHaveBean(ReadMetrics.class);
-              assertThat(context).doesNotHaveBean(TidemarkStateMetrics.class);
+              assertThat(context).doesNotHaveBean(NodeStateMetrics.class);
             });
   }
 

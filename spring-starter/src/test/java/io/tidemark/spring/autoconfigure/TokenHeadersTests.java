@@ -31,12 +31,12 @@ class TokenHeadersTests {
 
   @Test
   void aDirtyContextIsCoveredWithinWhatIsLeftOfTheRequest() {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(GtidSet.parse(A + ":3"))) {
-      scope.context().markDirty("a write escaped capture");
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(GtidSet.parse(A + ":3"))) {
+      binding.context().markDirty("a write escaped capture");
 
       String token =
           headers.ownToken(
-              scope.context(), Deadline.after(Duration.ofMillis(100), Ticker.systemTicker()));
+              binding.context(), Deadline.after(Duration.ofMillis(100), Ticker.systemTicker()));
 
       assertThat(verified(token).requiresSource()).isFalse();
       assertThat(verified(token).gtids()).isEqualTo(GtidSet.parse(A + ":1-10"));
@@ -48,11 +48,11 @@ class TokenHeadersTests {
 
   @Test
   void anAnswerPastItsDeadlineIsNotHeldToAskTheSourceItGetsAMarker() {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(GtidSet.parse(A + ":3"))) {
-      scope.context().markDirty("a write escaped capture");
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(GtidSet.parse(A + ":3"))) {
+      binding.context().markDirty("a write escaped capture");
 
       String token =
-          headers.ownToken(scope.context(), Deadline.after(Duration.ZERO, Ticker.systemTicker()));
+          headers.ownToken(binding.context(), Deadline.after(Duration.ZERO, Ticker.systemTicker()));
 
       assertThat(verified(token).requiresSource()).isTrue();
     }
@@ -61,10 +61,10 @@ class TokenHeadersTests {
 
   @Test
   void withoutARequestDeadlineTheCoverTimeoutBounds() {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(GtidSet.parse(A + ":3"))) {
-      scope.context().markDirty("a write escaped capture");
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(GtidSet.parse(A + ":3"))) {
+      binding.context().markDirty("a write escaped capture");
 
-      headers.ownToken(scope.context(), null);
+      headers.ownToken(binding.context(), null);
     }
     assertThat(asked).containsExactly(COVER);
   }

@@ -135,15 +135,15 @@ class TokenPropagationTests {
 
     runner.run(
         context -> {
-          try (ConsistencyContext.Scope scope = ConsistencyContext.open(gtids(A + ":1-5"));
-              PinnedRead.Binding binding = ForwardedTokens.bind(forwarded)) {
+          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1-5"));
+              PinnedRead.Binding forwarding = ForwardedTokens.bind(forwarded)) {
             assertThat(client.call(context, url(), null)).isEqualTo("ok");
 
             assertThat(verified(received.get())).isEqualTo(gtids(A + ":1-5"));
             assertThat(TestTokens.codec().parseHeader(received.get()).tokens("payments"))
                 .isEqualTo(tokens(sentPayments, "payments"));
-            assertThat(scope.context().gtids()).isEqualTo(gtids(A + ":1-5," + B + ":7"));
-            assertThat(scope.context().isDirty()).isFalse();
+            assertThat(binding.context().gtids()).isEqualTo(gtids(A + ":1-5," + B + ":7"));
+            assertThat(binding.context().isDirty()).isFalse();
             assertThat(forwarded.snapshot().get("payments"))
                 .isEqualTo(tokens(answeredPayments, "payments"));
           }
@@ -157,11 +157,11 @@ class TokenPropagationTests {
 
     runner.run(
         context -> {
-          try (ConsistencyContext.Scope scope = ConsistencyContext.open(gtids(A + ":1"))) {
+          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1"))) {
             client.call(context, url(), null);
 
-            assertThat(scope.context().isDirty()).isTrue();
-            assertThat(scope.context().gtids()).isEqualTo(gtids(A + ":1"));
+            assertThat(binding.context().isDirty()).isTrue();
+            assertThat(binding.context().gtids()).isEqualTo(gtids(A + ":1"));
           }
         });
   }
@@ -187,7 +187,7 @@ class TokenPropagationTests {
 
     runner.run(
         context -> {
-          try (ConsistencyContext.Scope scope = ConsistencyContext.open(gtids(A + ":1"))) {
+          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1"))) {
             client.call(context, url(), own);
 
             assertThat(received.get()).isEqualTo(own);

@@ -59,7 +59,7 @@ class WebTestApplication {
 
   @Bean
   TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
-    return new TokenCodec(TidemarkSettings.tokenConfig(properties));
+    return new TokenCodec(CoreConfigs.tokenConfig(properties));
   }
 
   /** Starts the application on a random port with {@code properties} added. */

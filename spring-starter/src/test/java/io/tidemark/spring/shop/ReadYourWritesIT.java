@@ -48,8 +48,8 @@ class ReadYourWritesIT {
     topology = shared;
     db = topology.createDatabase("shop");
     ShopApplication.createSchema(topology, db);
-    writer = ShopApplication.start(topology, db, "tidemark.scope.store=CAFFEINE");
-    reader = ShopApplication.start(topology, db, "tidemark.scope.store=CAFFEINE");
+    writer = ShopApplication.start(topology, db, "tidemark.binding.store=CAFFEINE");
+    reader = ShopApplication.start(topology, db, "tidemark.binding.store=CAFFEINE");
   }
 
   @AfterAll
@@ -85,7 +85,7 @@ class ReadYourWritesIT {
   void readWithoutWriteRunsOnTheReplicaAndOutsideReadsOnTheSource() {
     String replica = topology.replica().serverUuid();
     String source = topology.source().serverUuid();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       assertThat(reads(reader).server()).isEqualTo(replica);
       assertThat(reads(reader).serverOutsideRead()).isEqualTo(source);
     }
@@ -151,7 +151,7 @@ class ReadYourWritesIT {
   void readCalledInsideAnOpenTransactionJoinsItOnTheSource() {
     long id = ids.incrementAndGet();
     topology.replica().pauseApplier();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       Optional<Order> order =
           writer.getBean(ShopApplication.Writes.class).createAndRead(id, "ada", reads(writer));
       assertThat(order).as("the transaction's own uncommitted row").isPresent();
@@ -162,12 +162,12 @@ class ReadYourWritesIT {
   void aReadInATransactionWhoseReadViewMayMissTheTokensWritesIsRefused() {
     long id = ids.incrementAndGet();
     ShopApplication.Writes writes = writer.getBean(ShopApplication.Writes.class);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       assertThatThrownBy(
               () -> writes.readThenFindOneCommittedMeanwhile(id, "ada", writes, reads(writer)))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("read view");
-      assertThat(scope.context().gtids().isEmpty()).as("the inner commit was captured").isFalse();
+      assertThat(binding.context().gtids().isEmpty()).as("the inner commit was captured").isFalse();
     }
     assertThat(
             topology
@@ -181,7 +181,7 @@ class ReadYourWritesIT {
   void aReadInAReadCommittedTransactionSeesWhatTheTokenGainedMeanwhile() {
     long id = ids.incrementAndGet();
     ShopApplication.Writes writes = writer.getBean(ShopApplication.Writes.class);
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       assertThat(
               writes.readCommittedThenFindOneCommittedMeanwhile(id, "ada", writes, reads(writer)))
           .isPresent();
@@ -192,7 +192,7 @@ class ReadYourWritesIT {
   void aReadInATransactionWhoseSourceLacksTheTokenFailsNamingLostWrites() {
     ShopApplication.Writes writes = writer.getBean(ShopApplication.Writes.class);
     String source = topology.source().serverUuid();
-    try (ConsistencyContext.Scope scope =
+    try (ConsistencyContext.Binding binding =
         ConsistencyContext.open(GtidSet.parse(source + ":1-100000000"))) {
       ConsistentReadException failure =
           catchThrowableOfType(
@@ -208,7 +208,7 @@ class ReadYourWritesIT {
     writer.getBean(ShopApplication.Writes.class).createInScope(id, "grace");
     CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
 
-    // The scope store is this instance's (Caffeine): the read runs on the writing instance, with
+    // The binding store is this instance's (Caffeine): the read runs on the writing instance, with
     // no token of its own.
     Optional<Order> order = reads(writer).findForCustomer("grace", id);
     resume.join();
@@ -227,7 +227,7 @@ class ReadYourWritesIT {
 
     // No token: only the revision tells that the replica's row is old.
     Optional<Order> order;
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       order = reads(reader).findAtLeast(id, 2);
     }
 
@@ -243,9 +243,9 @@ class ReadYourWritesIT {
   }
 
   private static String writeOnWriter(long id) {
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       writer.getBean(ShopApplication.Writes.class).create(id, "ada");
-      GtidSet written = scope.context().gtids();
+      GtidSet written = binding.context().gtids();
       assertThat(written.isEmpty()).as("the commit's GTID was captured").isFalse();
       TokenCodec codec = writer.getBean(TokenCodec.class);
       return codec.encode(codec.issue("shop", written));
@@ -254,7 +254,7 @@ class ReadYourWritesIT {
 
   private static <T> T readOnReader(String token, java.util.function.Supplier<T> read) {
     ConsistencyToken verified = reader.getBean(TokenCodec.class).verify(token, "shop");
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open(verified.gtids())) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(verified.gtids())) {
       return read.get();
     }
   }

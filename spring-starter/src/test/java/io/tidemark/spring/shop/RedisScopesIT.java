@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
-import io.tidemark.store.ScopeKey;
-import io.tidemark.store.TokenStore;
+import io.tidemark.scope.ScopeKey;
+import io.tidemark.scope.ScopeStore;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
@@ -75,7 +75,7 @@ class RedisScopesIT {
     long id = ids.incrementAndGet();
     ShopApplication.Writes writes = writer.getBean(ShopApplication.Writes.class);
     GtidSet written;
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
       writes.createInScopeInOuterTransaction(id, "mia", writes);
       written = scope.context().gtids();
     }
@@ -83,7 +83,7 @@ class RedisScopesIT {
     assertThat(written.isEmpty()).as("the outer commit was captured").isFalse();
     assertThat(
             writer
-                .getBean(TokenStore.class)
+                .getBean(ScopeStore.class)
                 .get(ScopeKey.of("customer:mia"))
                 .gtids()
                 .containsAll(written))
@@ -95,7 +95,7 @@ class RedisScopesIT {
   void aWriteWhoseScopeRedisCannotTakeReturnsAsCommittedAndNotesTheScope() {
     long id = ids.incrementAndGet();
     redis.freeze();
-    try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
       writer.getBean(ShopApplication.Writes.class).createInScope(id, "kim");
       assertThat(scope.context().unrecordedScopes()).containsExactly("customer:kim");
       assertThat(scope.context().gtids().isEmpty()).as("the write's GTID").isFalse();

@@ -1,0 +1,32 @@
+package io.tidemark.scope;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** The counters behind {@link ScopeStoreStats}; adders, because every request touches them. */
+final class StoreCounters {
+
+  private final LongAdder reads = new LongAdder();
+  private final LongAdder unknownReads = new LongAdder();
+  private final LongAdder writes = new LongAdder();
+  private final LongAdder failedWrites = new LongAdder();
+
+  ScopeState read(ScopeState token) {
+    reads.increment();
+    if (token.status() == ScopeState.Status.UNKNOWN) {
+      unknownReads.increment();
+    }
+    return token;
+  }
+
+  boolean wrote(boolean stored) {
+    writes.increment();
+    if (!stored) {
+      failedWrites.increment();
+    }
+    return stored;
+  }
+
+  ScopeStoreStats snapshot() {
+    return new ScopeStoreStats(reads.sum(), unknownReads.sum(), writes.sum(), failedWrites.sum());
+  }
+}

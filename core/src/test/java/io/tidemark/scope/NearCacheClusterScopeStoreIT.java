@@ -1,0 +1,77 @@
+package io.tidemark.scope;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.FakeTicker;
+import io.tidemark.GtidSet;
+import io.tidemark.RedisClients;
+import io.tidemark.testkit.RedisCluster;
+import io.tidemark.testkit.TestkitExtension;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The contract for Caffeine copies in front of a three-node Redis Cluster. */
+@ExtendWith(TestkitExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class NearCacheClusterScopeStoreIT extends ScopeStoreContract {
+
+  private final RedisClients clients = new RedisClients();
+  private RedisCluster cluster;
+
+  @BeforeAll
+  void connect(RedisCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  @AfterAll
+  void close() throws Exception {
+    clients.close();
+  }
+
+  @Override
+  NearCacheScopeStore store(ScopeStoreConfig config) {
+    return NearCacheScopeStore.create(
+        RedisScopeStore.create(clients.connect(cluster), config),
+        clients.connectPubSub(cluster),
+        config);
+  }
+
+  @Override
+  ScopeStore secondStore(ScopeStoreConfig config) {
+    return store(config);
+  }
+
+  @Test
+  void mergesOnEveryNodeReachTheCopiesByInvalidation() {
+    ScopeStoreConfig frozen =
+        config().toBuilder().ticker(new FakeTicker()).localTimeToLive(Duration.ofDays(1)).build();
+    NearCacheScopeStore first = store(frozen);
+    NearCacheScopeStore second = store(frozen);
+    for (int i = 0; i < 12; i++) {
+      ScopeKey scope = ScopeKey.object("order", "near-" + i + "-" + System.nanoTime());
+      first.merge(scope, GtidSet.parse(A + ":1"));
+      // Read until the copy is used, then change the scope elsewhere.
+      assertThat(
+              RedisClients.eventually(
+                  Duration.ofSeconds(10),
+                  () -> {
+                    long before = second.localHits();
+                    second.get(scope);
+                    second.get(scope);
+                    return second.localHits() > before;
+                  }))
+          .isTrue();
+      first.merge(scope, GtidSet.parse(A + ":2"));
+      assertThat(
+              RedisClients.eventually(
+                  Duration.ofSeconds(5),
+                  () -> second.get(scope).gtids().equals(GtidSet.parse(A + ":1-2"))))
+          .as("scope %s", scope)
+          .isTrue();
+    }
+  }
+}

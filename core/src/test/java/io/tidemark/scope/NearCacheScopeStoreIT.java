@@ -1,0 +1,122 @@
+package io.tidemark.scope;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.FakeTicker;
+import io.tidemark.GtidSet;
+import io.tidemark.RedisClients;
+import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.TestkitExtension;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The contract for Caffeine copies in front of a standalone Redis, and the invalidations. */
+@ExtendWith(TestkitExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class NearCacheScopeStoreIT extends ScopeStoreContract {
+
+  private final RedisClients clients = new RedisClients();
+  private RedisServer redis;
+
+  @BeforeAll
+  void connect(RedisServer redis) {
+    this.redis = redis;
+  }
+
+  @AfterAll
+  void close() throws Exception {
+    clients.close();
+  }
+
+  @Override
+  NearCacheScopeStore store(ScopeStoreConfig config) {
+    NearCacheScopeStore near =
+        NearCacheScopeStore.create(
+            RedisScopeStore.create(clients.connect(redis), config),
+            clients.connectPubSub(redis),
+            config);
+    awaitSubscribed(near);
+    return near;
+  }
+
+  @Override
+  ScopeStore secondStore(ScopeStoreConfig config) {
+    return store(config);
+  }
+
+  /** Waits until the copies are used, i.e. the subscription is confirmed. */
+  private static void awaitSubscribed(NearCacheScopeStore near) {
+    ScopeKey probe = freshScope();
+    assertThat(
+            RedisClients.eventually(
+                Duration.ofSeconds(10),
+                () -> {
+                  long before = near.localHits();
+                  near.get(probe);
+                  near.get(probe);
+                  return near.localHits() > before;
+                }))
+        .isTrue();
+  }
+
+  @Test
+  void anotherInstancesMergeReachesTheCopyByInvalidation() {
+    // The copies never expire on their own here: only the message can refresh them.
+    ScopeStoreConfig frozen =
+        config().toBuilder().ticker(new FakeTicker()).localTimeToLive(Duration.ofDays(1)).build();
+    NearCacheScopeStore first = store(frozen);
+    NearCacheScopeStore second = store(frozen);
+    ScopeKey scope = freshScope();
+    first.merge(scope, GtidSet.parse(A + ":1"));
+    assertThat(second.get(scope).gtids()).isEqualTo(GtidSet.parse(A + ":1"));
+    // The merge's own message may reach the second store after its first read, which then keeps
+    // no copy; the read after that does.
+    assertThat(
+            RedisClients.eventually(
+                Duration.ofSeconds(5),
+                () -> {
+                  long hits = second.localHits();
+                  boolean same = second.get(scope).gtids().equals(GtidSet.parse(A + ":1"));
+                  return same && second.localHits() == hits + 1;
+                }))
+        .as("a copy is served from memory")
+        .isTrue();
+
+    first.merge(scope, GtidSet.parse(A + ":2"));
+    assertThat(
+            RedisClients.eventually(
+                Duration.ofSeconds(5),
+                () -> second.get(scope).gtids().equals(GtidSet.parse(A + ":1-2"))))
+        .isTrue();
+    first.markDirty(scope, "capture failed");
+    assertThat(
+            RedisClients.eventually(
+                Duration.ofSeconds(5), () -> second.get(scope).requiresSource()))
+        .isTrue();
+  }
+
+  @Test
+  void aLostInvalidationLeavesACopyBehindForAtMostTheLocalTimeToLive() {
+    FakeTicker ticker = new FakeTicker();
+    ScopeStoreConfig listening =
+        config().toBuilder().ticker(ticker).localTimeToLive(Duration.ofSeconds(1)).build();
+    NearCacheScopeStore second = store(listening);
+    // The first instance announces on a channel nobody hears: every message is lost.
+    ScopeStore first =
+        RedisScopeStore.create(
+            clients.connect(redis), listening.toBuilder().invalidationChannel("lost").build());
+    ScopeKey scope = freshScope();
+    first.merge(scope, GtidSet.parse(A + ":1"));
+    assertThat(second.get(scope).gtids()).isEqualTo(GtidSet.parse(A + ":1"));
+    first.merge(scope, GtidSet.parse(A + ":2"));
+
+    ticker.advance(Duration.ofMillis(999));
+    assertThat(second.get(scope).gtids()).isEqualTo(GtidSet.parse(A + ":1"));
+    ticker.advance(Duration.ofMillis(1));
+    assertThat(second.get(scope).gtids()).isEqualTo(GtidSet.parse(A + ":1-2"));
+  }
+}

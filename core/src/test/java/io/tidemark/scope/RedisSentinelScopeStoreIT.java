@@ -1,0 +1,55 @@
+package io.tidemark.scope;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.GtidSet;
+import io.tidemark.RedisClients;
+import io.tidemark.testkit.RedisSentinel;
+import io.tidemark.testkit.TestkitExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The contract on a Sentinel-managed Redis, two stores on two connections that Lettuce opens to the
+ * primary the sentinels name.
+ */
+@ExtendWith(TestkitExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedisSentinelScopeStoreIT extends ScopeStoreContract {
+
+  private final RedisClients clients = new RedisClients();
+  private RedisSentinel sentinel;
+
+  @BeforeAll
+  void connect(RedisSentinel sentinel) {
+    this.sentinel = sentinel;
+  }
+
+  @AfterAll
+  void close() throws Exception {
+    clients.close();
+  }
+
+  @Override
+  ScopeStore store(ScopeStoreConfig config) {
+    return RedisScopeStore.create(clients.connect(sentinel), config);
+  }
+
+  @Override
+  ScopeStore secondStore(ScopeStoreConfig config) {
+    return RedisScopeStore.create(clients.connect(sentinel), config);
+  }
+
+  @Test
+  void scopesLandOnThePrimaryTheSentinelsName() {
+    RedisScopeStore store = (RedisScopeStore) store(config());
+    ScopeKey scope = freshScope();
+    store.merge(scope, GtidSet.parse(A + ":1-3"));
+    // Read back from the primary itself, not through Lettuce, so the routing is what is tested.
+    assertThat(GtidSet.parse(sentinel.primary().command("GET", store.key(scope))))
+        .isEqualTo(GtidSet.parse(A + ":1-3"));
+  }
+}

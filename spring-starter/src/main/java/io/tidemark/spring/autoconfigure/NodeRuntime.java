@@ -1,0 +1,184 @@
+package io.tidemark.spring.autoconfigure;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.jdbc.CapturingDataSource;
+import io.tidemark.topology.NodeConfig;
+import io.tidemark.topology.NodeSelector;
+import io.tidemark.topology.NodeState;
+import io.tidemark.topology.TopologySnapshot;
+import io.tidemark.topology.TopologyView;
+import io.tidemark.topology.WriterDataSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * The configured nodes: the source (the application's own pool) and the replicas (a pool each, made
+ * here), the view that probes them, and the selector that picks one per connection.
+ */
+final class NodeRuntime implements AutoCloseable {
+
+  private final TopologyView view;
+  private final NodeSelector selector;
+  private final Map<String, DataSource> pools;
+  private final List<HikariDataSource> replicaPools;
+  private final CapturingDataSource writes;
+
+  private NodeRuntime(
+      TopologyView view,
+      NodeSelector selector,
+      Map<String, DataSource> pools,
+      List<HikariDataSource> replicaPools) {
+    this.view = view;
+    this.selector = selector;
+    this.pools = pools;
+    this.replicaPools = replicaPools;
+    this.writes = CapturingDataSource.wrap(new WriterDataSource(view, selector, pools));
+  }
+
+  /**
+   * Starts watching {@code source} (reached for probes as {@code sourceNode} says) and the
+   * configured replicas, each read through a pool of its own.
+   *
+   * @throws TidemarkStartupException when no replica is configured, or, with fail-fast on, a node
+   *     refuses the credentials or has GTID mode off
+   */
+  static NodeRuntime start(
+      TidemarkProperties properties, NodeConfig sourceNode, DataSource source) {
+    List<TidemarkProperties.Replica> replicas = properties.getReplicas();
+    if (replicas.isEmpty()) {
+      throw new TidemarkStartupException(
+          "Tidemark has no replica to read from: tidemark.replicas is empty.",
+          "Add the replicas of spring.datasource.url, e.g. tidemark.replicas[0].url="
+              + "jdbc:mysql://replica-1:3306/shop, or set tidemark.enabled=false.");
+    }
+    List<NodeConfig> nodes = new ArrayList<>();
+    nodes.add(sourceNode);
+    Map<String, DataSource> pools = new LinkedHashMap<>();
+    pools.put(sourceNode.name(), source);
+    List<HikariDataSource> replicaPools = new ArrayList<>();
+    Set<String> names = new HashSet<>(Set.of(sourceNode.name()));
+    try {
+      for (int i = 0; i < replicas.size(); i++) {
+        NodeConfig node = replicaNode(replicas.get(i), i, sourceNode);
+        if (!names.add(node.name())) {
+          throw new TidemarkStartupException(
+              "Two Tidemark nodes are called " + node.name() + ".",
+              "Give every entry of tidemark.replicas a distinct name, other than "
+                  + sourceNode.name()
+                  + ".");
+        }
+        nodes.add(node);
+        HikariDataSource pool = replicaPool(node, properties.getRead().getMaxReplicaReads());
+        replicaPools.add(pool);
+        pools.put(node.name(), pool);
+      }
+      TidemarkProperties.Topology topology = properties.getTopology();
+      TopologyView view =
+          TopologyView.builder(nodes)
+              .refreshInterval(topology.getRefreshInterval())
+              .probeTimeouts(topology.getProbeConnectTimeout(), topology.getProbeReadTimeout())
+              .build();
+      TopologySnapshot first = view.start();
+      if (topology.isFailFast()) {
+        checkUsable(first, view);
+      }
+      return new NodeRuntime(
+          view, new NodeSelector(view, topology.getMaxLag()), Map.copyOf(pools), replicaPools);
+    } catch (RuntimeException e) {
+      replicaPools.forEach(HikariDataSource::close);
+      throw e;
+    }
+  }
+
+  private static NodeConfig replicaNode(
+      TidemarkProperties.Replica replica, int index, NodeConfig source) {
+    String name = replica.getName() != null ? replica.getName() : "replica-" + (index + 1);
+    String url = replica.getUrl();
+    if (url == null || url.isBlank()) {
+      throw new TidemarkStartupException(
+          "tidemark.replicas[" + index + "].url is not set.",
+          "Set it to the replica's JDBC URL, e.g. jdbc:mysql://replica-1:3306/shop.");
+    }
+    try {
+      return new NodeConfig(
+          name,
+          url,
+          replica.getUsername() != null ? replica.getUsername() : source.user(),
+          replica.getPassword() != null ? replica.getPassword() : source.password(),
+          Set.copyOf(replica.getFilteredTables()));
+    } catch (IllegalArgumentException e) {
+      throw new TidemarkStartupException(
+          "tidemark.replicas[" + index + "] is invalid: " + e.getMessage(),
+          "Use a MySQL JDBC URL (jdbc:mysql://host:port/database) and a non-blank name.");
+    }
+  }
+
+  private static HikariDataSource replicaPool(NodeConfig node, int maxReads) {
+    HikariDataSource pool = new HikariDataSource();
+    pool.setPoolName("tidemark-" + node.name());
+    pool.setJdbcUrl(node.jdbcUrl());
+    pool.setUsername(node.user());
+    pool.setPassword(node.password());
+    // As many connections as reads may hold at once, so that a read given its turn finds one;
+    // idle ones are few, since most replica reads are short.
+    pool.setMaximumPoolSize(maxReads);
+    pool.setMinimumIdle(Math.min(2, maxReads));
+    // Left writable: after a failover this pool takes the new source's writes, and a read-only
+    // flag would cost a round trip per checkout to undo. Reads only go to nodes the server itself
+    // reports read-only.
+
+    // The pool must not fail the application's start when a replica is down: reads skip it.
+    pool.setInitializationFailTimeout(-1);
+    return pool;
+  }
+
+  private static void checkUsable(TopologySnapshot snapshot, TopologyView view) {
+    for (NodeState node : snapshot.nodes()) {
+      String problem = null;
+      String action = null;
+      if (node.availability() == NodeState.Availability.AUTH_FAILED) {
+        problem = "Node " + node.name() + " refused Tidemark's login: " + node.detail();
+        action = "Check the node's username and password (tidemark.replicas[*].username/password).";
+      } else if (node.available() && !node.gtidModeOn()) {
+        problem = "Node " + node.name() + " runs with gtid_mode not ON; tokens cannot be checked.";
+        action =
+            "Turn on GTIDs on every node (gtid_mode=ON, enforce_gtid_consistency=ON), or set"
+                + " tidemark.enabled=false.";
+      }
+      if (problem != null) {
+        view.close();
+        throw new TidemarkStartupException(
+            problem, action + " To start anyway, set tidemark.topology.fail-fast=false.");
+      }
+    }
+  }
+
+  TopologyView view() {
+    return view;
+  }
+
+  NodeSelector selector() {
+    return selector;
+  }
+
+  /** Each node's pool, by node name. */
+  Map<String, DataSource> pools() {
+    return pools;
+  }
+
+  /** Connections to the node that is the writable source now, their commits captured. */
+  CapturingDataSource writes() {
+    return writes;
+  }
+
+  @Override
+  public void close() {
+    view.close();
+    replicaPools.forEach(HikariDataSource::close);
+  }
+}
