@@ -1,6 +1,6 @@
 package io.tidemark;
 
-import io.tidemark.TokenRejectedException.Reason;
+import io.tidemark.TokenRejectedException.Check;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -41,7 +41,7 @@ public final class ConsistencyHeader {
     }
     if (value.length() > maxLength) {
       throw new TokenRejectedException(
-          Reason.TOO_LARGE,
+          Check.TOO_LARGE,
           "token header of " + value.length() + " characters is longer than " + maxLength);
     }
     SortedMap<String, List<String>> tokens = new TreeMap<>();
@@ -131,7 +131,7 @@ public final class ConsistencyHeader {
 
   private static TokenRejectedException malformed(String problem, int position) {
     return new TokenRejectedException(
-        Reason.MALFORMED, "token header has " + problem + " at position " + position);
+        Check.MALFORMED, "token header has " + problem + " at position " + position);
   }
 
   @Override

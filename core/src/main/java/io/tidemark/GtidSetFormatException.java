@@ -9,7 +9,7 @@ public final class GtidSetFormatException extends TidemarkException {
   private static final long serialVersionUID = 1L;
 
   /** Why the text was refused. */
-  public enum Reason {
+  public enum Problem {
     /** The text is longer than {@link GtidLimits#maxTextLength()}; none of it was read. */
     TOO_LONG,
     /** The text does not follow the GTID set syntax, or a GNO is out of range. */
@@ -20,17 +20,17 @@ public final class GtidSetFormatException extends TidemarkException {
     TOO_MANY_INTERVALS
   }
 
-  private final Reason reason;
+  private final Problem reason;
   private final int position;
 
-  GtidSetFormatException(Reason reason, int position, String message) {
+  GtidSetFormatException(Problem reason, int position, String message) {
     super(message + " at position " + position, false);
     this.reason = reason;
     this.position = position;
   }
 
   @Override
-  public Reason reason() {
+  public Problem reason() {
     return reason;
   }
 

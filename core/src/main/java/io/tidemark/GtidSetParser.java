@@ -1,6 +1,6 @@
 package io.tidemark;
 
-import io.tidemark.GtidSetFormatException.Reason;
+import io.tidemark.GtidSetFormatException.Problem;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,7 +53,7 @@ final class GtidSetParser {
   static GtidSet parse(CharSequence text, GtidLimits limits) {
     if (text.length() > limits.maxTextLength()) {
       throw new GtidSetFormatException(
-          Reason.TOO_LONG,
+          Problem.TOO_LONG,
           limits.maxTextLength(),
           "GTID set text of "
               + text.length()
@@ -84,7 +84,7 @@ final class GtidSetParser {
   private void element() {
     if (++uuids > limits.maxUuids()) {
       throw new GtidSetFormatException(
-          Reason.TOO_MANY_UUIDS, pos, "more than " + limits.maxUuids() + " UUIDs");
+          Problem.TOO_MANY_UUIDS, pos, "more than " + limits.maxUuids() + " UUIDs");
     }
     int uuidAt = pos;
     long msb = hex(uuidAt, 0, 8) << 32 | hex(uuidAt, 9, 4) << 16 | hex(uuidAt, 14, 4);
@@ -121,7 +121,7 @@ final class GtidSetParser {
   private void interval(Group group) {
     if (++intervals > limits.maxIntervals()) {
       throw new GtidSetFormatException(
-          Reason.TOO_MANY_INTERVALS, pos, "more than " + limits.maxIntervals() + " intervals");
+          Problem.TOO_MANY_INTERVALS, pos, "more than " + limits.maxIntervals() + " intervals");
     }
     int startAt = pos;
     long start = gno();
@@ -236,7 +236,7 @@ final class GtidSetParser {
 
   private GtidSetFormatException malformed(String problem) {
     String found = pos < length ? "'" + printable(text.charAt(pos)) + "'" : "the end of the text";
-    return new GtidSetFormatException(Reason.MALFORMED, pos, problem + ", found " + found);
+    return new GtidSetFormatException(Problem.MALFORMED, pos, problem + ", found " + found);
   }
 
   private static String printable(char c) {

@@ -4,8 +4,8 @@ package io.tidemark;
  * The root of every exception Tidemark throws for a failure it detected, each carrying a reason
  * code that metrics, logs and HTTP problem responses can use as a stable key.
  *
- * <p>The tree stays shallow: one subtype per area, each with its own {@code Reason} enum. Misuse of
- * the API (a null argument, an out-of-range setting) gets the usual JDK exceptions instead.
+ * <p>The tree stays shallow: one subtype per area, each with its own reason enum. Misuse of the API
+ * (a null argument, an out-of-range setting) gets the usual JDK exceptions instead.
  */
 public abstract class TidemarkException extends RuntimeException {
 

@@ -1,6 +1,6 @@
 package io.tidemark;
 
-import io.tidemark.TokenRejectedException.Reason;
+import io.tidemark.TokenRejectedException.Check;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -25,10 +25,11 @@ import org.jspecify.annotations.Nullable;
  * header list as it is.
  *
  * <p>{@link #verify(String, String)} runs its checks in the order of {@link
- * TokenRejectedException.Reason}: length before any character is read, syntax, key id, signature
+ * TokenRejectedException.Check}: length before any character is read, syntax, key id, signature
  * (compared in constant time, on the text, so no two spellings of one signature exist), and only
  * then the payload, which is never parsed before it is authenticated: cluster, age, UUID, interval
- * and revision limits, and last the configured {@link ClusterCheck}.
+ * and revision limits. Whether the token's source UUIDs are the cluster's is checked on the read
+ * path, against the servers.
  */
 public final class TokenCodec {
 
@@ -63,19 +64,19 @@ public final class TokenCodec {
     GtidSet gtids = token.gtids();
     if (gtids.uuidCount() > config.maxUuids()) {
       throw overflow(
-          TokenOverflowException.Reason.TOO_MANY_UUIDS,
+          TokenOverflowException.Limit.TOO_MANY_UUIDS,
           token,
           gtids.uuidCount() + " source UUIDs, more than " + config.maxUuids());
     }
     if (gtids.intervalCount() > config.maxIntervals()) {
       throw overflow(
-          TokenOverflowException.Reason.TOO_MANY_INTERVALS,
+          TokenOverflowException.Limit.TOO_MANY_INTERVALS,
           token,
           gtids.intervalCount() + " intervals, more than " + config.maxIntervals());
     }
     if (token.revisions().size() > config.maxRevisions()) {
       throw overflow(
-          TokenOverflowException.Reason.TOO_MANY_REVISIONS,
+          TokenOverflowException.Limit.TOO_MANY_REVISIONS,
           token,
           token.revisions().size() + " revisions, more than " + config.maxRevisions());
     }
@@ -88,7 +89,7 @@ public final class TokenCodec {
             + BASE64.encodeToString(mac.doFinal(signed.getBytes(StandardCharsets.US_ASCII)));
     if (encoded.length() > config.maxTokenLength()) {
       throw overflow(
-          TokenOverflowException.Reason.TOO_LARGE,
+          TokenOverflowException.Limit.TOO_LARGE,
           token,
           encoded.length() + " characters encoded, more than " + config.maxTokenLength());
     }
@@ -104,7 +105,7 @@ public final class TokenCodec {
     int length = encoded.length();
     if (length > config.maxTokenLength()) {
       throw new TokenRejectedException(
-          Reason.TOO_LARGE,
+          Check.TOO_LARGE,
           "token of " + length + " characters is longer than " + config.maxTokenLength());
     }
     if (!isTokenText(encoded)) {
@@ -120,7 +121,7 @@ public final class TokenCodec {
     if (!version.equals(VERSION)) {
       if (isVersion(version)) {
         throw new TokenRejectedException(
-            Reason.UNSUPPORTED_VERSION, "token format " + version + " is not " + VERSION);
+            Check.UNSUPPORTED_VERSION, "token format " + version + " is not " + VERSION);
       }
       throw malformed("no format version");
     }
@@ -133,14 +134,14 @@ public final class TokenCodec {
     Mac mac = config.keyRing().mac(keyId);
     if (mac == null) {
       throw new TokenRejectedException(
-          Reason.UNKNOWN_KEY_ID,
+          Check.UNKNOWN_KEY_ID,
           "token signed with key id " + keyId + " not in " + config.keyRing());
     }
     byte[] text = encoded.getBytes(StandardCharsets.US_ASCII);
     mac.update(text, 0, payloadEnd);
     byte[] expected = BASE64.encode(mac.doFinal());
     if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(text, payloadEnd + 1, length))) {
-      throw new TokenRejectedException(Reason.BAD_SIGNATURE, "token signature does not match");
+      throw new TokenRejectedException(Check.BAD_SIGNATURE, "token signature does not match");
     }
     return read(decodePayload(text, keyIdEnd + 1, payloadEnd), cluster);
   }
@@ -148,8 +149,8 @@ public final class TokenCodec {
   /**
    * Reads a header value of {@code cluster=token} entries; a null value is an empty header.
    *
-   * @throws TokenRejectedException {@link Reason#TOO_LARGE} before reading a value longer than
-   *     {@link TokenConfig#maxHeaderLength()}, {@link Reason#MALFORMED} for anything but entries of
+   * @throws TokenRejectedException {@link Check#TOO_LARGE} before reading a value longer than
+   *     {@link TokenConfig#maxHeaderLength()}, {@link Check#MALFORMED} for anything but entries of
    *     cluster names and token characters
    */
   public ConsistencyHeader parseHeader(@Nullable String value) {
@@ -183,7 +184,7 @@ public final class TokenCodec {
     int length = result.toString().length();
     if (length > config.maxHeaderLength()) {
       throw overflow(
-          TokenOverflowException.Reason.TOO_LARGE,
+          TokenOverflowException.Limit.TOO_LARGE,
           token,
           "a header of " + length + " characters, more than " + config.maxHeaderLength());
     }
@@ -195,7 +196,7 @@ public final class TokenCodec {
     String tokenCluster = reader.readCluster();
     if (!tokenCluster.equals(cluster)) {
       throw new TokenRejectedException(
-          Reason.WRONG_CLUSTER, "token for cluster " + tokenCluster + " presented for " + cluster);
+          Check.WRONG_CLUSTER, "token for cluster " + tokenCluster + " presented for " + cluster);
     }
     Instant issuedAt = checkAge(reader.readEpochSecond());
     GtidSet gtids = reader.readGtids(config.maxUuids(), config.maxIntervals());
@@ -204,7 +205,6 @@ public final class TokenCodec {
     reader.expectEnd();
     ConsistencyToken token =
         ConsistencyToken.decoded(cluster, gtids, revisions, issuedAt, requiresSource);
-    config.clusterCheck().check(token);
     return token;
   }
 
@@ -214,7 +214,7 @@ public final class TokenCodec {
     // Compared in seconds first: a forged huge value must not overflow Instant arithmetic.
     if (epochSecond > latest.getEpochSecond()) {
       throw new TokenRejectedException(
-          Reason.FROM_THE_FUTURE,
+          Check.FROM_THE_FUTURE,
           "token issued at epoch second "
               + epochSecond
               + ", later than now ("
@@ -225,7 +225,7 @@ public final class TokenCodec {
     Instant issuedAt = Instant.ofEpochSecond(epochSecond);
     if (issuedAt.plus(config.timeToLive()).plus(config.clockSkew()).isBefore(now)) {
       throw new TokenRejectedException(
-          Reason.EXPIRED,
+          Check.EXPIRED,
           "token issued at "
               + issuedAt
               + " expired; time to live "
@@ -277,11 +277,11 @@ public final class TokenCodec {
   }
 
   private static TokenRejectedException malformed(String problem) {
-    return new TokenRejectedException(Reason.MALFORMED, "token has " + problem);
+    return new TokenRejectedException(Check.MALFORMED, "token has " + problem);
   }
 
   private static TokenOverflowException overflow(
-      TokenOverflowException.Reason reason, ConsistencyToken token, String facts) {
+      TokenOverflowException.Limit reason, ConsistencyToken token, String facts) {
     return new TokenOverflowException(
         reason, "token for cluster " + token.cluster() + " cannot be sent: " + facts);
   }

@@ -48,7 +48,6 @@ public final class TokenConfig {
   private final Duration timeToLive;
   private final Duration clockSkew;
   private final InstantSource clock;
-  private final ClusterCheck clusterCheck;
 
   private TokenConfig(Builder builder) {
     this.keyRing = builder.keyRing;
@@ -60,7 +59,6 @@ public final class TokenConfig {
     this.timeToLive = builder.timeToLive;
     this.clockSkew = builder.clockSkew;
     this.clock = builder.clock;
-    this.clusterCheck = builder.clusterCheck;
   }
 
   /** Starts a configuration with the defaults and {@code keyRing}. */
@@ -113,11 +111,6 @@ public final class TokenConfig {
     return clock;
   }
 
-  /** Last verification step, for checks that need the cluster's state. */
-  public ClusterCheck clusterCheck() {
-    return clusterCheck;
-  }
-
   /** Builds a {@link TokenConfig}; every setter checks its argument at once. */
   public static final class Builder {
     private final KeyRing keyRing;
@@ -129,7 +122,6 @@ public final class TokenConfig {
     private Duration timeToLive = DEFAULT_TIME_TO_LIVE;
     private Duration clockSkew = DEFAULT_CLOCK_SKEW;
     private InstantSource clock = InstantSource.system();
-    private ClusterCheck clusterCheck = ClusterCheck.none();
 
     private Builder(KeyRing keyRing) {
       this.keyRing = Objects.requireNonNull(keyRing);
@@ -186,12 +178,6 @@ public final class TokenConfig {
     /** Clock that stamps and ages tokens; the system clock by default. */
     public Builder clock(InstantSource clock) {
       this.clock = Objects.requireNonNull(clock);
-      return this;
-    }
-
-    /** Last verification step; {@link ClusterCheck#none()} by default. */
-    public Builder clusterCheck(ClusterCheck clusterCheck) {
-      this.clusterCheck = Objects.requireNonNull(clusterCheck);
       return this;
     }
 

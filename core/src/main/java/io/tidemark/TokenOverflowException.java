@@ -10,7 +10,7 @@ public final class TokenOverflowException extends TidemarkException {
   private static final long serialVersionUID = 1L;
 
   /** Which limit the token or header would exceed. */
-  public enum Reason {
+  public enum Limit {
     /** More source UUIDs than the limit. */
     TOO_MANY_UUIDS,
     /** More GTID intervals than the limit. */
@@ -21,15 +21,15 @@ public final class TokenOverflowException extends TidemarkException {
     TOO_LARGE
   }
 
-  private final Reason reason;
+  private final Limit reason;
 
-  TokenOverflowException(Reason reason, String message) {
+  TokenOverflowException(Limit reason, String message) {
     super(message, true);
     this.reason = reason;
   }
 
   @Override
-  public Reason reason() {
+  public Limit reason() {
     return reason;
   }
 }

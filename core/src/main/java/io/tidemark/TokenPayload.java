@@ -1,6 +1,6 @@
 package io.tidemark;
 
-import io.tidemark.TokenRejectedException.Reason;
+import io.tidemark.TokenRejectedException.Check;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -93,7 +93,7 @@ final class TokenPayload {
       }
       if ((i == 0 || !tsid.sameUuid(tsids[i - 1])) && ++uuids > maxUuids) {
         throw new TokenRejectedException(
-            Reason.TOO_MANY_UUIDS, "token names more than " + maxUuids + " source UUIDs");
+            Check.TOO_MANY_UUIDS, "token names more than " + maxUuids + " source UUIDs");
       }
       long count = readVarint();
       total += count;
@@ -102,7 +102,7 @@ final class TokenPayload {
       }
       if (total > maxIntervals) {
         throw new TokenRejectedException(
-            Reason.TOO_MANY_INTERVALS, "token holds more than " + maxIntervals + " intervals");
+            Check.TOO_MANY_INTERVALS, "token holds more than " + maxIntervals + " intervals");
       }
       tsids[i] = tsid;
       intervals[i] = readIntervals((int) count);
@@ -114,7 +114,7 @@ final class TokenPayload {
     long count = readVarint();
     if (count > maxRevisions) {
       throw new TokenRejectedException(
-          Reason.TOO_MANY_REVISIONS,
+          Check.TOO_MANY_REVISIONS,
           "token holds " + count + " revisions, more than " + maxRevisions);
     }
     SortedMap<String, Long> revisions = new TreeMap<>();
@@ -254,6 +254,6 @@ final class TokenPayload {
   }
 
   private static TokenRejectedException malformed(String field) {
-    return new TokenRejectedException(Reason.MALFORMED, "token payload has a malformed " + field);
+    return new TokenRejectedException(Check.MALFORMED, "token payload has a malformed " + field);
   }
 }

@@ -11,7 +11,7 @@ public final class TokenRejectedException extends TidemarkException {
   private static final long serialVersionUID = 1L;
 
   /** Why a token was rejected, in the order the checks run. */
-  public enum Reason {
+  public enum Check {
     /** Longer than the configured limit; nothing of it was read. */
     TOO_LARGE,
     /** Not a token, or not a header of {@code cluster=token} entries. */
@@ -33,26 +33,18 @@ public final class TokenRejectedException extends TidemarkException {
     /** Holds more GTID intervals than the limit. */
     TOO_MANY_INTERVALS,
     /** Holds more revisions than the limit. */
-    TOO_MANY_REVISIONS,
-    /** Names a source UUID the cluster does not know; raised by a {@link ClusterCheck}. */
-    UNKNOWN_SOURCE_UUID,
-    /** Requires GTIDs the source has not executed; raised by a {@link ClusterCheck}. */
-    AHEAD_OF_SOURCE
+    TOO_MANY_REVISIONS
   }
 
-  private final Reason reason;
+  private final Check reason;
 
-  /**
-   * Creates a rejection; public so that a {@link ClusterCheck} can reject with the measured facts
-   * in the message.
-   */
-  public TokenRejectedException(Reason reason, String message) {
+  TokenRejectedException(Check reason, String message) {
     super(message, false);
     this.reason = reason;
   }
 
   @Override
-  public Reason reason() {
+  public Check reason() {
     return reason;
   }
 }

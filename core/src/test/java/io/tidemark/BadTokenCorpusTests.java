@@ -3,7 +3,7 @@ package io.tidemark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.TokenRejectedException.Reason;
+import io.tidemark.TokenRejectedException.Check;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,8 +58,8 @@ class BadTokenCorpusTests {
   record Case(
       String name,
       Supplier<@Nullable String> header,
-      @Nullable Reason atDefaults,
-      @Nullable Reason roomy) {
+      @Nullable Check atDefaults,
+      @Nullable Check roomy) {
 
     @Override
     public String toString() {
@@ -74,49 +74,49 @@ class BadTokenCorpusTests {
         new Case(
             "malformed",
             () -> entry("v1.k1.bm90LWEtdG9rZW4.not-a-signature"),
-            Reason.MALFORMED,
-            Reason.MALFORMED),
+            Check.MALFORMED,
+            Check.MALFORMED),
         new Case(
             "wrong MAC",
             () -> entry(flipFirstMacCharacter(sign(DEFAULTS, CLUSTER, SOURCE + ":1-3"))),
-            Reason.BAD_SIGNATURE,
-            Reason.BAD_SIGNATURE),
+            Check.BAD_SIGNATURE,
+            Check.BAD_SIGNATURE),
         new Case(
             "unknown key id",
             () -> entry(sign(codec(ring("k9", 'o'), NOW), CLUSTER, SOURCE + ":1-3")),
-            Reason.UNKNOWN_KEY_ID,
-            Reason.UNKNOWN_KEY_ID),
+            Check.UNKNOWN_KEY_ID,
+            Check.UNKNOWN_KEY_ID),
         new Case(
             "other cluster",
             () -> entry(sign(DEFAULTS, "billing", SOURCE + ":1-3")),
-            Reason.WRONG_CLUSTER,
-            Reason.WRONG_CLUSTER),
+            Check.WRONG_CLUSTER,
+            Check.WRONG_CLUSTER),
         new Case(
             "expired",
             () -> entry(sign(codec(RING, NOW.minus(Duration.ofDays(3))), CLUSTER, SOURCE + ":1")),
-            Reason.EXPIRED,
-            Reason.EXPIRED),
+            Check.EXPIRED,
+            Check.EXPIRED),
         new Case(
             "far future",
             () -> entry(sign(codec(RING, NOW.plus(Duration.ofDays(3650))), CLUSTER, SOURCE + ":1")),
-            Reason.FROM_THE_FUTURE,
-            Reason.FROM_THE_FUTURE),
+            Check.FROM_THE_FUTURE,
+            Check.FROM_THE_FUTURE),
         // Past the length limit, the only thing the roomy verifier finds is the made-up MAC.
         new Case(
             "oversized 1 MB header",
             BadTokenCorpusTests::megabyteHeader,
-            Reason.TOO_LARGE,
-            Reason.BAD_SIGNATURE),
+            Check.TOO_LARGE,
+            Check.BAD_SIGNATURE),
         new Case(
             "10 000 UUIDs",
             () -> entry(sign(UNLIMITED_SIGNER, CLUSTER, tenThousandUuids())),
-            Reason.TOO_LARGE,
-            Reason.TOO_MANY_UUIDS),
+            Check.TOO_LARGE,
+            Check.TOO_MANY_UUIDS),
         new Case(
             "100 000 intervals",
             () -> entry(sign(UNLIMITED_SIGNER, CLUSTER, hundredThousandIntervals())),
-            Reason.TOO_LARGE,
-            Reason.TOO_MANY_INTERVALS),
+            Check.TOO_LARGE,
+            Check.TOO_MANY_INTERVALS),
         new Case(
             "unknown source UUID",
             () -> entry(sign(DEFAULTS, CLUSTER, UUID.randomUUID() + ":1-3")),
@@ -130,18 +130,18 @@ class BadTokenCorpusTests {
         new Case(
             "CR/LF in the value",
             () -> entry(sign(DEFAULTS, CLUSTER, SOURCE + ":1") + "\r\nX-Injected: 1"),
-            Reason.MALFORMED,
-            Reason.MALFORMED),
+            Check.MALFORMED,
+            Check.MALFORMED),
         new Case(
             "quotes around a valid token",
             () -> entry("\"" + sign(DEFAULTS, CLUSTER, SOURCE + ":1") + "\""),
-            Reason.MALFORMED,
-            Reason.MALFORMED),
+            Check.MALFORMED,
+            Check.MALFORMED),
         new Case(
             "SQL in the value",
             () -> entry("' OR 1=1; DROP TABLE orders; --"),
-            Reason.MALFORMED,
-            Reason.MALFORMED));
+            Check.MALFORMED,
+            Check.MALFORMED));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -150,7 +150,7 @@ class BadTokenCorpusTests {
     String header = c.header().get();
 
     for (TokenCodec codec : List.of(DEFAULTS, ROOMY)) {
-      Reason expected = codec == DEFAULTS ? c.atDefaults() : c.roomy();
+      Check expected = codec == DEFAULTS ? c.atDefaults() : c.roomy();
       String verifier = codec == DEFAULTS ? "default limits" : "roomy lengths";
       if (expected == null) {
         Optional<ConsistencyToken> token = codec.verify(codec.parseHeader(header), CLUSTER);
@@ -199,7 +199,7 @@ class BadTokenCorpusTests {
       DEFAULTS.verify(DEFAULTS.parseHeader(header), CLUSTER);
     } catch (TokenRejectedException e) {
       long elapsed = System.nanoTime() - started;
-      assertThat(e.reason()).isEqualTo(Reason.TOO_LARGE);
+      assertThat(e.reason()).isEqualTo(Check.TOO_LARGE);
       return elapsed;
     }
     throw new AssertionError("a megabyte header was accepted");
@@ -211,7 +211,7 @@ class BadTokenCorpusTests {
       DEFAULTS.verify(token, CLUSTER);
     } catch (TokenRejectedException e) {
       long elapsed = System.nanoTime() - started;
-      assertThat(e.reason()).isEqualTo(Reason.TOO_LARGE);
+      assertThat(e.reason()).isEqualTo(Check.TOO_LARGE);
       return elapsed;
     }
     throw new AssertionError("a megabyte token was accepted");

@@ -3,7 +3,7 @@ package io.tidemark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.TokenRejectedException.Reason;
+import io.tidemark.TokenRejectedException.Check;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,7 +79,7 @@ class ConsistencyHeaderTests {
     assertThatThrownBy(() -> ordersService.verify(header, "orders"))
         .isInstanceOfSatisfying(
             TokenRejectedException.class,
-            e -> assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_KEY_ID));
+            e -> assertThat(e.reason()).isEqualTo(Check.UNKNOWN_KEY_ID));
   }
 
   @ParameterizedTest
@@ -103,7 +103,7 @@ class ConsistencyHeaderTests {
 
     assertThatThrownBy(() -> ordersService.parseHeader(huge))
         .isInstanceOfSatisfying(
-            TokenRejectedException.class, e -> assertThat(e.reason()).isEqualTo(Reason.TOO_LARGE));
+            TokenRejectedException.class, e -> assertThat(e.reason()).isEqualTo(Check.TOO_LARGE));
   }
 
   @ParameterizedTest
@@ -122,7 +122,7 @@ class ConsistencyHeaderTests {
   void rejectsMalformedHeadersIncludingLineBreaksQuotesAndSql(String value) {
     assertThatThrownBy(() -> ordersService.parseHeader(value))
         .isInstanceOfSatisfying(
-            TokenRejectedException.class, e -> assertThat(e.reason()).isEqualTo(Reason.MALFORMED));
+            TokenRejectedException.class, e -> assertThat(e.reason()).isEqualTo(Check.MALFORMED));
   }
 
   @Test
@@ -137,7 +137,7 @@ class ConsistencyHeaderTests {
     assertThatThrownBy(() -> ordersService.withToken(nearlyFull, token))
         .isInstanceOfSatisfying(
             TokenOverflowException.class,
-            e -> assertThat(e.reason()).isEqualTo(TokenOverflowException.Reason.TOO_LARGE));
+            e -> assertThat(e.reason()).isEqualTo(TokenOverflowException.Limit.TOO_LARGE));
   }
 
   @Test

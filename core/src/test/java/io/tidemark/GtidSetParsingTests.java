@@ -3,7 +3,7 @@ package io.tidemark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.GtidSetFormatException.Reason;
+import io.tidemark.GtidSetFormatException.Problem;
 import java.util.UUID;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -150,7 +150,7 @@ class GtidSetParsingTests {
         .isInstanceOfSatisfying(
             GtidSetFormatException.class,
             e -> {
-              assertThat(e.reason()).isEqualTo(Reason.MALFORMED);
+              assertThat(e.reason()).isEqualTo(Problem.MALFORMED);
               assertThat(e.position()).isEqualTo(position);
               assertThat(e.getMessage()).contains("at position " + position);
             });
@@ -169,7 +169,7 @@ class GtidSetParsingTests {
 
     assertThatThrownBy(() -> GtidSet.parse(text))
         .isInstanceOfSatisfying(
-            GtidSetFormatException.class, e -> assertThat(e.reason()).isEqualTo(Reason.TOO_LONG));
+            GtidSetFormatException.class, e -> assertThat(e.reason()).isEqualTo(Problem.TOO_LONG));
     assertThat(text.reads).isZero();
   }
 
@@ -183,7 +183,7 @@ class GtidSetParsingTests {
         .isInstanceOfSatisfying(
             GtidSetFormatException.class,
             e -> {
-              assertThat(e.reason()).isEqualTo(Reason.TOO_MANY_UUIDS);
+              assertThat(e.reason()).isEqualTo(Problem.TOO_MANY_UUIDS);
               assertThat(e.position()).isEqualTo(10 * element.length());
             });
     assertThat(text.reads).isLessThan(text.length() / 2);
@@ -198,7 +198,7 @@ class GtidSetParsingTests {
     assertThatThrownBy(() -> GtidSet.parse(text, limits))
         .isInstanceOfSatisfying(
             GtidSetFormatException.class,
-            e -> assertThat(e.reason()).isEqualTo(Reason.TOO_MANY_INTERVALS));
+            e -> assertThat(e.reason()).isEqualTo(Problem.TOO_MANY_INTERVALS));
   }
 
   @Test

@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Immutable settings of a {@link RevisionGuardedCache}; {@link #ofDefaults()} or {@link #custom()},
+ * Immutable settings of a {@link RevisionGuardedCache}; {@link #defaults()} or {@link #builder()},
  * and {@link #toBuilder()} to change a few.
  */
 public final class RevisionGuardedCacheConfig {
@@ -28,7 +28,7 @@ public final class RevisionGuardedCacheConfig {
   /** Default for {@link #maximumSize()}. */
   public static final long DEFAULT_MAXIMUM_SIZE = 10_000;
 
-  private static final RevisionGuardedCacheConfig DEFAULTS = custom().build();
+  private static final RevisionGuardedCacheConfig DEFAULTS = builder().build();
 
   private final String keyPrefix;
   private final Duration timeToLive;
@@ -47,12 +47,12 @@ public final class RevisionGuardedCacheConfig {
   }
 
   /** The defaults. */
-  public static RevisionGuardedCacheConfig ofDefaults() {
+  public static RevisionGuardedCacheConfig defaults() {
     return DEFAULTS;
   }
 
   /** A builder starting from the defaults. */
-  public static Builder custom() {
+  public static Builder builder() {
     return new Builder();
   }
 

@@ -8,8 +8,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Immutable settings of a {@link ScopeStore}; {@link #ofDefaults()} or {@link #custom()}, and
- * {@link #toBuilder()} to change a few.
+ * Immutable settings of a {@link ScopeStore}; {@link #defaults()} or {@link #builder()}, and {@link
+ * #toBuilder()} to change a few.
  */
 public final class ScopeStoreConfig {
 
@@ -38,7 +38,7 @@ public final class ScopeStoreConfig {
   /** Default for {@link #localTimeToLive()}. */
   public static final Duration DEFAULT_LOCAL_TIME_TO_LIVE = Duration.ofSeconds(1);
 
-  private static final ScopeStoreConfig DEFAULTS = custom().build();
+  private static final ScopeStoreConfig DEFAULTS = builder().build();
 
   private final String keyPrefix;
   private final Duration timeToLive;
@@ -61,12 +61,12 @@ public final class ScopeStoreConfig {
   }
 
   /** The defaults. */
-  public static ScopeStoreConfig ofDefaults() {
+  public static ScopeStoreConfig defaults() {
     return DEFAULTS;
   }
 
   /** A builder starting from the defaults. */
-  public static Builder custom() {
+  public static Builder builder() {
     return new Builder();
   }
 

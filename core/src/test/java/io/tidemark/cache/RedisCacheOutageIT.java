@@ -24,7 +24,7 @@ class RedisCacheOutageIT {
   void start() {
     redis = RedisServer.start();
     RevisionGuardedCacheConfig config =
-        RevisionGuardedCacheConfig.custom().commandTimeout(TIMEOUT).build();
+        RevisionGuardedCacheConfig.builder().commandTimeout(TIMEOUT).build();
     shared = RedisRevisionGuardedCache.create(clients.connect(redis), ValueCodec.text(), config);
     twoTier = TwoTierRevisionGuardedCache.of(CaffeineRevisionGuardedCache.create(config), shared);
   }

@@ -21,7 +21,7 @@ abstract class RevisionGuardedCacheContract {
   abstract RevisionGuardedCache<String> cache(RevisionGuardedCacheConfig config);
 
   RevisionGuardedCacheConfig config() {
-    return RevisionGuardedCacheConfig.custom()
+    return RevisionGuardedCacheConfig.builder()
         .commandTimeout(Duration.ofSeconds(2))
         .keyPrefix("test:" + getClass().getSimpleName() + ":")
         .build();

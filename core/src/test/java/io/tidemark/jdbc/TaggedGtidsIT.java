@@ -117,7 +117,7 @@ class TaggedGtidsIT {
 
       try (RedisClients clients = new RedisClients()) {
         RedisScopeStore store =
-            RedisScopeStore.create(clients.connect(redis), ScopeStoreConfig.ofDefaults());
+            RedisScopeStore.create(clients.connect(redis), ScopeStoreConfig.defaults());
         ScopeKey key = ScopeKey.object("batch", Integer.toString(id));
         assertThat(store.merge(key, captured)).isTrue();
         assertThat(store.get(key).gtids()).isEqualTo(captured);

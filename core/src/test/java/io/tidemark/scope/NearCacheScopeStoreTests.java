@@ -17,7 +17,7 @@ class NearCacheScopeStoreTests {
 
   private final FakeTicker ticker = new FakeTicker();
   private final ScopeStoreConfig config =
-      ScopeStoreConfig.custom().ticker(ticker).localTimeToLive(Duration.ofSeconds(1)).build();
+      ScopeStoreConfig.builder().ticker(ticker).localTimeToLive(Duration.ofSeconds(1)).build();
   private final CaffeineScopeStore redis = CaffeineScopeStore.create(config);
   private final AtomicInteger sharedReads = new AtomicInteger();
   private final AtomicBoolean subscribed = new AtomicBoolean(true);

@@ -29,7 +29,7 @@ class RedisOutageIT {
     redis = RedisServer.start();
     store =
         RedisScopeStore.create(
-            clients.connect(redis), ScopeStoreConfig.custom().commandTimeout(TIMEOUT).build());
+            clients.connect(redis), ScopeStoreConfig.builder().commandTimeout(TIMEOUT).build());
   }
 
   @AfterEach
@@ -73,7 +73,7 @@ class RedisOutageIT {
   @Test
   void aNearCacheStopsServingCopiesWhenRedisDiesAndForgetsThemAfterRestart() {
     ScopeStoreConfig config =
-        ScopeStoreConfig.custom()
+        ScopeStoreConfig.builder()
             .commandTimeout(TIMEOUT)
             .ticker(new FakeTicker())
             .localTimeToLive(Duration.ofDays(1))

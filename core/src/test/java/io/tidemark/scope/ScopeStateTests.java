@@ -67,22 +67,22 @@ class ScopeStateTests {
 
   @Test
   void configurationDefaultsAndChecks() {
-    ScopeStoreConfig defaults = ScopeStoreConfig.ofDefaults();
+    ScopeStoreConfig defaults = ScopeStoreConfig.defaults();
     assertThat(defaults.commandTimeout()).isEqualTo(Duration.ofMillis(50));
     assertThat(defaults.timeToLive()).isEqualTo(Duration.ofHours(1));
     assertThat(defaults.dirtyTimeToLive()).isEqualTo(Duration.ofMinutes(10));
     assertThat(defaults.maxIntervals()).isEqualTo(128);
     assertThat(defaults.localTimeToLive()).isEqualTo(Duration.ofSeconds(1));
     assertThat(defaults.invalidationChannel()).isEqualTo("tidemark:scope:changed");
-    assertThatThrownBy(() -> ScopeStoreConfig.custom().invalidationChannel(""))
+    assertThatThrownBy(() -> ScopeStoreConfig.builder().invalidationChannel(""))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(defaults.toBuilder().commandTimeout(Duration.ofMillis(3)).build().commandTimeout())
         .isEqualTo(Duration.ofMillis(3));
-    assertThatThrownBy(() -> ScopeStoreConfig.custom().keyPrefix("a{"))
+    assertThatThrownBy(() -> ScopeStoreConfig.builder().keyPrefix("a{"))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> ScopeStoreConfig.custom().commandTimeout(Duration.ZERO))
+    assertThatThrownBy(() -> ScopeStoreConfig.builder().commandTimeout(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> ScopeStoreConfig.custom().maxIntervals(0))
+    assertThatThrownBy(() -> ScopeStoreConfig.builder().maxIntervals(0))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

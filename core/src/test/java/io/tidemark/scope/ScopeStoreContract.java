@@ -31,7 +31,7 @@ abstract class ScopeStoreContract {
   abstract ScopeStore secondStore(ScopeStoreConfig config);
 
   ScopeStoreConfig config() {
-    return ScopeStoreConfig.custom()
+    return ScopeStoreConfig.builder()
         .commandTimeout(Duration.ofSeconds(2))
         .keyPrefix("test:" + getClass().getSimpleName() + ":")
         .build();

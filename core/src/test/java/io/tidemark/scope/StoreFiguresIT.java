@@ -30,12 +30,12 @@ class StoreFiguresIT {
       RedisScopeStore store =
           RedisScopeStore.create(
               clients.connect(redis),
-              ScopeStoreConfig.custom().commandTimeout(Duration.ofSeconds(1)).build());
+              ScopeStoreConfig.builder().commandTimeout(Duration.ofSeconds(1)).build());
       RedisRevisionGuardedCache<String> cache =
           RedisRevisionGuardedCache.create(
               clients.connect(redis),
               ValueCodec.text(),
-              RevisionGuardedCacheConfig.custom().commandTimeout(Duration.ofSeconds(1)).build());
+              RevisionGuardedCacheConfig.builder().commandTimeout(Duration.ofSeconds(1)).build());
       ScopeKey scope = ScopeKey.session(UUID.randomUUID().toString());
       String uuid = ScopeStoreContract.A;
       String key = "order:" + UUID.randomUUID();

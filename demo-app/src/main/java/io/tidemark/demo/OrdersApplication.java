@@ -77,7 +77,7 @@ public class OrdersApplication {
     // Order ids are per database: services on other databases sharing this Redis must not see
     // each other's orders.
     RevisionGuardedCacheConfig cache =
-        RevisionGuardedCacheConfig.custom()
+        RevisionGuardedCacheConfig.builder()
             .keyPrefix(
                 RevisionGuardedCacheConfig.DEFAULT_KEY_PREFIX
                     + Integer.toHexString(database.hashCode())

@@ -22,7 +22,7 @@ import org.springframework.cache.CacheManager;
  * @Bean
  * CacheManager cacheManager() {
  *   return new RevisionGuardedCacheManager(new ConcurrentMapCacheManager(), Set.of("orders"),
- *       name -> CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.ofDefaults()));
+ *       name -> CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.defaults()));
  * }
  * }</pre>
  *

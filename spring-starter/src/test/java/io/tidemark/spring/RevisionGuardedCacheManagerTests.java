@@ -57,7 +57,7 @@ class RevisionGuardedCacheManagerTests {
       return new RevisionGuardedCacheManager(
           new ConcurrentMapCacheManager(),
           Set.of("orders"),
-          name -> CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.ofDefaults()));
+          name -> CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.defaults()));
     }
 
     @Bean

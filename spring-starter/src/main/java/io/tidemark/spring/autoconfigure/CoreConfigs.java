@@ -64,7 +64,7 @@ final class CoreConfigs {
   /** The scope store's settings. */
   static ScopeStoreConfig storeConfig(TidemarkProperties properties) {
     TidemarkProperties.Scope scope = properties.getScope();
-    return ScopeStoreConfig.custom()
+    return ScopeStoreConfig.builder()
         .timeToLive(scope.getTimeToLive())
         .commandTimeout(scope.getCommandTimeout())
         .build();

@@ -209,8 +209,7 @@ class TidemarkAutoConfigurationIT {
                         .build())
                 .build());
     static final ScopeStore STORE =
-        io.tidemark.scope.CaffeineScopeStore.create(
-            io.tidemark.scope.ScopeStoreConfig.ofDefaults());
+        io.tidemark.scope.CaffeineScopeStore.create(io.tidemark.scope.ScopeStoreConfig.defaults());
 
     @Bean
     TokenCodec ownCodec() {
