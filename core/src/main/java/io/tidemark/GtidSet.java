@@ -1,8 +1,11 @@
 package io.tidemark;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.BinaryOperator;
@@ -262,7 +265,27 @@ public final class GtidSet {
     return n == 0 ? EMPTY : new GtidSet(Arrays.copyOf(outTsids, n), Arrays.copyOf(outIntervals, n));
   }
 
-  // Package-private views for the binary codec, which must not copy on the hot path.
+  /**
+   * Appends this set's binary form, for formats that embed a set (the consistency token): shorter
+   * than the text, and like the text one form per set.
+   */
+  public void writeBinary(ByteArrayOutputStream out) {
+    GtidSetBinary.write(this, Objects.requireNonNull(out));
+  }
+
+  /**
+   * Reads a set that {@link #writeBinary} wrote, from the buffer's position on, leaving the
+   * position after it; a set with more than {@code maxUuids} source UUIDs or {@code maxIntervals}
+   * intervals is refused before anything is allocated for it.
+   *
+   * @throws GtidSetFormatException when the bytes are not a set's binary form or exceed the limits;
+   *     its position is the buffer's
+   */
+  public static GtidSet readBinary(ByteBuffer in, int maxUuids, int maxIntervals) {
+    return GtidSetBinary.read(in, maxUuids, maxIntervals);
+  }
+
+  // Package-private views for the binary form, which must not copy on the hot path.
 
   int tsidCount() {
     return tsids.length;

@@ -8,7 +8,7 @@ import java.util.TreeMap;
  * A slow, obviously correct GTID set for small GNOs, one bit per GTID, against which the fast
  * implementation is checked. Keys are lower-case UUIDs, then tags ("" when untagged).
  */
-final class GtidModel {
+public final class GtidModel {
 
   private final TreeMap<String, TreeMap<String, BitSet>> gtids = new TreeMap<>();
 

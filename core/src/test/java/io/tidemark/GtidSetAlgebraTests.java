@@ -1,8 +1,12 @@
 package io.tidemark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.GtidSetFormatException.Problem;
 import io.tidemark.RandomGtids.Sample;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,6 +35,45 @@ class GtidSetAlgebraTests {
       assertThat(set).as(sample.text()).hasToString(sample.model().canonical());
       assertThat(GtidSet.parse(set.toString())).isEqualTo(set).hasSameHashCodeAs(set);
     }
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void readsBackWhatItWritesInBinaryAndRefusesTheBytesCutShort(long seed) {
+    RandomGtids random = new RandomGtids(seed, true);
+    for (int i = 0; i < CASES_PER_SEED; i++) {
+      GtidSet set = GtidSet.parse(random.next().text());
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      set.writeBinary(out);
+      byte[] bytes = out.toByteArray();
+
+      ByteBuffer in = ByteBuffer.wrap(bytes);
+      assertThat(GtidSet.readBinary(in, 64, 1024)).isEqualTo(set);
+      assertThat(in.hasRemaining()).isFalse();
+      if (set != GtidSet.EMPTY) {
+        ByteBuffer cut = ByteBuffer.wrap(bytes, 0, bytes.length - 1);
+        assertThatThrownBy(() -> GtidSet.readBinary(cut, 64, 1024))
+            .isInstanceOfSatisfying(
+                GtidSetFormatException.class,
+                e -> assertThat(e.reason()).isEqualTo(Problem.MALFORMED));
+      }
+    }
+  }
+
+  @Test
+  void refusesBinarySetsOverTheLimitsBeforeReadingTheirIntervals() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    GtidSet.parse(RandomGtids.UUIDS[0] + ":1:3:5," + RandomGtids.UUIDS[1] + ":1").writeBinary(out);
+    byte[] bytes = out.toByteArray();
+
+    assertThatThrownBy(() -> GtidSet.readBinary(ByteBuffer.wrap(bytes), 1, 1024))
+        .isInstanceOfSatisfying(
+            GtidSetFormatException.class,
+            e -> assertThat(e.reason()).isEqualTo(Problem.TOO_MANY_UUIDS));
+    assertThatThrownBy(() -> GtidSet.readBinary(ByteBuffer.wrap(bytes), 2, 2))
+        .isInstanceOfSatisfying(
+            GtidSetFormatException.class,
+            e -> assertThat(e.reason()).isEqualTo(Problem.TOO_MANY_INTERVALS));
   }
 
   @ParameterizedTest(name = "seed {0}")

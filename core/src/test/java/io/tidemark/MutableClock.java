@@ -5,15 +5,15 @@ import java.time.Instant;
 import java.time.InstantSource;
 
 /** A clock that tests move by hand. */
-final class MutableClock implements InstantSource {
+public final class MutableClock implements InstantSource {
 
   private Instant now;
 
-  MutableClock(Instant now) {
+  public MutableClock(Instant now) {
     this.now = now;
   }
 
-  void advance(Duration duration) {
+  public void advance(Duration duration) {
     now = now.plus(duration);
   }
 

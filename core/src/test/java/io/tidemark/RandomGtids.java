@@ -9,10 +9,10 @@ import java.util.SplittableRandom;
  * whitespace and line breaks at every place the syntax allows, and empty list elements. Each sample
  * comes with a {@link GtidModel} of what it means.
  */
-final class RandomGtids {
+public final class RandomGtids {
 
   /** Source UUIDs; the pool is small so that sets share and repeat them. */
-  static final String[] UUIDS = {
+  public static final String[] UUIDS = {
     "3e11fa47-71ca-11e1-9e33-c80aa9429562",
     "0ad6eae9-1234-11e1-9e33-c80aa9429562",
     "3e11fa47-71ca-11e1-9e33-c80aa9429563",
@@ -25,7 +25,7 @@ final class RandomGtids {
   private static final String[] SPACE = {" ", "\t", "\n", "\r\n", "  "};
 
   /** A GTID set's text and its meaning. */
-  record Sample(String text, GtidModel model) {}
+  public record Sample(String text, GtidModel model) {}
 
   private final SplittableRandom random;
   private final boolean tags;
@@ -34,12 +34,12 @@ final class RandomGtids {
    * A generator for {@code seed}; with {@code tags} it also writes tagged GTIDs, which servers
    * before 8.3 refuse.
    */
-  RandomGtids(long seed, boolean tags) {
+  public RandomGtids(long seed, boolean tags) {
     this.random = new SplittableRandom(seed);
     this.tags = tags;
   }
 
-  Sample next() {
+  public Sample next() {
     GtidModel model = new GtidModel();
     StringBuilder text = new StringBuilder();
     int elements = random.nextInt(10) == 0 ? 0 : 1 + random.nextInt(5);

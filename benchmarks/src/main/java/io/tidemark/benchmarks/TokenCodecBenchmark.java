@@ -1,11 +1,11 @@
 package io.tidemark.benchmarks;
 
-import io.tidemark.ConsistencyHeader;
-import io.tidemark.ConsistencyToken;
 import io.tidemark.GtidSet;
-import io.tidemark.KeyRing;
-import io.tidemark.TokenCodec;
-import io.tidemark.TokenConfig;
+import io.tidemark.token.ConsistencyHeader;
+import io.tidemark.token.ConsistencyToken;
+import io.tidemark.token.KeyRing;
+import io.tidemark.token.TokenCodec;
+import io.tidemark.token.TokenConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.concurrent.TimeUnit;

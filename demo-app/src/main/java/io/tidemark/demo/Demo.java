@@ -1,8 +1,8 @@
 package io.tidemark.demo;
 
-import io.tidemark.TokenCodec;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
+import io.tidemark.token.TokenCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

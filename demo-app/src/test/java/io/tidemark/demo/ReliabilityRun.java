@@ -2,14 +2,14 @@ package io.tidemark.demo;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 
-import io.tidemark.ConsistencyToken;
 import io.tidemark.GtidSet;
-import io.tidemark.TokenCodec;
 import io.tidemark.demo.Operation.Kind;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.MySqlTopology.FormerSource;
 import io.tidemark.testkit.RedisServer;
+import io.tidemark.token.ConsistencyToken;
+import io.tidemark.token.TokenCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

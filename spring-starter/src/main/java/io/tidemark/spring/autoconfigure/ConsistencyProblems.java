@@ -5,7 +5,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.TidemarkException;
-import io.tidemark.TokenRejectedException;
+import io.tidemark.token.TokenRejectedException;
 import io.tidemark.topology.NoWritableSourceException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -3,7 +3,7 @@ package io.tidemark.spring.autoconfigure;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.Ticker;
-import io.tidemark.TokenRejectedException;
+import io.tidemark.token.TokenRejectedException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.Cookie;

@@ -1,10 +1,10 @@
 package io.tidemark.spring.autoconfigure;
 
-import io.tidemark.KeyRing;
-import io.tidemark.TokenConfig;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.scope.ScopeStoreConfig;
+import io.tidemark.token.KeyRing;
+import io.tidemark.token.TokenConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;

@@ -1,6 +1,6 @@
 package io.tidemark.spring.autoconfigure;
 
-import io.tidemark.ConsistencyHeader;
+import io.tidemark.token.ConsistencyHeader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

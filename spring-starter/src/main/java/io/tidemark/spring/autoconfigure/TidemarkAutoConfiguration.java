@@ -1,10 +1,10 @@
 package io.tidemark.spring.autoconfigure;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.tidemark.TokenCodec;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.scope.CaffeineScopeStore;
 import io.tidemark.scope.ScopeStore;
+import io.tidemark.token.TokenCodec;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeConfig;
 import io.tidemark.topology.SelectedNodeRoutes;

@@ -1,7 +1,7 @@
 package io.tidemark.spring.autoconfigure;
 
-import io.tidemark.TokenCodec;
 import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.token.TokenCodec;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,10 +1,10 @@
 package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.ReadPolicy;
-import io.tidemark.TokenConfig;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.scope.ScopeStoreConfig;
+import io.tidemark.token.TokenConfig;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeSelector;
 import io.tidemark.topology.TopologyView;

@@ -1,8 +1,8 @@
 package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.Ticker;
-import io.tidemark.TokenCodec;
 import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.token.TokenCodec;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import org.springframework.beans.factory.ObjectProvider;

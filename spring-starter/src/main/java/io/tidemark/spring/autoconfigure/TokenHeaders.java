@@ -1,14 +1,14 @@
 package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.ConsistencyContext;
-import io.tidemark.ConsistencyHeader;
-import io.tidemark.ConsistencyToken;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
-import io.tidemark.TokenCodec;
-import io.tidemark.TokenOverflowException;
-import io.tidemark.TokenRejectedException;
 import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.token.ConsistencyHeader;
+import io.tidemark.token.ConsistencyToken;
+import io.tidemark.token.TokenCodec;
+import io.tidemark.token.TokenOverflowException;
+import io.tidemark.token.TokenRejectedException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;

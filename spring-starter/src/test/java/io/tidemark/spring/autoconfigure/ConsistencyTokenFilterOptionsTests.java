@@ -7,7 +7,7 @@ import static io.tidemark.spring.autoconfigure.TestTokens.header;
 import static io.tidemark.spring.autoconfigure.TestTokens.verified;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.ConsistencyHeader;
+import io.tidemark.token.ConsistencyHeader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

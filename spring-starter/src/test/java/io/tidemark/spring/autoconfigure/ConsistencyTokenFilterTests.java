@@ -7,9 +7,9 @@ import static io.tidemark.spring.autoconfigure.TestTokens.header;
 import static io.tidemark.spring.autoconfigure.TestTokens.verified;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.ConsistencyHeader;
-import io.tidemark.ConsistencyToken;
-import io.tidemark.TokenCodec;
+import io.tidemark.token.ConsistencyHeader;
+import io.tidemark.token.ConsistencyToken;
+import io.tidemark.token.TokenCodec;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

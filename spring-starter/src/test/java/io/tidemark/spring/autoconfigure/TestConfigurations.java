@@ -1,6 +1,6 @@
 package io.tidemark.spring.autoconfigure;
 
-import io.tidemark.TokenCodec;
+import io.tidemark.token.TokenCodec;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -1,8 +1,8 @@
 package io.tidemark.spring.autoconfigure;
 
-import io.tidemark.ConsistencyHeader;
 import io.tidemark.GtidSet;
-import io.tidemark.TokenCodec;
+import io.tidemark.token.ConsistencyHeader;
+import io.tidemark.token.TokenCodec;
 
 /** Tokens for the web tests, signed as an application with {@link #properties()} signs them. */
 final class TestTokens {

@@ -4,10 +4,10 @@ import static io.tidemark.spring.autoconfigure.TestTokens.A;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
-import io.tidemark.ConsistencyToken;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
+import io.tidemark.token.ConsistencyToken;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

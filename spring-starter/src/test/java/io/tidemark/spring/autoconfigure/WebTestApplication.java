@@ -5,7 +5,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
-import io.tidemark.TokenCodec;
+import io.tidemark.token.TokenCodec;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -2,13 +2,13 @@ package io.tidemark.spring.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.ConsistencyToken;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
-import io.tidemark.TokenCodec;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.token.ConsistencyToken;
+import io.tidemark.token.TokenCodec;
 import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

@@ -2,9 +2,9 @@ package io.tidemark.spring.shop;
 
 import io.tidemark.GtidLimits;
 import io.tidemark.GtidSet;
-import io.tidemark.KeyRing;
-import io.tidemark.TokenCodec;
-import io.tidemark.TokenConfig;
+import io.tidemark.token.KeyRing;
+import io.tidemark.token.TokenCodec;
+import io.tidemark.token.TokenConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.tidemark.ConsistencyContext;
-import io.tidemark.ConsistencyToken;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
-import io.tidemark.TokenCodec;
 import io.tidemark.spring.shop.ShopApplication.Order;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.token.ConsistencyToken;
+import io.tidemark.token.TokenCodec;
 import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.Optional;

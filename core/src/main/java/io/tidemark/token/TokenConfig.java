@@ -1,4 +1,4 @@
-package io.tidemark;
+package io.tidemark.token;
 
 import java.time.Duration;
 import java.time.InstantSource;

@@ -1,4 +1,6 @@
-package io.tidemark;
+package io.tidemark.token;
+
+import io.tidemark.TidemarkException;
 
 /**
  * Thrown when a token or header would be larger than the configured limits allow, even after the

@@ -1,6 +1,7 @@
-package io.tidemark;
+package io.tidemark.token;
 
-import io.tidemark.TokenRejectedException.Check;
+import io.tidemark.GtidSet;
+import io.tidemark.token.TokenRejectedException.Check;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,5 +1,6 @@
-package io.tidemark;
+package io.tidemark.token;
 
+import io.tidemark.GtidSet;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collections;

@@ -1,10 +1,14 @@
-package io.tidemark;
+package io.tidemark.token;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.TokenRejectedException.Check;
+import io.tidemark.GtidLimits;
+import io.tidemark.GtidSet;
+import io.tidemark.MutableClock;
+import io.tidemark.RandomGtids;
+import io.tidemark.token.TokenRejectedException.Check;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

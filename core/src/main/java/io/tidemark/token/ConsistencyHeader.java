@@ -1,6 +1,6 @@
-package io.tidemark;
+package io.tidemark.token;
 
-import io.tidemark.TokenRejectedException.Check;
+import io.tidemark.token.TokenRejectedException.Check;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

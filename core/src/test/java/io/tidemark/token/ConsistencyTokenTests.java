@@ -1,8 +1,10 @@
-package io.tidemark;
+package io.tidemark.token;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.GtidSet;
+import io.tidemark.RandomGtids;
 import java.time.Instant;
 import java.util.Map;
 import java.util.SplittableRandom;

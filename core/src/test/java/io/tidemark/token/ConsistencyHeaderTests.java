@@ -1,9 +1,12 @@
-package io.tidemark;
+package io.tidemark.token;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.TokenRejectedException.Check;
+import io.tidemark.GtidSet;
+import io.tidemark.MutableClock;
+import io.tidemark.RandomGtids;
+import io.tidemark.token.TokenRejectedException.Check;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package io.tidemark;
+package io.tidemark.token;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

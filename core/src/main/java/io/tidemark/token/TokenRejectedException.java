@@ -1,4 +1,6 @@
-package io.tidemark;
+package io.tidemark.token;
+
+import io.tidemark.TidemarkException;
 
 /**
  * Thrown when a token or a token header from outside fails verification, with the reason of the
