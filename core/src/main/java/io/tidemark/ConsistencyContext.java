@@ -1,8 +1,13 @@
 package io.tidemark;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicReference;
@@ -11,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What one unit of work (a request, a job) must read at least: the union of the tokens it came with
  * and of every write it committed, plus whether a write escaped capture ("dirty"), in which case
- * its reads go to the source.
+ * its reads go to the source. It also carries what the unit of work hands on: its deadline, which
+ * bounds every read's wait, and the tokens of other clusters, forwarded unread.
  *
  * <p>A context is bound to the current thread with {@link #open()} or {@link #attach()}; the bound
  * one is {@link #current()}. Work handed to another thread takes it along with {@link #wrap}. A
@@ -31,21 +37,34 @@ public final class ConsistencyContext {
   private final AtomicReference<State> state;
   private final AtomicReference<@Nullable ExecutionRecord> lastRead = new AtomicReference<>();
   private final Set<String> unrecordedScopes = new ConcurrentSkipListSet<>();
+  private final @Nullable Deadline deadline;
+  // Guarded by itself; few entries, rarely touched.
+  private final SortedMap<String, List<String>> forwarded = new TreeMap<>();
 
   private record State(GtidSet gtids, @Nullable String dirtyBecause) {}
 
-  private ConsistencyContext(GtidSet initial) {
+  private ConsistencyContext(GtidSet initial, @Nullable Deadline deadline) {
     this.state = new AtomicReference<>(new State(initial, null));
+    this.deadline = deadline;
+  }
+
+  /**
+   * A new context requiring {@code initial}, not bound to any thread, whose reads end by {@code
+   * deadline} (none: each read's own budget); a unit of work that spans several threads binds it on
+   * each with {@link #attach()}.
+   */
+  public static ConsistencyContext create(GtidSet initial, @Nullable Deadline deadline) {
+    return new ConsistencyContext(Objects.requireNonNull(initial, "initial"), deadline);
   }
 
   /** Binds a new, empty context to this thread until the scope closes. */
   public static Binding open() {
-    return new ConsistencyContext(GtidSet.EMPTY).attach();
+    return new ConsistencyContext(GtidSet.EMPTY, null).attach();
   }
 
   /** Binds a new context requiring {@code initial} (e.g. a verified request token). */
   public static Binding open(GtidSet initial) {
-    return new ConsistencyContext(Objects.requireNonNull(initial, "initial")).attach();
+    return create(initial, null).attach();
   }
 
   /**
@@ -56,7 +75,7 @@ public final class ConsistencyContext {
   public static ConsistencyContext current() {
     ConsistencyContext context = CURRENT.get();
     if (context == null) {
-      context = new ConsistencyContext(GtidSet.EMPTY);
+      context = new ConsistencyContext(GtidSet.EMPTY, null);
       CURRENT.set(context);
     }
     return context;
@@ -70,6 +89,11 @@ public final class ConsistencyContext {
   /** Binds this context to the current thread until the returned scope closes. */
   public Binding attach() {
     return new Binding(this, CURRENT.get());
+  }
+
+  /** When the unit of work must be answered, or {@code null} when it has no deadline of its own. */
+  public @Nullable Deadline deadline() {
+    return deadline;
   }
 
   /** The union of everything merged so far. */
@@ -136,6 +160,39 @@ public final class ConsistencyContext {
   /** Notes a read that ran under this context; the read path calls it for every read. */
   public void recordRead(ExecutionRecord record) {
     lastRead.set(Objects.requireNonNull(record, "record"));
+  }
+
+  /**
+   * The encoded tokens of other clusters this unit of work carries, by cluster, sorted: never
+   * verified here, since only the cluster that owns a token can.
+   */
+  public SortedMap<String, List<String>> forwardedTokens() {
+    synchronized (forwarded) {
+      return new TreeMap<>(forwarded);
+    }
+  }
+
+  /**
+   * Takes the tokens of other clusters that arrived, in a request or in a downstream service's
+   * answer. For each cluster in {@code arrived}, its tokens replace those that were {@code sent} to
+   * where they came from: that service either merged them into its answer (it owns the cluster) or
+   * passed them back unchanged. Tokens of the cluster that came from elsewhere in the meantime are
+   * kept.
+   */
+  public void forward(Map<String, List<String>> arrived, Map<String, List<String>> sent) {
+    synchronized (forwarded) {
+      arrived.forEach(
+          (cluster, tokens) -> {
+            List<String> kept = new ArrayList<>(forwarded.getOrDefault(cluster, List.of()));
+            kept.removeAll(sent.getOrDefault(cluster, List.of()));
+            for (String token : tokens) {
+              if (!kept.contains(token)) {
+                kept.add(token);
+              }
+            }
+            forwarded.put(cluster, List.copyOf(kept));
+          });
+    }
   }
 
   /** {@code task} running with this context bound, on whatever thread runs it. */

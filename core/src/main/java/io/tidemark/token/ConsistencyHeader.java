@@ -147,8 +147,13 @@ public final class ConsistencyHeader {
   /** The header value: {@code cluster=token} entries sorted by cluster, joined by ", ". */
   @Override
   public String toString() {
+    return join(tokens);
+  }
+
+  /** The header value of {@code entries}: encoded tokens by cluster, in the map's order. */
+  static String join(Map<String, List<String>> entries) {
     StringBuilder out = new StringBuilder();
-    for (Map.Entry<String, List<String>> entry : tokens.entrySet()) {
+    for (Map.Entry<String, List<String>> entry : entries.entrySet()) {
       for (String token : entry.getValue()) {
         if (!out.isEmpty()) {
           out.append(", ");

@@ -1,7 +1,6 @@
 package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.ConsistencyContext;
-import io.tidemark.Deadline;
 import org.springframework.core.task.TaskDecorator;
 
 /**
@@ -18,17 +17,6 @@ final class ConsistencyTaskDecorator implements TaskDecorator {
   @Override
   public Runnable decorate(Runnable task) {
     ConsistencyContext context = ConsistencyContext.currentOrNull();
-    Deadline deadline = RequestBudget.current();
-    ForwardedTokens forwarded = ForwardedTokens.current();
-    if (context == null && deadline == null && forwarded == null) {
-      return task;
-    }
-    return () -> {
-      try (ConsistencyContext.Binding binding = context == null ? null : context.attach();
-          RequestBudget.Binding budget = RequestBudget.bind(deadline);
-          PinnedRead.Binding tokens = ForwardedTokens.bind(forwarded)) {
-        task.run();
-      }
-    };
+    return context == null ? task : context.wrap(task);
   }
 }

@@ -2,7 +2,9 @@ package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
+import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
+import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -17,9 +19,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Gives every request its {@link ConsistencyContext}: verifies the token the request carries in the
- * header (and the cookie, when one is configured), opens the context with its GTIDs, binds the
- * request's deadline and the other clusters' tokens, and writes the merged token into the response
- * just before it is committed.
+ * header (and the cookie, when one is configured), opens the context with its GTIDs, the request's
+ * deadline and the other clusters' tokens, and writes the merged token into the response just
+ * before it is committed.
  *
  * <p>A request whose header token does not verify gets a 400 problem, or goes on without the token
  * when {@code tidemark.web.invalid-token=ignore}. A cookie's token that does not verify is always
@@ -43,19 +45,19 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
    */
   static final String UNRECORDED_SCOPES = "Consistency-Scope-Unrecorded";
 
-  private final TokenHeaders headers;
+  private final TokenExchange exchange;
   private final ConsistencyProblems problems;
   private final TidemarkProperties.Web web;
   private final Duration cookieMaxAge;
   private final Ticker ticker;
 
   ConsistencyTokenFilter(
-      TokenHeaders headers,
+      TokenExchange exchange,
       ConsistencyProblems problems,
       TidemarkProperties.Web web,
       Duration cookieMaxAge,
       Ticker ticker) {
-    this.headers = headers;
+    this.exchange = exchange;
     this.problems = problems;
     this.web = web;
     this.cookieMaxAge = cookieMaxAge;
@@ -79,45 +81,41 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       }
       return;
     }
-    TokenHeaders.Incoming incoming;
+    TokenExchange.Incoming incoming;
     try {
       String value = headerValue(request);
       incoming =
           web.getInvalidToken() == TidemarkProperties.InvalidToken.REJECT
-              ? headers.read(value)
-              : headers.readIgnoringInvalid(value);
+              ? exchange.read(value)
+              : exchange.readIgnoringInvalid(value);
     } catch (TokenRejectedException e) {
       problems.write(request, response, e);
       return;
     }
     // A cookie the browser sends by itself: one that does not verify (signed before a restart
     // with a random secret, a retired key, expired) is dropped, never answered 400 for a day.
-    TokenHeaders.Incoming fromCookie = TokenHeaders.Incoming.NONE;
+    TokenExchange.Incoming fromCookie = TokenExchange.Incoming.NONE;
     boolean badCookie = false;
     String cookieValue = cookieValue(request);
     if (cookieValue != null) {
       try {
-        fromCookie = headers.read(cookieValue);
+        fromCookie = exchange.read(cookieValue);
       } catch (TokenRejectedException e) {
         badCookie = true;
       }
     }
-    // Contexts are only made bound; run() binds this one again on every dispatch's thread.
-    ConsistencyContext context;
-    try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
-      context = scope.context();
-      incoming.applyTo(context);
-      fromCookie.applyTo(context);
-    }
-    ForwardedTokens forwarded = new ForwardedTokens(headers.cluster(), incoming.header());
     Duration timeout = web.getRequestTimeout();
-    Deadline deadline = timeout == null ? null : Deadline.after(timeout, ticker);
+    // run() binds the context on every dispatch's thread.
+    ConsistencyContext context =
+        ConsistencyContext.create(
+            GtidSet.EMPTY, timeout == null ? null : Deadline.after(timeout, ticker));
+    incoming.applyTo(context);
+    fromCookie.applyTo(context);
     boolean clearCookie = badCookie;
     TokenResponseWrapper wrapper =
         new TokenResponseWrapper(
-            response,
-            () -> writeToken(request, response, context, forwarded, deadline, clearCookie));
-    RequestState state = new RequestState(context, forwarded, deadline, wrapper);
+            response, () -> writeToken(request, response, context, clearCookie));
+    RequestState state = new RequestState(context, wrapper);
     request.setAttribute(STATE, state);
     run(state, request, wrapper, chain);
   }
@@ -128,9 +126,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       HttpServletResponse response,
       FilterChain chain)
       throws ServletException, IOException {
-    try (ConsistencyContext.Binding scope = state.context().attach();
-        RequestBudget.Binding budget = RequestBudget.bind(state.deadline());
-        PinnedRead.Binding tokens = ForwardedTokens.bind(state.forwarded())) {
+    try (ConsistencyContext.Binding binding = state.context().attach()) {
       chain.doFilter(request, response);
     } catch (IOException | ServletException | RuntimeException e) {
       ConsistencyProblems.Problem outcome = ConsistencyProblems.find(e);
@@ -148,7 +144,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
 
   private @Nullable String headerValue(HttpServletRequest request) {
     StringBuilder value = new StringBuilder();
-    Enumeration<String> fields = request.getHeaders(headers.name());
+    Enumeration<String> fields = request.getHeaders(exchange.headerName());
     while (fields != null && fields.hasMoreElements()) {
       append(value, fields.nextElement());
     }
@@ -180,13 +176,11 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       HttpServletRequest request,
       HttpServletResponse response,
       ConsistencyContext context,
-      ForwardedTokens forwarded,
-      @Nullable Deadline deadline,
       boolean clearCookie) {
-    String own = headers.ownToken(context, deadline);
-    String value = headers.value(own, forwarded.snapshot());
+    String own = exchange.ownToken(context);
+    String value = exchange.headerValue(own, context.forwardedTokens());
     if (value != null) {
-      response.setHeader(headers.name(), value);
+      response.setHeader(exchange.headerName(), value);
     }
     if (!context.unrecordedScopes().isEmpty()) {
       response.setHeader(UNRECORDED_SCOPES, String.join(", ", context.unrecordedScopes()));
@@ -194,7 +188,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
     String cookie = web.getCookie();
     if (cookie != null && (own != null || clearCookie)) {
       // Only this cluster's entry: a cookie value cannot hold the list's commas.
-      Cookie c = new Cookie(cookie, own != null ? headers.cluster() + "=" + own : "");
+      Cookie c = new Cookie(cookie, own != null ? exchange.cluster() + "=" + own : "");
       c.setPath("/");
       c.setHttpOnly(true);
       c.setSecure(request.isSecure());
@@ -205,9 +199,5 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
   }
 
   /** What every dispatch of one request shares. */
-  private record RequestState(
-      ConsistencyContext context,
-      ForwardedTokens forwarded,
-      @Nullable Deadline deadline,
-      TokenResponseWrapper wrapper) {}
+  private record RequestState(ConsistencyContext context, TokenResponseWrapper wrapper) {}
 }

@@ -140,7 +140,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       }
       return invocation.proceed();
     }
-    Deadline request = RequestBudget.current();
+    Deadline request = context.deadline();
     ReadOptions options =
         attrs.options(consistentReader.defaults(), request == null ? null : request.remaining());
     ToLongFunction<Object> revisionOf = null;

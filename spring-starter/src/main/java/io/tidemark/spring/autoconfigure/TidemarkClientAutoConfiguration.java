@@ -1,8 +1,7 @@
 package io.tidemark.spring.autoconfigure;
 
-import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.token.TokenCodec;
-import org.springframework.beans.factory.ObjectProvider;
+import io.tidemark.token.TokenExchange;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -14,6 +13,7 @@ import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -33,45 +33,9 @@ import org.springframework.web.reactive.function.client.WebClient;
  * async requests, {@code ThreadPoolTaskExecutor}s built by its builders); Boot combines it with the
  * application's own decorators.
  *
- * <p>Work queued in a message broker carries the token in a message header, written and read with
- * the {@link TokenCodec} bean for {@code tidemark.cluster}:
- *
- * <pre>{@code
- * // producer, after the writes committed
- * ConsistencyContext context = ConsistencyContext.current();
- * ConsistencyToken token = codec.issue(cluster, context.gtids());
- * if (context.isDirty()) {        // its GTIDs may miss a write: cover it, or send a marker
- *   try {
- *     GtidSet executed = reader.sourceExecuted(Duration.ofMillis(500));
- *     token = codec.issue(cluster, context.gtids().union(executed)).compact(executed);
- *   } catch (SQLException e) {
- *     token = token.requiringSource();
- *   }
- * }
- * if (!token.gtids().isEmpty() || token.requiresSource()) {
- *   message.setHeader("Consistency-Token", codec.withToken(ConsistencyHeader.EMPTY, token).toString());
- * }
- *
- * // consumer
- * try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
- *   try {
- *     codec.verify(codec.parseHeader(message.getHeader("Consistency-Token")), cluster)
- *         .ifPresent(token -> {
- *           binding.context().merge(token.gtids());
- *           if (token.requiresSource()) {
- *             binding.context().markDirty("producer's write not covered");
- *           }
- *         });
- *   } catch (TokenRejectedException e) {               // e.g. EXPIRED after a long queue
- *     binding.context().markDirty("message token rejected: " + e.reason());
- *   }
- *   handle(message);   // reads under @ReadYourWrites see the producer's writes, or go to the source
- * }
- * }</pre>
- *
- * A dirty context sends its reads to the source. {@code withToken} throws {@code
- * TokenOverflowException} for a token over the limits: compact it with {@code
- * reader.sourceExecuted(...)} as above.
+ * <p>Work queued in a message broker carries the token in a message header through the {@link
+ * TokenExchange} bean: {@code headerFor(context)} on the producer, {@code receive(value, deadline)}
+ * on the consumer.
  *
  * <p>Replace a part with a bean of the same name: {@code tidemarkTaskDecorator}, {@code
  * tidemarkRestClientCustomizer}, {@code tidemarkRestTemplateCustomizer}, {@code
@@ -80,6 +44,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 @AutoConfiguration(after = TidemarkAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
 @ConditionalOnBean(TokenCodec.class)
+@Import(TokenExchangeConfiguration.class)
 @EnableConfigurationProperties(TidemarkProperties.class)
 public final class TidemarkClientAutoConfiguration {
 
@@ -95,12 +60,8 @@ public final class TidemarkClientAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkRestClientCustomizer")
-    RestClientCustomizer tidemarkRestClientCustomizer(
-        TokenCodec tidemarkTokenCodec,
-        TidemarkProperties properties,
-        ObjectProvider<ConsistentReader> readers) {
-      TokenClientInterceptor interceptor =
-          new TokenClientInterceptor(TokenHeaders.of(tidemarkTokenCodec, properties, readers));
+    RestClientCustomizer tidemarkRestClientCustomizer(TokenExchange tidemarkTokenExchange) {
+      TokenClientInterceptor interceptor = new TokenClientInterceptor(tidemarkTokenExchange);
       return builder -> builder.requestInterceptor(interceptor);
     }
   }
@@ -111,12 +72,8 @@ public final class TidemarkClientAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkRestTemplateCustomizer")
-    RestTemplateCustomizer tidemarkRestTemplateCustomizer(
-        TokenCodec tidemarkTokenCodec,
-        TidemarkProperties properties,
-        ObjectProvider<ConsistentReader> readers) {
-      TokenClientInterceptor interceptor =
-          new TokenClientInterceptor(TokenHeaders.of(tidemarkTokenCodec, properties, readers));
+    RestTemplateCustomizer tidemarkRestTemplateCustomizer(TokenExchange tidemarkTokenExchange) {
+      TokenClientInterceptor interceptor = new TokenClientInterceptor(tidemarkTokenExchange);
       return restTemplate -> restTemplate.getInterceptors().add(interceptor);
     }
   }
@@ -127,12 +84,8 @@ public final class TidemarkClientAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkWebClientCustomizer")
-    WebClientCustomizer tidemarkWebClientCustomizer(
-        TokenCodec tidemarkTokenCodec,
-        TidemarkProperties properties,
-        ObjectProvider<ConsistentReader> readers) {
-      TokenExchangeFilter filter =
-          new TokenExchangeFilter(TokenHeaders.of(tidemarkTokenCodec, properties, readers));
+    WebClientCustomizer tidemarkWebClientCustomizer(TokenExchange tidemarkTokenExchange) {
+      TokenExchangeFilter filter = new TokenExchangeFilter(tidemarkTokenExchange);
       return builder -> builder.filter(filter);
     }
   }

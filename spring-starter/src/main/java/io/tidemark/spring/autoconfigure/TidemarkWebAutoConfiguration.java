@@ -1,11 +1,10 @@
 package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.Ticker;
-import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.token.TokenCodec;
+import io.tidemark.token.TokenExchange;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -16,6 +15,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.servlet.DispatcherServlet;
 
@@ -34,19 +34,20 @@ import org.springframework.web.servlet.DispatcherServlet;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({Filter.class, OncePerRequestFilter.class})
 @ConditionalOnBean(TokenCodec.class)
+@Import(TokenExchangeConfiguration.class)
 @EnableConfigurationProperties(TidemarkProperties.class)
 public final class TidemarkWebAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean(name = "tidemarkConsistencyTokenFilter")
   FilterRegistrationBean<ConsistencyTokenFilter> tidemarkConsistencyTokenFilter(
+      TokenExchange tidemarkTokenExchange,
       TokenCodec tidemarkTokenCodec,
-      TidemarkProperties properties,
-      ObjectProvider<ConsistentReader> readers) {
+      TidemarkProperties properties) {
     TidemarkProperties.Web web = properties.getWeb();
     ConsistencyTokenFilter filter =
         new ConsistencyTokenFilter(
-            TokenHeaders.of(tidemarkTokenCodec, properties, readers),
+            tidemarkTokenExchange,
             new ConsistencyProblems(web.getRetryAfter()),
             web,
             tidemarkTokenCodec.config().timeToLive(),

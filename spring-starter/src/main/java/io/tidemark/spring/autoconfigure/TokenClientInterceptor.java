@@ -1,5 +1,6 @@
 package io.tidemark.spring.autoconfigure;
 
+import io.tidemark.token.TokenExchange;
 import java.io.IOException;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
@@ -14,25 +15,25 @@ import org.springframework.http.client.ClientHttpResponse;
  */
 final class TokenClientInterceptor implements ClientHttpRequestInterceptor {
 
-  private final TokenHeaders headers;
+  private final TokenExchange exchange;
 
-  TokenClientInterceptor(TokenHeaders headers) {
-    this.headers = headers;
+  TokenClientInterceptor(TokenExchange exchange) {
+    this.exchange = exchange;
   }
 
   @Override
   public ClientHttpResponse intercept(
       HttpRequest request, byte[] body, ClientHttpRequestExecution execution) throws IOException {
-    TokenHeaders.Outgoing outgoing = headers.outgoing();
+    TokenExchange.Outgoing outgoing = exchange.outgoing();
     if (outgoing == null) {
       return execution.execute(request, body);
     }
     String value = outgoing.value();
-    if (value != null && !request.getHeaders().containsHeader(headers.name())) {
-      request.getHeaders().set(headers.name(), value);
+    if (value != null && !request.getHeaders().containsHeader(exchange.headerName())) {
+      request.getHeaders().set(exchange.headerName(), value);
     }
     ClientHttpResponse response = execution.execute(request, body);
-    outgoing.answered(response.getHeaders().get(headers.name()));
+    outgoing.answered(response.getHeaders().get(exchange.headerName()));
     return response;
   }
 }

@@ -1,5 +1,6 @@
 package io.tidemark.spring.autoconfigure;
 
+import io.tidemark.token.TokenExchange;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
@@ -14,27 +15,28 @@ import reactor.core.publisher.Mono;
  */
 final class TokenExchangeFilter implements ExchangeFilterFunction {
 
-  private final TokenHeaders headers;
+  private final TokenExchange exchange;
 
-  TokenExchangeFilter(TokenHeaders headers) {
-    this.headers = headers;
+  TokenExchangeFilter(TokenExchange exchange) {
+    this.exchange = exchange;
   }
 
   @Override
   public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
     return Mono.defer(
         () -> {
-          TokenHeaders.Outgoing outgoing = headers.outgoing();
+          TokenExchange.Outgoing outgoing = exchange.outgoing();
           if (outgoing == null) {
             return next.exchange(request);
           }
           String value = outgoing.value();
           ClientRequest sent =
-              value == null || request.headers().containsHeader(headers.name())
+              value == null || request.headers().containsHeader(exchange.headerName())
                   ? request
-                  : ClientRequest.from(request).header(headers.name(), value).build();
+                  : ClientRequest.from(request).header(exchange.headerName(), value).build();
           return next.exchange(sent)
-              .doOnNext(response -> outgoing.answered(response.headers().header(headers.name())));
+              .doOnNext(
+                  response -> outgoing.answered(response.headers().header(exchange.headerName())));
         });
   }
 }

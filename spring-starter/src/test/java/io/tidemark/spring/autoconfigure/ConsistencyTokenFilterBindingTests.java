@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Ticker;
+import io.tidemark.token.TokenExchange;
 import jakarta.servlet.FilterChain;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -23,8 +24,6 @@ class ConsistencyTokenFilterBindingTests {
   @AfterEach
   void nothingStaysBound() {
     assertThat(ConsistencyContext.currentOrNull()).isNull();
-    assertThat(RequestBudget.current()).isNull();
-    assertThat(ForwardedTokens.current()).isNull();
   }
 
   @Test
@@ -52,21 +51,26 @@ class ConsistencyTokenFilterBindingTests {
 
   private FilterChain recording() {
     return (request, response) -> {
-      if (ConsistencyContext.currentOrNull() != null) {
+      ConsistencyContext context = ConsistencyContext.currentOrNull();
+      if (context != null) {
         seen.add("context");
-      }
-      if (RequestBudget.current() != null) {
-        seen.add("budget");
-      }
-      if (ForwardedTokens.current() != null) {
-        seen.add("forwarded");
+        if (context.deadline() != null) {
+          seen.add("budget");
+        }
+        if (!context.forwardedTokens().isEmpty()) {
+          seen.add("forwarded");
+        }
       }
     };
   }
 
   private static MockHttpServletRequest request() {
     MockHttpServletRequest request = new MockHttpServletRequest("GET", "/orders/1");
-    request.addHeader("Consistency-Token", TestTokens.header("default", TestTokens.A + ":1"));
+    request.addHeader(
+        "Consistency-Token",
+        TestTokens.header("default", TestTokens.A + ":1")
+            + ", "
+            + TestTokens.header("payments", TestTokens.B + ":7"));
     return request;
   }
 
@@ -74,7 +78,7 @@ class ConsistencyTokenFilterBindingTests {
     TidemarkProperties properties = TestTokens.properties();
     properties.getWeb().setRequestTimeout(Duration.ofSeconds(5));
     return new ConsistencyTokenFilter(
-        new TokenHeaders(
+        new TokenExchange(
             TestTokens.codec(),
             properties.getCluster(),
             properties.getWeb().getHeader(),

@@ -5,18 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.jdbc.ConsistentReader;
-import io.tidemark.token.ConsistencyHeader;
-import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenCodec;
-import io.tidemark.token.TokenRejectedException;
-import java.sql.SQLException;
+import io.tidemark.token.TokenExchange;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
-/** The message-header recipe of {@link TidemarkClientAutoConfiguration}'s javadoc, as written. */
+/** The message-header recipe of the documentation, as written. */
 class MessageHeaderRecipeTests {
 
   private final TokenCodec codec = TestTokens.codec();
@@ -61,39 +58,35 @@ class MessageHeaderRecipeTests {
   private final DriverManagerDataSource nowhere =
       new DriverManagerDataSource("jdbc:mysql://127.0.0.1:1/shop?connectTimeout=200");
   private final ConsistentReader reader = ConsistentReader.builder(nowhere, nowhere).build();
+  private final TokenExchange exchange =
+      new TokenExchange(
+          codec, cluster, "Consistency-Token", Duration.ofMillis(500), reader::sourceExecuted);
 
   private void produce(Map<String, String> message) {
-    ConsistencyContext context = ConsistencyContext.current();
-    ConsistencyToken token = codec.issue(cluster, context.gtids());
-    if (context.isDirty()) { // its GTIDs may miss a write: cover it, or send a marker
-      try {
-        GtidSet executed = reader.sourceExecuted(Duration.ofMillis(500));
-        token = codec.issue(cluster, context.gtids().union(executed)).compact(executed);
-      } catch (SQLException e) {
-        token = token.requiringSource();
-      }
+    // tag::producer[]
+    // after the writes committed; a dirty context is covered with the source, or gets a marker
+    String value = exchange.headerFor(ConsistencyContext.current());
+    if (value != null) {
+      message.put(exchange.headerName(), value);
     }
-    if (!token.gtids().isEmpty() || token.requiresSource()) {
-      message.put("Consistency-Token", codec.withToken(ConsistencyHeader.EMPTY, token).toString());
-    }
+    // end::producer[]
   }
 
   private ConsistencyContext consume(Map<String, String> message, TokenCodec codec) {
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      try {
-        codec
-            .verify(codec.parseHeader(message.get("Consistency-Token")), cluster)
-            .ifPresent(
-                token -> {
-                  binding.context().merge(token.gtids());
-                  if (token.requiresSource()) {
-                    binding.context().markDirty("producer's write not covered");
-                  }
-                });
-      } catch (TokenRejectedException e) {
-        binding.context().markDirty("message token rejected: " + e.reason());
-      }
-      return binding.context();
+    TokenExchange exchange =
+        new TokenExchange(
+            codec, cluster, "Consistency-Token", Duration.ofMillis(500), reader::sourceExecuted);
+    // tag::consumer[]
+    // a token that does not verify (expired after a long queue) sends the reads to the source
+    ConsistencyContext context = exchange.receive(message.get(exchange.headerName()), null);
+    try (ConsistencyContext.Binding binding = context.attach()) {
+      handle(message); // reads under @ReadYourWrites see the producer's writes
     }
+    // end::consumer[]
+    return context;
+  }
+
+  private void handle(Map<String, String> message) {
+    assertThat(ConsistencyContext.currentOrNull()).isNotNull();
   }
 }

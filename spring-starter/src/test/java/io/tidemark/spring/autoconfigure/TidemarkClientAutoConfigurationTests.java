@@ -122,8 +122,8 @@ class TidemarkClientAutoConfigurationTests {
                   context.getBean("applicationTaskExecutor", AsyncTaskExecutor.class);
               Deadline deadline = Deadline.after(Duration.ofMinutes(1), Ticker.systemTicker());
               try (ConsistencyContext.Binding binding =
-                      ConsistencyContext.open(GtidSet.parse(TestTokens.A + ":1-3"));
-                  RequestBudget.Binding budget = RequestBudget.bind(deadline)) {
+                  ConsistencyContext.create(GtidSet.parse(TestTokens.A + ":1-3"), deadline)
+                      .attach()) {
                 Future<String> seen =
                     executor.submit(
                         () -> {
@@ -133,7 +133,7 @@ class TidemarkClientAutoConfigurationTests {
                           }
                           bound.merge(GtidSet.parse(TestTokens.B + ":9"));
                           return bound.gtids().toString().replace("\n", "")
-                              + (RequestBudget.current() == deadline ? " budget" : " no budget")
+                              + (bound.deadline() == deadline ? " budget" : " no budget")
                               + " "
                               + AnotherDecorator.RAN.get();
                         });

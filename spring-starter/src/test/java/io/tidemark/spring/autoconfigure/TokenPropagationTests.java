@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -130,13 +131,12 @@ class TokenPropagationTests {
     String sentPayments = header(payments, "payments", B + ":1");
     String answeredPayments = header(payments, "payments", B + ":1-2");
     answer.set(header("default", B + ":7") + ", " + answeredPayments);
-    ForwardedTokens forwarded =
-        new ForwardedTokens("default", TestTokens.codec().parseHeader(sentPayments));
+    ConsistencyContext unitOfWork = ConsistencyContext.create(gtids(A + ":1-5"), null);
+    unitOfWork.forward(Map.of("payments", tokens(sentPayments, "payments")), Map.of());
 
     runner.run(
         context -> {
-          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1-5"));
-              PinnedRead.Binding forwarding = ForwardedTokens.bind(forwarded)) {
+          try (ConsistencyContext.Binding binding = unitOfWork.attach()) {
             assertThat(client.call(context, url(), null)).isEqualTo("ok");
 
             assertThat(verified(received.get())).isEqualTo(gtids(A + ":1-5"));
@@ -144,7 +144,7 @@ class TokenPropagationTests {
                 .isEqualTo(tokens(sentPayments, "payments"));
             assertThat(binding.context().gtids()).isEqualTo(gtids(A + ":1-5," + B + ":7"));
             assertThat(binding.context().isDirty()).isFalse();
-            assertThat(forwarded.snapshot().get("payments"))
+            assertThat(unitOfWork.forwardedTokens().get("payments"))
                 .isEqualTo(tokens(answeredPayments, "payments"));
           }
         });

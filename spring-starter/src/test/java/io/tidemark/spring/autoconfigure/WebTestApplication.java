@@ -89,7 +89,7 @@ class WebTestApplication {
     @GetMapping("/context")
     String context() {
       ConsistencyContext context = ConsistencyContext.currentOrNull();
-      Deadline deadline = RequestBudget.current();
+      Deadline deadline = context == null ? null : context.deadline();
       return (context == null ? "none" : context.gtids().toString() + " dirty=" + context.isDirty())
           + " budget="
           + (deadline == null ? "none" : deadline.remaining().toMillis());

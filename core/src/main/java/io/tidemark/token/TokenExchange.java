@@ -1,30 +1,24 @@
-package io.tidemark.spring.autoconfigure;
+package io.tidemark.token;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
-import io.tidemark.jdbc.ConsistentReader;
-import io.tidemark.token.ConsistencyHeader;
-import io.tidemark.token.ConsistencyToken;
-import io.tidemark.token.TokenCodec;
-import io.tidemark.token.TokenOverflowException;
-import io.tidemark.token.TokenRejectedException;
+import java.lang.System.Logger.Level;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * The consistency header as this application reads and writes it, on requests it serves and on
- * calls it makes: its own cluster's tokens verified and merged into the {@link ConsistencyContext},
- * every other cluster's tokens forwarded untouched.
+ * The consistency header as one application reads and writes it, wherever it travels (an HTTP
+ * request or answer, a call to another service, a message): its own cluster's tokens verified and
+ * merged into the {@link ConsistencyContext}, every other cluster's tokens forwarded untouched in
+ * the context.
  *
  * <p>A context with writes always gets a token that covers them. A dirty context (a write whose
  * GTID escaped capture, a commit whose outcome is unknown) is covered by the source's {@code
@@ -33,60 +27,50 @@ import org.springframework.beans.factory.ObjectProvider;
  * token become a marker that {@linkplain ConsistencyToken#requiresSource() requires the source}:
  * the client's reads under it go to the source, and the next answer covers its writes afresh.
  */
-final class TokenHeaders {
+public final class TokenExchange {
 
-  private static final Log log = LogFactory.getLog(TokenHeaders.class);
+  private static final System.Logger LOG = System.getLogger(TokenExchange.class.getName());
 
   private final TokenCodec codec;
   private final String cluster;
-  private final String name;
+  private final String headerName;
   private final Duration coverTimeout;
   private final SourceExecuted source;
 
-  TokenHeaders(
-      TokenCodec codec, String cluster, String name, Duration coverTimeout, SourceExecuted source) {
-    this.codec = codec;
-    this.cluster = cluster;
-    this.name = name;
-    this.coverTimeout = coverTimeout;
-    this.source = source;
-  }
-
   /**
-   * The header as {@code tidemark.cluster} and {@code tidemark.web.header} say, covering with the
-   * source as the application's {@link ConsistentReader} reads it, within {@code
-   * tidemark.token.cover-timeout}; without a reader (an application that only forwards tokens),
-   * nothing can be covered and a dirty context gets a marker.
+   * An exchange for tokens of {@code cluster} in a header called {@code headerName} (for log
+   * lines); a dirty context is covered with what {@code source} reads, within {@code coverTimeout}
+   * and what is left of the context's deadline.
    */
-  static TokenHeaders of(
-      TokenCodec codec, TidemarkProperties properties, ObjectProvider<ConsistentReader> readers) {
-    return new TokenHeaders(
-        codec,
-        properties.getCluster(),
-        properties.getWeb().getHeader(),
-        properties.getToken().getCoverTimeout(),
-        timeout -> {
-          ConsistentReader reader = readers.getIfAvailable();
-          if (reader == null) {
-            throw new SQLException("this application has no Tidemark reader to ask the source");
-          }
-          return reader.sourceExecuted(timeout);
-        });
+  public TokenExchange(
+      TokenCodec codec,
+      String cluster,
+      String headerName,
+      Duration coverTimeout,
+      SourceExecuted source) {
+    this.codec = Objects.requireNonNull(codec, "codec");
+    this.cluster = Objects.requireNonNull(cluster, "cluster");
+    this.headerName = Objects.requireNonNull(headerName, "headerName");
+    if (coverTimeout.isNegative() || coverTimeout.isZero()) {
+      throw new IllegalArgumentException("coverTimeout must be positive: " + coverTimeout);
+    }
+    this.coverTimeout = coverTimeout;
+    this.source = Objects.requireNonNull(source, "source");
   }
 
   /** Reads the source's {@code gtid_executed} now, within {@code timeout}. */
   @FunctionalInterface
-  interface SourceExecuted {
+  public interface SourceExecuted {
     GtidSet read(Duration timeout) throws SQLException;
   }
 
-  /** Name of the header. */
-  String name() {
-    return name;
+  /** Name of the header, as log lines call it. */
+  public String headerName() {
+    return headerName;
   }
 
   /** Cluster whose tokens this application verifies and issues. */
-  String cluster() {
+  public String cluster() {
     return cluster;
   }
 
@@ -96,9 +80,9 @@ final class TokenHeaders {
    * @throws TokenRejectedException when the value is oversized or malformed, or a token of this
    *     cluster does not verify
    */
-  Incoming read(@Nullable String value) {
+  public Incoming read(@Nullable String value) {
     ConsistencyHeader header = codec.parseHeader(value);
-    return new Incoming(codec.verify(header, cluster).orElse(null), header);
+    return new Incoming(codec.verify(header, cluster).orElse(null), others(header));
   }
 
   /**
@@ -106,7 +90,7 @@ final class TokenHeaders {
    * that cannot be read at all counts as none; when only this cluster's tokens fail, the other
    * clusters' are still forwarded.
    */
-  Incoming readIgnoringInvalid(@Nullable String value) {
+  public Incoming readIgnoringInvalid(@Nullable String value) {
     ConsistencyHeader header;
     try {
       header = codec.parseHeader(value);
@@ -115,33 +99,67 @@ final class TokenHeaders {
       return Incoming.NONE;
     }
     try {
-      return new Incoming(codec.verify(header, cluster).orElse(null), header);
+      return new Incoming(codec.verify(header, cluster).orElse(null), others(header));
     } catch (TokenRejectedException e) {
       ignored(e);
-      return new Incoming(null, header);
+      return new Incoming(null, others(header));
     }
   }
 
   // At debug: any client can send a bad token, so a log line per request would be theirs to fill.
   private void ignored(TokenRejectedException e) {
-    log.debug("Ignored a " + name + " header (" + e.reason() + "): " + e.getMessage());
+    LOG.log(
+        Level.DEBUG,
+        () -> "Ignored a " + headerName + " header (" + e.reason() + "): " + e.getMessage());
+  }
+
+  private SortedMap<String, List<String>> others(ConsistencyHeader header) {
+    SortedMap<String, List<String>> others = new TreeMap<>();
+    for (String other : header.clusters()) {
+      if (!other.equals(cluster)) {
+        others.put(other, List.copyOf(header.tokens(other)));
+      }
+    }
+    return others;
   }
 
   /**
-   * What a call from this thread sends: the bound context's token and the request's forwarded
-   * tokens; {@code null} when no context is bound, as outside a request, where there is nothing to
-   * send and nothing to merge an answer into.
+   * A new context, not bound to any thread, for a unit of work that arrived with {@code value} (a
+   * message's header, say): it requires this cluster's verified token and forwards the other
+   * clusters' tokens. A value that does not verify (expired after a long queue, signed elsewhere)
+   * gives a dirty context, whose reads go to the source, since the sender's writes cannot be known.
    */
-  @Nullable Outgoing outgoing() {
+  public ConsistencyContext receive(@Nullable String value, @Nullable Deadline deadline) {
+    ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, deadline);
+    try {
+      read(value).applyTo(context);
+    } catch (TokenRejectedException e) {
+      ignored(e);
+      context.markDirty("its " + headerName + " was rejected: " + e.reason());
+    }
+    return context;
+  }
+
+  /**
+   * The header value that hands {@code context} on (to a message, a call): its token, covering
+   * every write, and its forwarded tokens; {@code null} when there is nothing to send.
+   */
+  public @Nullable String headerFor(ConsistencyContext context) {
+    return headerValue(ownToken(context), context.forwardedTokens());
+  }
+
+  /**
+   * What a call from this thread sends: the bound context's token and forwarded tokens; {@code
+   * null} when no context is bound, as outside a unit of work, where there is nothing to send and
+   * nothing to merge an answer into.
+   */
+  public @Nullable Outgoing outgoing() {
     ConsistencyContext context = ConsistencyContext.currentOrNull();
     if (context == null) {
       return null;
     }
-    ForwardedTokens forwarded = ForwardedTokens.current();
-    SortedMap<String, List<String>> sent =
-        forwarded == null ? new TreeMap<>() : forwarded.snapshot();
-    return new Outgoing(
-        context, forwarded, sent, value(ownToken(context, RequestBudget.current()), sent));
+    SortedMap<String, List<String>> sent = context.forwardedTokens();
+    return new Outgoing(context, sent, headerValue(ownToken(context), sent));
   }
 
   /**
@@ -149,14 +167,15 @@ final class TokenHeaders {
    * clusters' tokens; {@code null} when there is nothing to send. Over the header's length limit,
    * other clusters' tokens are left out, the longest first, and never this cluster's own.
    */
-  @Nullable String value(@Nullable String own, SortedMap<String, List<String>> others) {
+  public @Nullable String headerValue(@Nullable String own, Map<String, List<String>> others) {
     SortedMap<String, List<String>> entries = new TreeMap<>(others);
+    entries.remove(cluster);
     if (own != null) {
       entries.put(cluster, List.of(own));
     }
     int limit = codec.config().maxHeaderLength();
     List<String> dropped = new ArrayList<>();
-    String value = join(entries);
+    String value = ConsistencyHeader.join(entries);
     while (value.length() > limit && entries.size() > (own != null ? 1 : 0)) {
       String longest = null;
       int longestLength = -1;
@@ -169,12 +188,13 @@ final class TokenHeaders {
       }
       entries.remove(longest);
       dropped.add(longest);
-      value = join(entries);
+      value = ConsistencyHeader.join(entries);
     }
     if (!dropped.isEmpty()) {
-      log.warn(
+      LOG.log(
+          Level.WARNING,
           "The "
-              + name
+              + headerName
               + " header would exceed its limit of "
               + limit
               + " characters: the tokens of clusters "
@@ -184,27 +204,13 @@ final class TokenHeaders {
     return value.isEmpty() ? null : value;
   }
 
-  private static String join(SortedMap<String, List<String>> entries) {
-    StringBuilder value = new StringBuilder();
-    for (Map.Entry<String, List<String>> entry : entries.entrySet()) {
-      for (String token : entry.getValue()) {
-        if (!value.isEmpty()) {
-          value.append(", ");
-        }
-        value.append(entry.getKey()).append('=').append(token);
-      }
-    }
-    return value.toString();
-  }
-
   /**
    * This cluster's signed token for {@code context}: one that covers every write of the context,
    * or, when the source cannot be asked for one, a marker that requires the source; {@code null}
-   * only for a clean context without GTIDs. The source is asked within {@code
-   * tidemark.token.cover-timeout} and what is left of {@code deadline}, the request's, if any: an
-   * answer is not held past it.
+   * only for a clean context without GTIDs. The source is asked within the cover timeout and what
+   * is left of the context's deadline, if any: an answer is not held past it.
    */
-  @Nullable String ownToken(@Nullable ConsistencyContext context, @Nullable Deadline deadline) {
+  public @Nullable String ownToken(@Nullable ConsistencyContext context) {
     if (context == null || (context.gtids().isEmpty() && !context.isDirty())) {
       return null;
     }
@@ -213,17 +219,18 @@ final class TokenHeaders {
       try {
         return codec.encode(codec.issue(cluster, gtids));
       } catch (TokenOverflowException e) {
-        log.debug("Compacting a token over the limits: " + e.getMessage());
+        LOG.log(Level.DEBUG, () -> "Compacting a token over the limits: " + e.getMessage());
       }
     }
     String problem;
     try {
+      Deadline deadline = context.deadline();
       Duration timeout =
           deadline == null || deadline.remaining().compareTo(coverTimeout) > 0
               ? coverTimeout
               : deadline.remaining();
       if (timeout.isNegative() || timeout.isZero()) {
-        throw new SQLException("the request's deadline has passed");
+        throw new SQLException("the deadline has passed");
       }
       GtidSet executed = source.read(timeout);
       // Read after every commit of the context, so it holds those that escaped capture too.
@@ -233,9 +240,10 @@ final class TokenHeaders {
       problem = e.getMessage();
     }
     ConsistencyToken marker = codec.issue(cluster, gtids).requiringSource();
-    log.warn(
+    LOG.log(
+        Level.WARNING,
         "The "
-            + name
+            + headerName
             + " token of cluster "
             + cluster
             + " requires the source: "
@@ -252,15 +260,12 @@ final class TokenHeaders {
 
   /**
    * Merges what a downstream service answered with: this cluster's tokens into {@code context}, the
-   * others into {@code forwarded} in place of those {@code sent}. An answer that does not verify
+   * others into its forwarded tokens in place of those {@code sent}. An answer that does not verify
    * marks the context dirty, since the downstream may have written what it cannot vouch for: the
    * rest of the unit of work reads from the source.
    */
-  void merge(
-      @Nullable String answer,
-      ConsistencyContext context,
-      @Nullable ForwardedTokens forwarded,
-      Map<String, List<String>> sent) {
+  public void merge(
+      @Nullable String answer, ConsistencyContext context, Map<String, List<String>> sent) {
     if (answer == null || answer.isEmpty()) {
       return;
     }
@@ -271,9 +276,7 @@ final class TokenHeaders {
       refused(context, e);
       return;
     }
-    if (forwarded != null) {
-      forwarded.received(header, sent);
-    }
+    context.forward(others(header), sent);
     try {
       codec.verify(header, cluster).ifPresent(token -> Incoming.apply(token, context));
     } catch (TokenRejectedException e) {
@@ -282,9 +285,10 @@ final class TokenHeaders {
   }
 
   private void refused(ConsistencyContext context, TokenRejectedException e) {
-    log.warn(
+    LOG.log(
+        Level.WARNING,
         "A downstream service answered with a "
-            + name
+            + headerName
             + " header that does not verify ("
             + e.reason()
             + ": "
@@ -294,51 +298,57 @@ final class TokenHeaders {
   }
 
   /** One call's header and what to do with the answer. */
-  final class Outgoing {
+  public final class Outgoing {
     private final ConsistencyContext context;
-    private final @Nullable ForwardedTokens forwarded;
     private final Map<String, List<String>> sent;
     private final @Nullable String value;
 
     private Outgoing(
-        ConsistencyContext context,
-        @Nullable ForwardedTokens forwarded,
-        Map<String, List<String>> sent,
-        @Nullable String value) {
+        ConsistencyContext context, Map<String, List<String>> sent, @Nullable String value) {
       this.context = context;
-      this.forwarded = forwarded;
       this.sent = sent;
       this.value = value;
     }
 
     /** The header value to send, or {@code null} when there is nothing to send. */
-    @Nullable String value() {
+    public @Nullable String value() {
       return value;
     }
 
     /** Merges the header fields the call was answered with; none is fine. */
-    void answered(@Nullable List<String> fields) {
+    public void answered(@Nullable List<String> fields) {
       if (fields != null && !fields.isEmpty()) {
-        merge(String.join(", ", fields), context, forwarded, sent);
+        merge(String.join(", ", fields), context, sent);
       }
     }
   }
 
-  /** What a request came with: this cluster's verified token, if any, and the header as sent. */
-  record Incoming(@Nullable ConsistencyToken own, ConsistencyHeader header) {
+  /**
+   * What a unit of work came with: this cluster's verified token, if any, and the other clusters'
+   * tokens.
+   *
+   * @param own this cluster's verified token, or {@code null}
+   * @param others the other clusters' encoded tokens, by cluster
+   */
+  public record Incoming(@Nullable ConsistencyToken own, SortedMap<String, List<String>> others) {
 
-    static final Incoming NONE = new Incoming(null, ConsistencyHeader.EMPTY);
+    /** Nothing: no header, or one that could not be read. */
+    public static final Incoming NONE = new Incoming(null, new TreeMap<>());
 
     /** The GTIDs of this cluster's token; empty without one. */
-    GtidSet gtids() {
+    public GtidSet gtids() {
       return own == null ? GtidSet.EMPTY : own.gtids();
     }
 
-    /** Merges this cluster's token into {@code context}; a marker sends its reads to the source. */
-    void applyTo(ConsistencyContext context) {
+    /**
+     * Merges this cluster's token into {@code context}, where a marker sends its reads to the
+     * source, and forwards the other clusters' tokens in it.
+     */
+    public void applyTo(ConsistencyContext context) {
       if (own != null) {
         apply(own, context);
       }
+      context.forward(others, Map.of());
     }
 
     static void apply(ConsistencyToken token, ConsistencyContext context) {

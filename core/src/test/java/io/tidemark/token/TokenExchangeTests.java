@@ -1,0 +1,111 @@
+package io.tidemark.token;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.Deadline;
+import io.tidemark.GtidSet;
+import io.tidemark.RandomGtids;
+import io.tidemark.Ticker;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class TokenExchangeTests {
+
+  private static final String A = RandomGtids.UUIDS[0];
+  private static final Duration COVER = Duration.ofMillis(500);
+
+  private final TokenCodec codec =
+      new TokenCodec(
+          TokenConfig.builder(
+                  KeyRing.builder()
+                      .key(
+                          "k1",
+                          "exchange-tests-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8))
+                      .active("k1")
+                      .build())
+              .build());
+  private final List<Duration> asked = new CopyOnWriteArrayList<>();
+  private final TokenExchange exchange =
+      new TokenExchange(
+          codec,
+          "default",
+          "Consistency-Token",
+          COVER,
+          timeout -> {
+            asked.add(timeout);
+            return GtidSet.parse(A + ":1-10");
+          });
+
+  @Test
+  void aDirtyContextIsCoveredWithinWhatIsLeftOfItsDeadline() {
+    ConsistencyContext context =
+        dirty(Deadline.after(Duration.ofMillis(100), Ticker.systemTicker()));
+
+    String token = exchange.ownToken(context);
+
+    assertThat(verified(token).requiresSource()).isFalse();
+    assertThat(verified(token).gtids()).isEqualTo(GtidSet.parse(A + ":1-10"));
+    assertThat(asked)
+        .singleElement()
+        .satisfies(t -> assertThat(t).isLessThanOrEqualTo(Duration.ofMillis(100)));
+  }
+
+  @Test
+  void anAnswerPastItsDeadlineIsNotHeldToAskTheSourceItGetsAMarker() {
+    String token = exchange.ownToken(dirty(Deadline.after(Duration.ZERO, Ticker.systemTicker())));
+
+    assertThat(verified(token).requiresSource()).isTrue();
+    assertThat(asked).isEmpty();
+  }
+
+  @Test
+  void withoutADeadlineTheCoverTimeoutBounds() {
+    exchange.ownToken(dirty(null));
+
+    assertThat(asked).containsExactly(COVER);
+  }
+
+  @Test
+  void forwardsOtherClustersTokensAndReplacesThoseSentWithTheAnswers() {
+    ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, null);
+    exchange.read("default=" + own(A + ":3") + ", payments=p1, shipping=s1").applyTo(context);
+    assertThat(context.gtids()).isEqualTo(GtidSet.parse(A + ":3"));
+    Map<String, List<String>> sent = context.forwardedTokens();
+
+    exchange.merge("payments=p2, default=" + own(A + ":4"), context, sent);
+
+    assertThat(context.gtids()).isEqualTo(GtidSet.parse(A + ":3-4"));
+    assertThat(context.forwardedTokens())
+        .isEqualTo(Map.of("payments", List.of("p2"), "shipping", List.of("s1")));
+    assertThat(exchange.headerValue(null, context.forwardedTokens()))
+        .isEqualTo("payments=p2, shipping=s1");
+  }
+
+  @Test
+  void anAnswerThatDoesNotVerifyMarksTheContextDirty() {
+    ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, null);
+
+    exchange.merge("default=v1.k1.forged.x", context, Map.of());
+
+    assertThat(context.isDirty()).isTrue();
+  }
+
+  private static ConsistencyContext dirty(Deadline deadline) {
+    ConsistencyContext context = ConsistencyContext.create(GtidSet.parse(A + ":3"), deadline);
+    context.markDirty("a write escaped capture");
+    return context;
+  }
+
+  private String own(String gtids) {
+    return codec.encode(codec.issue("default", GtidSet.parse(gtids)));
+  }
+
+  private ConsistencyToken verified(String token) {
+    return codec.verify(token, "default");
+  }
+}
