@@ -18,9 +18,10 @@ import javax.sql.DataSource;
 
 /**
  * The configured nodes: the source (the application's own pool) and the replicas (a pool each, made
- * here), the view that probes them, and the selector that picks one per connection.
+ * here), the view that probes them, and the selector that picks one per connection. A bean for the
+ * starter's own configuration (observability reads its view); not for application code.
  */
-final class NodeRuntime implements AutoCloseable {
+public final class NodeRuntime implements AutoCloseable {
 
   private final TopologyView view;
   private final NodeSelector selector;
@@ -158,7 +159,8 @@ final class NodeRuntime implements AutoCloseable {
     }
   }
 
-  TopologyView view() {
+  /** The view of the nodes' roles and lag, probed in the background. */
+  public TopologyView view() {
     return view;
   }
 
@@ -172,7 +174,7 @@ final class NodeRuntime implements AutoCloseable {
   }
 
   /** Connections to the node that is the writable source now, their commits captured. */
-  CapturingDataSource writes() {
+  public CapturingDataSource writes() {
     return writes;
   }
 

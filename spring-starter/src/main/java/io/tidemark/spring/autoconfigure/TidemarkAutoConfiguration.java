@@ -4,6 +4,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.scope.CaffeineScopeStore;
 import io.tidemark.scope.ScopeStore;
+import io.tidemark.spring.routing.ReadInstrumentation;
+import io.tidemark.spring.routing.ReadYourWritesBeanPostProcessor;
+import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeConfig;
@@ -15,8 +18,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.beans.factory.config.EmbeddedValueResolver;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -53,8 +54,7 @@ public final class TidemarkAutoConfiguration {
       TidemarkProperties properties,
       DataSource dataSource,
       ObjectProvider<JdbcConnectionDetails> connectionDetails) {
-    DataSource source =
-        dataSource instanceof RoutingDataSource wrapped ? wrapped.target() : dataSource;
+    DataSource source = RoutingDataSourceBeanPostProcessor.applicationPool(dataSource);
     return NodeRuntime.start(
         properties, sourceNode(properties, source, connectionDetails.getIfAvailable()), source);
   }
@@ -92,7 +92,7 @@ public final class TidemarkAutoConfiguration {
   @Bean
   static RoutingDataSourceBeanPostProcessor tidemarkDataSourceWrapper(
       ObjectProvider<NodeRuntime> nodes) {
-    return new RoutingDataSourceBeanPostProcessor(nodes);
+    return new RoutingDataSourceBeanPostProcessor(() -> nodes.getObject().writes());
   }
 
   @Bean
@@ -101,13 +101,7 @@ public final class TidemarkAutoConfiguration {
       ObjectProvider<ScopeStore> store,
       ObjectProvider<ReadInstrumentation> instrumentation,
       BeanFactory beans) {
-    return new ReadYourWritesBeanPostProcessor(
-        new ReadYourWritesInterceptor(
-            reader,
-            store,
-            instrumentation,
-            new MethodExpressions(beans),
-            new EmbeddedValueResolver((ConfigurableBeanFactory) beans)));
+    return new ReadYourWritesBeanPostProcessor(reader, store, instrumentation, beans);
   }
 
   @Bean(destroyMethod = "close")

@@ -6,17 +6,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The core beans the web and client auto-configurations need, without a topology. */
-final class TestConfigurations {
+public final class TestConfigurations {
 
   private TestConfigurations() {}
 
   @Configuration(proxyBeanMethods = false)
   @EnableConfigurationProperties(TidemarkProperties.class)
-  static class PropertiesOnly {}
+  public static class PropertiesOnly {}
 
   @Configuration(proxyBeanMethods = false)
   @EnableConfigurationProperties(TidemarkProperties.class)
-  static class Codec {
+  public static class Codec {
     @Bean
     TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
       return new TokenCodec(CoreConfigs.tokenConfig(properties));

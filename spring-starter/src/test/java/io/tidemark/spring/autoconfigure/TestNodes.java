@@ -6,14 +6,14 @@ import java.time.Duration;
 import java.util.Set;
 
 /** Node states as a probe reports them, for tests that feed snapshots. */
-final class TestNodes {
+public final class TestNodes {
 
-  static final String SOURCE_UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
-  static final String REPLICA_UUID = "4f22ab58-82db-22f2-af44-d91bba53a673";
+  public static final String SOURCE_UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+  public static final String REPLICA_UUID = "4f22ab58-82db-22f2-af44-d91bba53a673";
 
   private TestNodes() {}
 
-  static NodeState source(String name, String uuid) {
+  public static NodeState source(String name, String uuid) {
     return new NodeState(
         name,
         NodeState.Availability.AVAILABLE,
@@ -30,7 +30,7 @@ final class TestNodes {
         Duration.ZERO);
   }
 
-  static NodeState replica(String name, String uuid, Duration lag) {
+  public static NodeState replica(String name, String uuid, Duration lag) {
     return new NodeState(
         name,
         NodeState.Availability.AVAILABLE,
@@ -47,7 +47,7 @@ final class TestNodes {
         lag);
   }
 
-  static NodeState withErrant(NodeState node, String errant) {
+  public static NodeState withErrant(NodeState node, String errant) {
     return new NodeState(
         node.name(),
         node.availability(),
@@ -64,7 +64,7 @@ final class TestNodes {
         node.lag());
   }
 
-  static NodeState notReplicating(NodeState node) {
+  public static NodeState notReplicating(NodeState node) {
     return new NodeState(
         node.name(),
         node.availability(),
@@ -81,7 +81,7 @@ final class TestNodes {
         node.lag());
   }
 
-  static NodeState writable(NodeState node) {
+  public static NodeState writable(NodeState node) {
     return new NodeState(
         node.name(),
         node.availability(),
@@ -98,7 +98,7 @@ final class TestNodes {
         node.lag());
   }
 
-  static NodeState failed(String name, NodeState.Availability availability, String detail) {
+  public static NodeState failed(String name, NodeState.Availability availability, String detail) {
     return new NodeState(
         name,
         availability,

@@ -5,51 +5,56 @@ import io.tidemark.token.ConsistencyHeader;
 import io.tidemark.token.TokenCodec;
 
 /** Tokens for the web tests, signed as an application with {@link #properties()} signs them. */
-final class TestTokens {
+public final class TestTokens {
 
-  static final String SECRET = "web-tests-secret-0123456789abcdef-0123";
-  static final String OTHER_SECRET = "another-secret-that-nobody-here-uses-42";
-  static final String A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
-  static final String B = "4f22fa47-71ca-11e1-9e33-c80aa9429562";
+  public static final String SECRET = "web-tests-secret-0123456789abcdef-0123";
+  public static final String OTHER_SECRET = "another-secret-that-nobody-here-uses-42";
+  public static final String A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+  public static final String B = "4f22fa47-71ca-11e1-9e33-c80aa9429562";
 
   private TestTokens() {}
 
   /** Properties of an application in cluster {@code default} signing with {@link #SECRET}. */
-  static TidemarkProperties properties() {
+  public static TidemarkProperties properties() {
     return properties(SECRET);
   }
 
-  static TidemarkProperties properties(String secret) {
+  public static TidemarkProperties properties(String secret) {
     TidemarkProperties properties = new TidemarkProperties();
     properties.getToken().setSecret(secret);
     return properties;
   }
 
-  static TokenCodec codec() {
+  public static TokenCodec codec() {
     return codec(SECRET);
   }
 
-  static TokenCodec codec(String secret) {
-    return new TokenCodec(CoreConfigs.tokenConfig(properties(secret)));
+  public static TokenCodec codec(String secret) {
+    return codec(properties(secret));
   }
 
-  static GtidSet gtids(String text) {
+  /** The codec an application with {@code properties} signs with. */
+  public static TokenCodec codec(TidemarkProperties properties) {
+    return new TokenCodec(CoreConfigs.tokenConfig(properties));
+  }
+
+  public static GtidSet gtids(String text) {
     return GtidSet.parse(text);
   }
 
   /**
    * A header value holding a token for {@code gtids} in {@code cluster}, signed with the secret.
    */
-  static String header(String cluster, String gtids) {
+  public static String header(String cluster, String gtids) {
     return header(codec(), cluster, gtids);
   }
 
-  static String header(TokenCodec codec, String cluster, String gtids) {
+  public static String header(TokenCodec codec, String cluster, String gtids) {
     return codec.withToken(ConsistencyHeader.EMPTY, codec.issue(cluster, gtids(gtids))).toString();
   }
 
   /** The GTIDs of this cluster's tokens in a response header value. */
-  static GtidSet verified(String headerValue) {
+  public static GtidSet verified(String headerValue) {
     TokenCodec codec = codec();
     return codec
         .verify(codec.parseHeader(headerValue), "default")

@@ -8,6 +8,7 @@ import io.tidemark.GtidSet;
 import io.tidemark.jdbc.CaptureStats;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.scope.ScopeStore;
+import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
 import io.tidemark.token.KeyRing;
@@ -63,7 +64,8 @@ class TidemarkAutoConfigurationIT {
             context -> {
               assertThat(context).hasNotFailed();
               DataSource dataSource = context.getBean(DataSource.class);
-              assertThat(dataSource).isInstanceOf(RoutingDataSource.class);
+              assertThat(RoutingDataSourceBeanPostProcessor.applicationPool(dataSource))
+                  .isNotSameAs(dataSource);
               assertThat(dataSource.isWrapperFor(HikariDataSource.class)).isTrue();
               assertThat(dataSource.unwrap(HikariDataSource.class).getJdbcUrl())
                   .isEqualTo(topology.source().jdbcUrl(db));

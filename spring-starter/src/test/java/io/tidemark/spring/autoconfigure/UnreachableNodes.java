@@ -5,9 +5,9 @@ package io.tidemark.spring.autoconfigure;
  * so that auto-configurations start with their real beans and no server; the probes report the
  * nodes UNREACHABLE.
  */
-final class UnreachableNodes {
+public final class UnreachableNodes {
 
-  static final String[] PROPERTIES = {
+  public static final String[] PROPERTIES = {
     "spring.datasource.url=jdbc:mysql://127.0.0.1:1/shop",
     "spring.datasource.username=app",
     "spring.datasource.password=secret",

@@ -1,0 +1,118 @@
+package io.tidemark.spring.actuate;
+
+import io.tidemark.ExecutionRecord;
+import io.tidemark.jdbc.CaptureStats;
+import io.tidemark.topology.ExecutionHistory;
+import io.tidemark.topology.NodeState;
+import io.tidemark.topology.TopologySnapshot;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * The {@code tidemark} actuator endpoint: every node as last probed, the recent reads newest first,
+ * the count of reads by node and reason since start, and the write capture's counts.
+ */
+@Endpoint(id = "tidemark")
+final class TidemarkEndpoint {
+
+  private final Supplier<TopologySnapshot> topology;
+  private final ExecutionHistory history;
+  private final Supplier<CaptureStats> captures;
+
+  TidemarkEndpoint(
+      Supplier<TopologySnapshot> topology,
+      ExecutionHistory history,
+      Supplier<CaptureStats> captures) {
+    this.topology = topology;
+    this.history = history;
+    this.captures = captures;
+  }
+
+  @ReadOperation
+  public Report report() {
+    TopologySnapshot snapshot = topology.get();
+    NodeNames names = new NodeNames(() -> snapshot);
+    return new Report(
+        snapshot.nodes().stream().map(NodeReport::of).toList(),
+        history.recent().stream().map(r -> ReadReport.of(r, names)).toList(),
+        history.counts(),
+        captures.get());
+  }
+
+  /** What the endpoint answers. */
+  public record Report(
+      List<NodeReport> nodes,
+      List<ReadReport> recent,
+      Map<String, Long> counts,
+      CaptureStats capture)
+      implements OperationResponseBody {}
+
+  /** One node as last probed. */
+  public record NodeReport(
+      String name,
+      String role,
+      String availability,
+      String detail,
+      @Nullable String serverUuid,
+      boolean writable,
+      boolean superReadOnly,
+      boolean replicating,
+      boolean gtidModeOn,
+      boolean readable,
+      long lagMillis,
+      String gtidExecuted,
+      String errant,
+      Set<String> filteredTables) {
+
+    static NodeReport of(NodeState node) {
+      return new NodeReport(
+          node.name(),
+          NodeRole.of(node),
+          node.availability().name(),
+          node.detail(),
+          node.serverUuid(),
+          node.writable(),
+          node.superReadOnly(),
+          node.replicating(),
+          node.gtidModeOn(),
+          node.readable(),
+          node.lag().toMillis(),
+          TidemarkHealthIndicator.oneLine(node.gtidExecuted().toString()),
+          TidemarkHealthIndicator.oneLine(node.errant().toString()),
+          node.filteredTables());
+    }
+  }
+
+  /** One recent read: where it ran (configured name and server UUID), why, and how long it took. */
+  public record ReadReport(
+      String node,
+      String serverUuid,
+      String role,
+      String reason,
+      boolean served,
+      double waitedMillis,
+      double elapsedMillis) {
+
+    static ReadReport of(ExecutionRecord record, NodeNames names) {
+      return new ReadReport(
+          names.of(record.node()),
+          record.node(),
+          record.role(),
+          record.reason().name(),
+          record.served(),
+          millis(record.waited()),
+          millis(record.elapsed()));
+    }
+
+    private static double millis(Duration duration) {
+      return duration.toNanos() / 1_000_000.0;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package io.tidemark.spring.routing;
+
+import io.tidemark.GtidSet;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The replica (or source) connection a read under {@code @ReadYourWrites} runs on, bound to the
+ * thread while the annotated method runs: every connection the method asks the application's {@code
+ * DataSource} for is this one, so JdbcTemplate, JPA and MyBatis all read where the read path
+ * decided.
+ */
+final class PinnedRead {
+
+  private static final ThreadLocal<@Nullable PinnedRead> CURRENT = new ThreadLocal<>();
+
+  private final Connection connection;
+  private final GtidSet token;
+
+  private PinnedRead(Connection connection, GtidSet token) {
+    this.connection = connection;
+    this.token = token;
+  }
+
+  /** The read running on this thread, or {@code null}. */
+  static @Nullable PinnedRead current() {
+    return CURRENT.get();
+  }
+
+  /** Pins {@code connection}, already past the wait for {@code token}, until the binding closes. */
+  static Binding pin(Connection connection, GtidSet token) {
+    PinnedRead before = CURRENT.get();
+    CURRENT.set(new PinnedRead(connection, token));
+    return () -> {
+      if (before == null) {
+        CURRENT.remove();
+      } else {
+        CURRENT.set(before);
+      }
+    };
+  }
+
+  /** The GTID set the pinned connection is known to contain. */
+  GtidSet token() {
+    return token;
+  }
+
+  /**
+   * The pinned connection as the method sees it: closing it only ends the method's use; the read
+   * path closes the real one after the method returned.
+   */
+  Connection lease() {
+    return (Connection)
+        Proxy.newProxyInstance(
+            PinnedRead.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              switch (method.getName()) {
+                case "close":
+                  return null;
+                case "isClosed":
+                  return connection.isClosed();
+                case "unwrap":
+                  if (((Class<?>) args[0]).isInstance(proxy)) {
+                    return proxy;
+                  }
+                  break;
+                case "equals":
+                  return proxy == args[0];
+                case "hashCode":
+                  return System.identityHashCode(proxy);
+                case "toString":
+                  return "pinned read on " + connection;
+                default:
+                  break;
+              }
+              try {
+                return method.invoke(connection, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
+  /** A binding that closes without throwing. */
+  @FunctionalInterface
+  interface Binding extends AutoCloseable {
+    @Override
+    void close();
+  }
+}

@@ -1,0 +1,85 @@
+package io.tidemark.spring.routing;
+
+import io.tidemark.ReadPolicy;
+import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.spring.ReadYourWrites;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * One annotated method's {@link ReadYourWrites} attributes, checked and resolved once: a wrong
+ * attribute fails the first call with a message that names the method, not every read.
+ *
+ * @param timeout the method's own budget, or {@code null} for the configured one
+ * @param policy the method's own policy, or {@code null} for the configured one
+ */
+record ReadAttributes(
+    @Nullable Duration timeout,
+    @Nullable ReadPolicy policy,
+    String scope,
+    String minRevision,
+    String[] tables,
+    boolean monotonic) {
+
+  static ReadAttributes of(ReadYourWrites annotation, Method method, StringValueResolver values) {
+    Duration timeout = null;
+    if (!annotation.timeoutString().isEmpty()) {
+      String text = values.resolveStringValue(annotation.timeoutString());
+      try {
+        timeout = DurationStyle.detectAndParse(text == null ? "" : text.strip());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "@ReadYourWrites(timeoutString = \""
+                + annotation.timeoutString()
+                + "\") on "
+                + method.toGenericString()
+                + " is not a duration such as 250ms or 1s: "
+                + text,
+            e);
+      }
+    } else if (annotation.timeout() >= 0) {
+      timeout = Duration.ofMillis(annotation.timeout());
+    }
+    if (timeout != null && timeout.isNegative()) {
+      throw new IllegalArgumentException(
+          "@ReadYourWrites on " + method.toGenericString() + " has a negative timeout: " + timeout);
+    }
+    ReadPolicy[] policies = annotation.onTimeout();
+    if (policies.length > 1) {
+      throw new IllegalArgumentException(
+          "@ReadYourWrites(onTimeout) on "
+              + method.toGenericString()
+              + " names more than one policy");
+    }
+    return new ReadAttributes(
+        timeout,
+        policies.length == 1 ? policies[0] : null,
+        annotation.scope(),
+        annotation.minRevision(),
+        annotation.tables().clone(),
+        annotation.monotonic());
+  }
+
+  /** The options of this read: the defaults overridden by the attributes, within {@code cap}. */
+  ReadOptions options(ReadOptions defaults, @Nullable Duration cap) {
+    ReadOptions options = defaults;
+    Duration budget = timeout != null ? timeout : defaults.timeout();
+    if (cap != null && cap.compareTo(budget) < 0) {
+      budget = cap.isNegative() ? Duration.ZERO : cap;
+    }
+    options = options.withTimeout(budget);
+    if (policy != null) {
+      options = options.withPolicy(policy);
+    }
+    if (tables.length > 0) {
+      options = options.withTables(tables);
+    }
+    if (!monotonic) {
+      options = options.withMonotonic(false);
+    }
+    return options;
+  }
+}

@@ -1,0 +1,78 @@
+package io.tidemark.spring.web;
+
+import io.tidemark.Ticker;
+import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
+import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.token.TokenCodec;
+import io.tidemark.token.TokenExchange;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.servlet.DispatcherServlet;
+
+/**
+ * The consistency header on the requests a servlet application serves: a filter that verifies the
+ * request's token, opens the request's consistency context and deadline, and writes the merged
+ * token into the response before it is committed; and, with Spring MVC, a resolver that answers a
+ * refused read with 503 and a rejected token with 400 ({@code application/problem+json}, the reason
+ * code in {@code reason}), after the application's own exception handlers.
+ *
+ * <p>Replace the filter with a bean named {@code tidemarkConsistencyTokenFilter}, the resolver with
+ * one named {@code tidemarkExceptionResolver}.
+ */
+@AutoConfiguration(after = TidemarkAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({Filter.class, OncePerRequestFilter.class})
+@ConditionalOnBean(TokenCodec.class)
+@Import(TokenExchangeConfiguration.class)
+@EnableConfigurationProperties(TidemarkProperties.class)
+public final class TidemarkWebAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean(name = "tidemarkConsistencyTokenFilter")
+  FilterRegistrationBean<ConsistencyTokenFilter> tidemarkConsistencyTokenFilter(
+      TokenExchange tidemarkTokenExchange,
+      TokenCodec tidemarkTokenCodec,
+      TidemarkProperties properties) {
+    TidemarkProperties.Web web = properties.getWeb();
+    ConsistencyTokenFilter filter =
+        new ConsistencyTokenFilter(
+            tidemarkTokenExchange,
+            new ConsistencyProblems(web.getRetryAfter()),
+            web,
+            tidemarkTokenCodec.config().timeToLive(),
+            Ticker.systemTicker());
+    FilterRegistrationBean<ConsistencyTokenFilter> registration =
+        new FilterRegistrationBean<>(filter);
+    registration.setName("tidemarkConsistencyTokenFilter");
+    registration.setOrder(web.getFilterOrder());
+    // ERROR is left out on purpose: see ConsistencyTokenFilter.
+    registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
+    registration.setAsyncSupported(true);
+    return registration;
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(DispatcherServlet.class)
+  static class ExceptionResolverConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "tidemarkExceptionResolver")
+    ConsistencyExceptionResolver tidemarkExceptionResolver(TidemarkProperties properties) {
+      return new ConsistencyExceptionResolver(
+          new ConsistencyProblems(properties.getWeb().getRetryAfter()));
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.tidemark.spring.web;
+
+import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.token.TokenCodec;
+import io.tidemark.token.TokenExchange;
+import java.sql.SQLException;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The one {@link TokenExchange} of the application, for the filter and the HTTP clients alike;
+ * without a reader (an application that only forwards tokens) nothing can be covered and a dirty
+ * context gets a marker.
+ */
+@Configuration(proxyBeanMethods = false)
+class TokenExchangeConfiguration {
+
+  /**
+   * The header as {@code tidemark.cluster} and {@code tidemark.web.header} say, covering with the
+   * source as the application's {@link ConsistentReader} reads it, within {@code
+   * tidemark.token.cover-timeout}.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  TokenExchange tidemarkTokenExchange(
+      TokenCodec tidemarkTokenCodec,
+      TidemarkProperties properties,
+      ObjectProvider<ConsistentReader> readers) {
+    return new TokenExchange(
+        tidemarkTokenCodec,
+        properties.getCluster(),
+        properties.getWeb().getHeader(),
+        properties.getToken().getCoverTimeout(),
+        timeout -> {
+          ConsistentReader reader = readers.getIfAvailable();
+          if (reader == null) {
+            throw new SQLException("this application has no Tidemark reader to ask the source");
+          }
+          return reader.sourceExecuted(timeout);
+        });
+  }
+}

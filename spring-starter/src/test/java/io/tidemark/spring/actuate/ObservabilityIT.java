@@ -1,0 +1,295 @@
+package io.tidemark.spring.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * A whole Boot application on the testkit's source and replica: the tidemark health contributor and
+ * endpoint over HTTP, and the meters, as reads are made and the replica is stopped or frozen. Every
+ * fault is undone before the test ends.
+ */
+@ExtendWith(TestkitExtension.class)
+class ObservabilityIT {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final AtomicInteger ids = new AtomicInteger();
+
+  private static MySqlTopology topology;
+  private static ConfigurableApplicationContext app;
+  private static String base;
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class App {
+    @Bean
+    Rows rows(JdbcTemplate jdbc) {
+      return new Rows(jdbc);
+    }
+  }
+
+  /** Reads through an annotated method, as applications do. */
+  static class Rows {
+    private final JdbcTemplate jdbc;
+
+    Rows(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @ReadYourWrites
+    public int count() {
+      Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM t", Integer.class);
+      return count == null ? 0 : count;
+    }
+  }
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    String db = topology.createDatabase("obs");
+    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY)");
+    topology.awaitReplicasCaughtUp(PATIENCE);
+    app =
+        new SpringApplicationBuilder(App.class)
+            .properties(
+                "server.port=0",
+                "spring.datasource.url=" + topology.source().jdbcUrl(db),
+                "spring.datasource.username=" + topology.source().user(),
+                "spring.datasource.password=" + topology.source().password(),
+                "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db),
+                "tidemark.token.secret=observability-it-secret-0123456789abcdef",
+                "tidemark.topology.refresh-interval=200ms",
+                // Room for the query after a wait, so that a busy test machine does not time it
+                // out.
+                "tidemark.read.timeout=3s",
+                "tidemark.read.query-reserve=500ms",
+                "tidemark.topology.probe-connect-timeout=300ms",
+                "tidemark.topology.probe-read-timeout=500ms",
+                "management.endpoints.web.exposure.include=health,tidemark",
+                "management.endpoint.health.show-details=always")
+            .run();
+    base =
+        "http://127.0.0.1:"
+            + ((WebServerApplicationContext) app).getWebServer().getPort()
+            + "/actuator/";
+    warmUp();
+  }
+
+  /** Fills the replica pool with a first read, so that no test pays for opening connections. */
+  private static void warmUp() {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (true) {
+      try {
+        writeThenRead(ReadOptions.defaults().withTimeout(Duration.ofSeconds(5)));
+        return;
+      } catch (SQLException | RuntimeException e) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("no read succeeded within " + PATIENCE, e);
+        }
+      }
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (app != null) {
+      app.close();
+    }
+  }
+
+  @Test
+  void healthShowsSourceAndReplicaWithRolesAndLag() throws Exception {
+    JsonNode health = awaitHealth(h -> h.get("status").asString().equals("UP"));
+
+    JsonNode nodes = health.get("details").get("nodes");
+    assertThat(nodes.get("source").get("role").asString()).isEqualTo("source");
+    assertThat(nodes.get("source").get("serverUuid").asString())
+        .isEqualTo(topology.source().serverUuid());
+    assertThat(nodes.get("replica-1").get("role").asString()).isEqualTo("replica");
+    assertThat(nodes.get("replica-1").get("readable").asBoolean()).isTrue();
+    assertThat(nodes.get("replica-1").get("lagMillis").isNumber()).isTrue();
+  }
+
+  @Test
+  void readsShowInTheEndpointAndTheMeters() throws Exception {
+    MeterRegistry meters = app.getBean(MeterRegistry.class);
+    double capturedBefore = captured(meters);
+
+    int rows = writeThenRead(ReadOptions.defaults());
+
+    assertThat(rows).isPositive();
+    assertThat(captured(meters)).isGreaterThan(capturedBefore);
+    JsonNode read = get("tidemark").get("recent").get(0);
+    assertThat(read.get("node").asString()).isEqualTo("replica-1");
+    assertThat(read.get("serverUuid").asString()).isEqualTo(topology.replica().serverUuid());
+    assertThat(read.get("reason").asString()).startsWith("REPLICA_");
+    assertThat(
+            meters
+                .get(ReadMetrics.WAIT)
+                .tags("node", "replica-1", "outcome", read.get("reason").asString())
+                .timer()
+                .count())
+        .isPositive();
+    assertThat(get("tidemark").get("nodes").get(1).get("gtidExecuted").asString())
+        .contains(topology.source().serverUuid());
+  }
+
+  @Test
+  void anAnnotatedReadIsObservedWithMethodAndOutcome() {
+    JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+    int rows;
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      jdbc.update("INSERT INTO t VALUES (?)", ids.incrementAndGet());
+      rows = app.getBean(Rows.class).count();
+    }
+
+    assertThat(rows).isPositive();
+    var observed =
+        app.getBean(MeterRegistry.class)
+            .get(ReadObservation.NAME)
+            .tag("method", "Rows.count")
+            .timer();
+    assertThat(observed.count()).isPositive();
+    assertThat(observed.getId().getTag("outcome")).startsWith("REPLICA_");
+  }
+
+  @Test
+  void aReadThatOutwaitsAPausedApplierCountsAsAFallback() throws Exception {
+    MeterRegistry meters = app.getBean(MeterRegistry.class);
+    double before = fallbacks(meters);
+    topology.replica().pauseApplier();
+    try {
+      writeThenRead(ReadOptions.defaults().withTimeout(Duration.ofSeconds(1)));
+    } finally {
+      topology.replica().resumeApplier();
+    }
+
+    assertThat(fallbacks(meters)).isEqualTo(before + 1);
+    JsonNode read = get("tidemark").get("recent").get(0);
+    assertThat(read.get("node").asString()).isEqualTo("source");
+    assertThat(read.get("reason").asString()).isEqualTo("SOURCE_FALLBACK");
+  }
+
+  @Test
+  void aStoppedReceiverIsAProblemWhileTheReplicaStillServes() throws Exception {
+    topology.replica().stopReceiver();
+    try {
+      JsonNode health =
+          awaitHealth(h -> h.path("details").path("problems").toString().contains("replicating"));
+      assertThat(health.get("status").asString()).isEqualTo("UP");
+      assertThat(health.get("details").get("problems").toString())
+          .contains("replica-1 is not replicating");
+      assertThat(health.get("details").get("nodes").get("replica-1").get("replicating").asBoolean())
+          .isFalse();
+    } finally {
+      topology.replica().startReceiver();
+    }
+    awaitHealth(h -> !h.path("details").has("problems"));
+  }
+
+  @Test
+  void aFrozenReplicaTakesHealthDown() throws Exception {
+    topology.replica().freeze();
+    try {
+      JsonNode health = awaitHealth(h -> h.get("status").asString().equals("DOWN"));
+      assertThat(health.get("details").get("problems").toString())
+          .contains("no readable replica")
+          .contains("replica-1 is unreachable");
+      assertThat(health.get("details").get("nodes").get("replica-1").get("availability").asString())
+          .isEqualTo("UNREACHABLE");
+      assertThat(get("health").get("status").asString()).isEqualTo("DOWN");
+    } finally {
+      topology.replica().thaw();
+    }
+    awaitHealth(h -> h.get("status").asString().equals("UP"));
+  }
+
+  /** Inserts a row through the application's DataSource, then counts the rows with the reader. */
+  private static int writeThenRead(ReadOptions options) throws SQLException {
+    DataSource dataSource = app.getBean(DataSource.class);
+    ConsistentReader reader = app.getBean(ConsistentReader.class);
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      try (Connection c = dataSource.getConnection();
+          Statement s = c.createStatement()) {
+        s.executeUpdate("INSERT INTO t VALUES (" + ids.incrementAndGet() + ")");
+      }
+      return reader
+          .read(
+              options,
+              c -> {
+                try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM t")) {
+                  rs.next();
+                  return rs.getInt(1);
+                }
+              })
+          .value();
+    }
+  }
+
+  private static double captured(MeterRegistry meters) {
+    return meters.find(NodeStateMetrics.CAPTURES).functionCounters().stream()
+        .mapToDouble(c -> c.count())
+        .sum();
+  }
+
+  private static double fallbacks(MeterRegistry meters) {
+    var counter = meters.find(ReadMetrics.FALLBACKS).tag("reason", "SOURCE_FALLBACK").counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  private static JsonNode awaitHealth(Predicate<JsonNode> condition) throws Exception {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    JsonNode health = get("health/tidemark");
+    while (!condition.test(health)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("health did not change within " + PATIENCE + ": " + health);
+      }
+      Thread.sleep(100);
+      health = get("health/tidemark");
+    }
+    return health;
+  }
+
+  private static JsonNode get(String path) throws Exception {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(response.body());
+  }
+}

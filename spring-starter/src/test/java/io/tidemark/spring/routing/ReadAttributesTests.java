@@ -1,0 +1,101 @@
+package io.tidemark.spring.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.ReadPolicy;
+import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.spring.ReadYourWrites;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.env.MockEnvironment;
+import org.springframework.util.StringValueResolver;
+
+class ReadAttributesTests {
+
+  private final MockEnvironment environment = new MockEnvironment();
+  private final StringValueResolver values = environment::resolveRequiredPlaceholders;
+  private final ReadOptions defaults =
+      ReadOptions.defaults().withTimeout(Duration.ofSeconds(1)).withPolicy(ReadPolicy.RETRY);
+
+  @Test
+  void unsetAttributesKeepTheConfiguredDefaults() throws Exception {
+    ReadOptions options = attributes("plain").options(defaults, null);
+
+    assertThat(options.timeout()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(options.policy()).isEqualTo(ReadPolicy.RETRY);
+    assertThat(options.tables()).isEmpty();
+  }
+
+  @Test
+  void millisecondTimeoutPolicyAndTablesOverrideTheDefaults() throws Exception {
+    ReadOptions options = attributes("explicit").options(defaults, null);
+
+    assertThat(options.timeout()).isEqualTo(Duration.ofMillis(250));
+    assertThat(options.policy()).isEqualTo(ReadPolicy.FAIL);
+    assertThat(options.tables()).containsExactly("shop.orders");
+  }
+
+  @Test
+  void timeoutStringResolvesPlaceholders() throws Exception {
+    environment.setProperty("orders.read-timeout", "750ms");
+
+    assertThat(attributes("placeholder").options(defaults, null).timeout())
+        .isEqualTo(Duration.ofMillis(750));
+  }
+
+  @Test
+  void requestBudgetCapsTheReadsBudget() throws Exception {
+    ReadAttributes attributes = attributes("explicit");
+
+    assertThat(attributes.options(defaults, Duration.ofMillis(100)).timeout())
+        .isEqualTo(Duration.ofMillis(100));
+    assertThat(attributes.options(defaults, Duration.ofMillis(-5)).timeout())
+        .as("a spent request budget leaves a non-blocking check")
+        .isZero();
+    assertThat(attributes.options(defaults, Duration.ofSeconds(5)).timeout())
+        .isEqualTo(Duration.ofMillis(250));
+  }
+
+  @Test
+  void timeoutStringThatIsNoDurationNamesTheMethod() {
+    assertThatThrownBy(() -> attributes("notADuration"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("notADuration")
+        .hasMessageContaining("soon");
+  }
+
+  @Test
+  void twoPoliciesAreRefused() {
+    assertThatThrownBy(() -> attributes("twoPolicies"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("more than one policy");
+  }
+
+  private static ReadAttributes attributesOf(Method method, StringValueResolver values) {
+    return ReadAttributes.of(method.getAnnotation(ReadYourWrites.class), method, values);
+  }
+
+  private ReadAttributes attributes(String name) throws NoSuchMethodException {
+    return attributesOf(Annotated.class.getDeclaredMethod(name), values);
+  }
+
+  @SuppressWarnings("unused")
+  private static final class Annotated {
+    @ReadYourWrites
+    void plain() {}
+
+    @ReadYourWrites(timeout = 250, onTimeout = ReadPolicy.FAIL, tables = "shop.orders")
+    void explicit() {}
+
+    @ReadYourWrites(timeoutString = "${orders.read-timeout}")
+    void placeholder() {}
+
+    @ReadYourWrites(timeoutString = "soon")
+    void notADuration() {}
+
+    @ReadYourWrites(onTimeout = {ReadPolicy.FAIL, ReadPolicy.RETRY})
+    void twoPolicies() {}
+  }
+}

@@ -1,0 +1,96 @@
+package io.tidemark.spring.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.Ticker;
+import io.tidemark.spring.autoconfigure.TestTokens;
+import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.token.TokenExchange;
+import jakarta.servlet.FilterChain;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+
+/** What the filter binds to the request thread, and that it unbinds all of it however it ends. */
+class ConsistencyTokenFilterBindingTests {
+
+  private final List<String> seen = new ArrayList<>();
+
+  @AfterEach
+  void nothingStaysBound() {
+    assertThat(ConsistencyContext.currentOrNull()).isNull();
+  }
+
+  @Test
+  void bindsContextBudgetAndForwardedTokensWhileTheRequestRuns() throws Exception {
+    MockHttpServletResponse response = new MockHttpServletResponse();
+
+    filter().doFilter(request(), response, recording());
+
+    assertThat(seen).containsExactly("context", "budget", "forwarded");
+    assertThat(response.getHeader("Consistency-Token")).isNotNull();
+  }
+
+  @Test
+  void unbindsWhenTheApplicationThrows() {
+    FilterChain failing =
+        (request, response) -> {
+          recording().doFilter(request, response);
+          throw new IllegalStateException("application failed");
+        };
+
+    assertThatThrownBy(() -> filter().doFilter(request(), new MockHttpServletResponse(), failing))
+        .hasMessage("application failed");
+    assertThat(seen).containsExactly("context", "budget", "forwarded");
+  }
+
+  private FilterChain recording() {
+    return (request, response) -> {
+      ConsistencyContext context = ConsistencyContext.currentOrNull();
+      if (context != null) {
+        seen.add("context");
+        if (context.deadline() != null) {
+          seen.add("budget");
+        }
+        if (!context.forwardedTokens().isEmpty()) {
+          seen.add("forwarded");
+        }
+      }
+    };
+  }
+
+  private static MockHttpServletRequest request() {
+    MockHttpServletRequest request = new MockHttpServletRequest("GET", "/orders/1");
+    request.addHeader(
+        "Consistency-Token",
+        TestTokens.header("default", TestTokens.A + ":1")
+            + ", "
+            + TestTokens.header("payments", TestTokens.B + ":7"));
+    return request;
+  }
+
+  private static ConsistencyTokenFilter filter() {
+    TidemarkProperties properties = TestTokens.properties();
+    properties.getWeb().setRequestTimeout(Duration.ofSeconds(5));
+    return new ConsistencyTokenFilter(
+        new TokenExchange(
+            TestTokens.codec(),
+            properties.getCluster(),
+            properties.getWeb().getHeader(),
+            properties.getToken().getCoverTimeout(),
+            timeout -> {
+              throw new SQLException("no source in this test");
+            }),
+        new ConsistencyProblems(Duration.ofSeconds(1)),
+        properties.getWeb(),
+        Duration.ofMinutes(10),
+        Ticker.systemTicker());
+  }
+}

@@ -1,0 +1,108 @@
+package io.tidemark.spring.web;
+
+import static io.tidemark.spring.autoconfigure.TestTokens.A;
+import static io.tidemark.spring.autoconfigure.TestTokens.B;
+import static io.tidemark.spring.autoconfigure.TestTokens.gtids;
+import static io.tidemark.spring.autoconfigure.TestTokens.header;
+import static io.tidemark.spring.autoconfigure.TestTokens.verified;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.spring.autoconfigure.TestTokens;
+import io.tidemark.token.ConsistencyHeader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The filter with invalid tokens ignored, a cookie, another header name and no request budget. */
+class ConsistencyTokenFilterOptionsTests {
+
+  private static final String NAME = "X-Read-After";
+
+  private static ConfigurableApplicationContext app;
+  private static String base;
+  private static final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() {
+    app =
+        WebTestApplication.start(
+            "tidemark.web.invalid-token=ignore",
+            "tidemark.web.cookie=tidemark",
+            "tidemark.web.header=" + NAME);
+    base = WebTestApplication.baseUrl(app);
+  }
+
+  @AfterAll
+  static void stop() {
+    app.close();
+  }
+
+  @Test
+  void goesOnWithoutATokenThatDoesNotVerifyButForwardsTheOtherClusters() throws Exception {
+    String forged = header(TestTokens.codec(TestTokens.OTHER_SECRET), "default", A + ":1-5");
+    String payments = header(TestTokens.codec(TestTokens.OTHER_SECRET), "payments", B + ":1");
+
+    HttpResponse<String> response =
+        send("/write?gtids=" + B + ":9", forged + ", " + payments, null);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).isEqualTo(B + ":9");
+    String answer = response.headers().firstValue(NAME).orElseThrow();
+    assertThat(verified(answer)).isEqualTo(gtids(B + ":9"));
+    assertThat(TestTokens.codec().parseHeader(answer).tokens("payments"))
+        .isEqualTo(TestTokens.codec().parseHeader(payments).tokens("payments"));
+  }
+
+  @Test
+  void goesOnWithoutAMalformedHeader() throws Exception {
+    HttpResponse<String> response = send("/context", "default=\"quoted\" OR 1=1", null);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).isEqualTo(" dirty=false budget=none");
+  }
+
+  @Test
+  void readsTheTokenFromTheCookieAndSetsItThere() throws Exception {
+    HttpResponse<String> response =
+        send("/write?gtids=" + B + ":2", null, "tidemark=" + header("default", A + ":1-3"));
+
+    assertThat(response.body()).isEqualTo(gtids(A + ":1-3," + B + ":2").toString());
+    List<String> cookies = response.headers().allValues("Set-Cookie");
+    assertThat(cookies).hasSize(1);
+    String cookie = cookies.get(0);
+    assertThat(cookie).startsWith("tidemark=default=").contains("HttpOnly", "SameSite=Lax");
+    String value = cookie.substring("tidemark=".length(), cookie.indexOf(';'));
+    assertThat(verified(value)).isEqualTo(gtids(A + ":1-3," + B + ":2"));
+    ConsistencyHeader header =
+        TestTokens.codec().parseHeader(response.headers().firstValue(NAME).orElseThrow());
+    assertThat(header.clusters()).containsExactly("default");
+  }
+
+  @Test
+  void mergesHeaderAndCookie() throws Exception {
+    HttpResponse<String> response =
+        send("/context", header("default", A + ":1"), "tidemark=" + header("default", B + ":1"));
+
+    assertThat(response.body()).startsWith(gtids(A + ":1," + B + ":1") + " dirty=false");
+  }
+
+  private static HttpResponse<String> send(String path, String token, String cookie)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10));
+    if (token != null) {
+      request.header(NAME, token);
+    }
+    if (cookie != null) {
+      request.header("Cookie", cookie);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}

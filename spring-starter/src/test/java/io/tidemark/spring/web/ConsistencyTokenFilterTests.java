@@ -1,0 +1,265 @@
+package io.tidemark.spring.web;
+
+import static io.tidemark.spring.autoconfigure.TestTokens.A;
+import static io.tidemark.spring.autoconfigure.TestTokens.B;
+import static io.tidemark.spring.autoconfigure.TestTokens.gtids;
+import static io.tidemark.spring.autoconfigure.TestTokens.header;
+import static io.tidemark.spring.autoconfigure.TestTokens.verified;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.spring.autoconfigure.TestTokens;
+import io.tidemark.token.ConsistencyHeader;
+import io.tidemark.token.ConsistencyToken;
+import io.tidemark.token.TokenCodec;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The token filter on a real Tomcat with one request thread, so that a context left bound would
+ * show up in the next request: tokens in, tokens out before the response is committed (plain,
+ * streamed, async, error and refused responses), problems for bad tokens and refused reads.
+ */
+class ConsistencyTokenFilterTests {
+
+  private static final String NAME = "Consistency-Token";
+
+  private static ConfigurableApplicationContext app;
+  private static String base;
+  private static final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @BeforeAll
+  static void start() {
+    app =
+        WebTestApplication.start(
+            "server.tomcat.threads.max=1",
+            "server.tomcat.threads.min-spare=1",
+            "tidemark.web.request-timeout=30s",
+            "tidemark.web.retry-after=1500ms");
+    base = WebTestApplication.baseUrl(app);
+  }
+
+  @AfterAll
+  static void stop() {
+    app.close();
+  }
+
+  @Test
+  void opensTheContextWithTheVerifiedTokenAndTheRequestBudget() throws Exception {
+    HttpResponse<String> response = get("/context", header("default", A + ":1-5"));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).startsWith(A + ":1-5 dirty=false budget=");
+    long budget = Long.parseLong(response.body().substring(response.body().indexOf("budget=") + 7));
+    assertThat(budget).isBetween(1L, 30_000L);
+  }
+
+  @Test
+  void answersWithTheMergedTokenOfRequestAndWrites() throws Exception {
+    HttpResponse<String> response = get("/write?gtids=" + B + ":7", header("default", A + ":1-5"));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1-5," + B + ":7"));
+  }
+
+  @Test
+  void leavesNoContextOnTheThreadForTheNextRequest() throws Exception {
+    get("/write?gtids=" + B + ":1-9", header("default", A + ":1-5"));
+
+    HttpResponse<String> next = get("/context", null);
+
+    assertThat(next.body()).startsWith(" dirty=false budget=");
+    assertThat(next.headers().firstValue(NAME)).isEmpty();
+  }
+
+  @Test
+  void forwardsTheTokensOfOtherClustersUntouched() throws Exception {
+    TokenCodec payments = TestTokens.codec(TestTokens.OTHER_SECRET);
+    String paymentsHeader = header(payments, "payments", B + ":1-3");
+    HttpResponse<String> response =
+        get("/write?gtids=" + A + ":9", header("default", A + ":1-5") + ", " + paymentsHeader);
+
+    ConsistencyHeader answer = TestTokens.codec().parseHeader(token(response));
+    assertThat(answer.clusters()).containsExactly("default", "payments");
+    assertThat(answer.tokens("payments"))
+        .containsExactly(payments.parseHeader(paymentsHeader).tokens("payments").get(0));
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1-5:9"));
+  }
+
+  @Test
+  void rejectsATokenThatDoesNotVerifyWithAProblem() throws Exception {
+    String forged = header(TestTokens.codec(TestTokens.OTHER_SECRET), "default", A + ":1-5");
+
+    HttpResponse<String> response = get("/write?gtids=" + A + ":9", forged);
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(response.body())
+        .contains("\"status\":400", "\"reason\":\"BAD_SIGNATURE\"", "\"instance\":\"/write\"");
+    assertThat(response.headers().firstValue(NAME)).isEmpty();
+  }
+
+  @Test
+  void rejectsAMalformedHeaderWithAProblem() throws Exception {
+    HttpResponse<String> response = get("/context", "default=not a token; DROP TABLE t");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.body()).contains("\"reason\":\"MALFORMED\"");
+  }
+
+  @Test
+  void rejectsAnOversizedHeaderBeforeReadingIt() throws Exception {
+    HttpResponse<String> response = get("/context", "default=" + "a".repeat(6000));
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.body()).contains("\"reason\":\"TOO_LARGE\"");
+  }
+
+  @Test
+  void answersARefusedReadWith503RetryAfterAndTheToken() throws Exception {
+    HttpResponse<String> response = get("/refused?gtids=" + B + ":3", header("default", A + ":1"));
+
+    assertThat(response.statusCode()).isEqualTo(503);
+    assertThat(response.headers().firstValue("Retry-After")).hasValue("2");
+    assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(response.body()).contains("\"status\":503", "\"reason\":\"WAIT_TIMEOUT\"");
+    assertThat(response.body()).doesNotContain("replica-uuid");
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":3"));
+  }
+
+  @Test
+  void answersLostWritesOnceNamingThemWithATokenThatNoLongerRequiresThem() throws Exception {
+    HttpResponse<String> response =
+        get("/lost?lost=" + B + ":4-5", header("default", A + ":1," + B + ":1-5"));
+
+    assertThat(response.statusCode()).isEqualTo(503);
+    assertThat(response.body())
+        .contains("\"reason\":\"TOKEN_NOT_ON_SOURCE\"", "\"lost\":\"" + B + ":4-5\"");
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":1-3"));
+  }
+
+  @Test
+  void findsARefusedReadWrappedInAnotherException() throws Exception {
+    HttpResponse<String> response = get("/refused-wrapped?gtids=" + B + ":3", null);
+
+    assertThat(response.statusCode()).isEqualTo(503);
+    assertThat(response.body()).contains("\"reason\":\"DATABASE_BUSY\"");
+    assertThat(verified(token(response))).isEqualTo(gtids(B + ":3"));
+  }
+
+  @Test
+  void answersAReadWithATokenOfUnknownSourcesWith400() throws Exception {
+    HttpResponse<String> response = get("/unknown-source", null);
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.headers().firstValue("Retry-After")).isEmpty();
+    assertThat(response.body()).contains("\"reason\":\"TOKEN_REJECTED\"");
+  }
+
+  @Test
+  void writesTheTokenOnAnErrorResponse() throws Exception {
+    HttpResponse<String> response = get("/boom?gtids=" + B + ":4", header("default", A + ":1"));
+
+    assertThat(response.statusCode()).isEqualTo(500);
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":4"));
+  }
+
+  @Test
+  void writesTheTokenWhenTheResponseIsCommittedNotAtTheFirstByte() throws Exception {
+    HttpResponse<String> response = get("/late-write?first=" + A + ":1&later=" + B + ":2", null);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).hasSize(5 + WebTestApplication.LARGE);
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":2"));
+  }
+
+  @Test
+  void writesTheTokenOfABodyWrittenInLineSeparatorsPastTheBuffer() throws Exception {
+    HttpResponse<String> response = get("/lines?gtids=" + A + ":1", null);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).hasSize(WebTestApplication.LARGE * System.lineSeparator().length());
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1"));
+  }
+
+  @Test
+  void writesTheTokenOfAStreamedBodyIncludingWritesOnTheStreamingThread() throws Exception {
+    HttpResponse<String> response = get("/stream?first=" + A + ":1&later=" + B + ":2", null);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).hasSize(WebTestApplication.LARGE);
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":2"));
+  }
+
+  @Test
+  void writesTheTokenAfterAnAsyncDispatch() throws Exception {
+    HttpResponse<String> response = get("/callable?first=" + A + ":1&later=" + B + ":2", null);
+
+    assertThat(response.body()).isEqualTo("done");
+    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":2"));
+  }
+
+  @Test
+  void answersADirtyContextWithoutASourceToAskWithAMarkerAndStillForwardsOthers() throws Exception {
+    String paymentsHeader =
+        header(TestTokens.codec(TestTokens.OTHER_SECRET), "payments", B + ":1-3");
+    HttpResponse<String> response =
+        get("/dirty?gtids=" + A + ":9", header("default", A + ":1-5") + ", " + paymentsHeader);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    ConsistencyHeader answer = TestTokens.codec().parseHeader(token(response));
+    assertThat(answer.clusters()).containsExactly("default", "payments");
+    ConsistencyToken own = TestTokens.codec().verify(answer, "default").orElseThrow();
+    assertThat(own.requiresSource()).isTrue();
+    assertThat(own.gtids()).isEqualTo(gtids(A + ":1-5:9"));
+  }
+
+  @Test
+  void aRequestUnderAMarkerReadsFromTheSource() throws Exception {
+    TokenCodec codec = TestTokens.codec();
+    ConsistencyToken marker = codec.issue("default", gtids(A + ":1-5")).requiringSource();
+    String value = codec.withToken(ConsistencyHeader.EMPTY, marker).toString();
+
+    HttpResponse<String> response = get("/context", value);
+
+    assertThat(response.body()).startsWith(A + ":1-5 dirty=true budget=");
+  }
+
+  @Test
+  void sendsNoHeaderWhenThereIsNothingToSend() throws Exception {
+    HttpResponse<String> response = get("/context", null);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue(NAME)).isEmpty();
+  }
+
+  static HttpResponse<String> get(String path, String token)
+      throws IOException, InterruptedException {
+    return get(base, path, token);
+  }
+
+  static HttpResponse<String> get(String base, String path, String token)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10));
+    if (token != null) {
+      request.header(NAME, token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static String token(HttpResponse<?> response) {
+    return response
+        .headers()
+        .firstValue(NAME)
+        .orElseThrow(() -> new AssertionError("no " + NAME + " header in " + response.headers()));
+  }
+}

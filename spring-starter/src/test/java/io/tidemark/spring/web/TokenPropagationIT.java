@@ -1,0 +1,234 @@
+package io.tidemark.spring.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ExecutionRecord;
+import io.tidemark.GtidSet;
+import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.autoconfigure.TestTokens;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.token.TokenCodec;
+import io.tidemark.topology.ExecutionHistory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Two instances of a service on one MySQL cluster, A and B, with the whole starter on real servers
+ * and the replica's applier delayed, so that a read on the replica without the right token would
+ * miss the write. A writes, calls B, which writes, and A then reads B's write under
+ * {@code @ReadYourWrites}: fresh, on the replica after a wait, because B's answer carried B's token
+ * into A's context. The client then reads B's write from A with A's answer token, again fresh on
+ * the replica.
+ */
+@ExtendWith(TestkitExtension.class)
+class TokenPropagationIT {
+
+  private static final String NAME = "Consistency-Token";
+  private static final Duration DELAY = Duration.ofSeconds(2);
+
+  private static MySqlTopology topology;
+  private static ConfigurableApplicationContext a;
+  private static ConfigurableApplicationContext b;
+  private static final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    String db = topology.createDatabase("web");
+    topology
+        .source()
+        .execute(
+            "CREATE TABLE `" + db + "`.orders (id INT PRIMARY KEY)",
+            "CREATE TABLE `" + db + "`.payments (id INT PRIMARY KEY, status VARCHAR(20))");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(30));
+    b = start(db, "b", null);
+    a = start(db, "a", url(b));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (a != null) {
+      a.close();
+    }
+    if (b != null) {
+      b.close();
+    }
+  }
+
+  @Test
+  void aReadsWhatBWroteOnTheReplicaAndSoDoesTheClientAfterwards() throws Exception {
+    topology.replica().delayApplier(DELAY);
+    try {
+      HttpResponse<String> chain = send("POST", url(a) + "/orders/1", null);
+
+      assertThat(chain.statusCode()).isEqualTo(200);
+      // B's answer, as A printed it: "<B's token GTIDs> | <payment A read> <where> <why>"
+      String[] parts = chain.body().split(" \\| ");
+      GtidSet writtenByB = GtidSet.parse(parts[0]);
+      assertThat(parts[1]).isEqualTo("paid replica REPLICA_AFTER_WAIT");
+      String token = chain.headers().firstValue(NAME).orElseThrow();
+      assertThat(verified(token).containsAll(writtenByB)).isTrue();
+
+      HttpResponse<String> later = send("GET", url(a) + "/payments/1", token);
+
+      assertThat(later.body())
+          .isIn("paid replica REPLICA_AFTER_WAIT", "paid replica REPLICA_CAUGHT_UP");
+    } finally {
+      topology.replica().delayApplier(Duration.ZERO);
+    }
+  }
+
+  @Test
+  void rejectsATokenSignedWithAnotherSecretWith400() throws Exception {
+    TokenCodec stranger = TestTokens.codec(TestTokens.OTHER_SECRET);
+    String forged =
+        TestTokens.header(stranger, "default", topology.source().serverUuid() + ":1-1000000");
+
+    HttpResponse<String> response = send("GET", url(a) + "/payments/1", forged);
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(response.body()).contains("\"reason\":\"BAD_SIGNATURE\"");
+  }
+
+  @Test
+  void answersASignedTokenNamingASourceTheClusterDoesNotKnowWith400() throws Exception {
+    String unknown = TestTokens.header("default", TestTokens.A + ":1-5");
+
+    HttpResponse<String> response = send("GET", url(a) + "/payments/1", unknown);
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.body()).contains("\"reason\":\"TOKEN_REJECTED\"");
+  }
+
+  private static GtidSet verified(String header) {
+    TokenCodec codec = TestTokens.codec();
+    return codec.verify(codec.parseHeader(header), "default").orElseThrow().gtids();
+  }
+
+  private static HttpResponse<String> send(String method, String url, String token)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(30))
+            .method(method, HttpRequest.BodyPublishers.noBody());
+    if (token != null) {
+      request.header(NAME, token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String url(ConfigurableApplicationContext context) {
+    return "http://localhost:" + ((WebServerApplicationContext) context).getWebServer().getPort();
+  }
+
+  private static ConfigurableApplicationContext start(String db, String name, String peer) {
+    return new SpringApplicationBuilder(Service.class)
+        .properties(
+            "spring.application.name=" + name,
+            "spring.main.banner-mode=off",
+            "server.port=0",
+            "spring.datasource.url=" + topology.source().jdbcUrl(db),
+            "spring.datasource.username=" + topology.source().user(),
+            "spring.datasource.password=" + topology.source().password(),
+            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db),
+            "tidemark.token.secret=" + TestTokens.SECRET,
+            "tidemark.read.timeout=10s",
+            "peer.url=" + (peer == null ? "" : peer))
+        .run();
+  }
+
+  /** The service both instances run. */
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  @Import({Service.Endpoints.class, Service.Payments.class})
+  static class Service {
+
+    @Bean
+    RestClient peer(RestClient.Builder builder, Environment environment) {
+      return builder.baseUrl(environment.getRequiredProperty("peer.url")).build();
+    }
+
+    static class Payments {
+      private final JdbcTemplate jdbc;
+
+      Payments(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+      }
+
+      @ReadYourWrites
+      public Optional<String> status(int id) {
+        return jdbc
+            .query("SELECT status FROM payments WHERE id = ?", (rs, i) -> rs.getString(1), id)
+            .stream()
+            .findFirst();
+      }
+    }
+
+    @RestController
+    static class Endpoints {
+      private final JdbcTemplate jdbc;
+      private final RestClient peer;
+      private final Payments payments;
+      private final ExecutionHistory history;
+
+      Endpoints(JdbcTemplate jdbc, RestClient peer, Payments payments, ExecutionHistory history) {
+        this.jdbc = jdbc;
+        this.peer = peer;
+        this.payments = payments;
+        this.history = history;
+      }
+
+      /** A: takes the order, has B take the payment, reads the payment back. */
+      @PostMapping("/orders/{id}")
+      String order(@PathVariable int id) {
+        jdbc.update("INSERT INTO orders VALUES (?)", id);
+        String writtenByB = peer.post().uri("/payments/{id}", id).retrieve().body(String.class);
+        return writtenByB + " | " + describe(id);
+      }
+
+      /** B: takes the payment; answers with what its context holds after the write. */
+      @PostMapping("/payments/{id}")
+      String pay(@PathVariable int id) {
+        jdbc.update("INSERT INTO payments VALUES (?, 'paid')", id);
+        return ConsistencyContext.current().gtids().toString().replace("\n", "");
+      }
+
+      @GetMapping("/payments/{id}")
+      String payment(@PathVariable int id) {
+        return describe(id);
+      }
+
+      /** The payment as read, where and why: "paid replica REPLICA_AFTER_WAIT". */
+      private String describe(int id) {
+        String status = payments.status(id).orElse("missing");
+        ExecutionRecord last = history.recent().get(0);
+        return status + " " + last.role() + " " + last.reason();
+      }
+    }
+  }
+}
