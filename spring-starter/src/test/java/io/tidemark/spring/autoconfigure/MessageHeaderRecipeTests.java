@@ -13,10 +13,14 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
-/** The message-header recipe of {@link TidemarkClientAutoConfiguration}'s javadoc, as written. */
+/**
+ * The message-header recipe of {@link TidemarkClientAutoConfiguration}'s javadoc and of
+ * docs/getting-started.md (the tagged regions), as written.
+ */
 class MessageHeaderRecipeTests {
 
   private final TokenCodec codec = TestTokens.codec();
@@ -24,7 +28,7 @@ class MessageHeaderRecipeTests {
 
   @Test
   void theConsumerReadsWithTheProducersToken() {
-    Map<String, String> message = new HashMap<>();
+    Message message = new Message();
     try (ConsistencyContext.Scope producer =
         ConsistencyContext.open(GtidSet.parse(TestTokens.A + ":1-7"))) {
       produce(message);
@@ -38,13 +42,13 @@ class MessageHeaderRecipeTests {
 
   @Test
   void aDirtyProducerWithoutASourceOrARejectedTokenSendsTheConsumersReadsToTheSource() {
-    Map<String, String> dirty = new HashMap<>();
+    Message dirty = new Message();
     try (ConsistencyContext.Scope producer =
         ConsistencyContext.open(GtidSet.parse(TestTokens.A + ":1"))) {
       producer.context().markDirty("write not captured");
       produce(dirty);
     }
-    Map<String, String> signedElsewhere = new HashMap<>();
+    Message signedElsewhere = new Message();
     try (ConsistencyContext.Scope producer =
         ConsistencyContext.open(GtidSet.parse(TestTokens.A + ":1"))) {
       produce(signedElsewhere);
@@ -57,13 +61,27 @@ class MessageHeaderRecipeTests {
         .isTrue();
   }
 
+  /** A message of a queue, as far as the recipe needs one. */
+  static final class Message {
+    private final Map<String, String> headers = new HashMap<>();
+
+    void setHeader(String name, String value) {
+      headers.put(name, value);
+    }
+
+    @Nullable String getHeader(String name) {
+      return headers.get(name);
+    }
+  }
+
   // The recipe, with a reader whose source does not answer (nothing listens): the marker path.
   private final DriverManagerDataSource nowhere =
       new DriverManagerDataSource("jdbc:mysql://127.0.0.1:1/shop?connectTimeout=200");
   private final ConsistentReader reader = ConsistentReader.builder(nowhere, nowhere).build();
 
-  private void produce(Map<String, String> message) {
-    ConsistencyContext context = ConsistencyContext.current();
+  private void produce(Message message) {
+    // tag::producer[]
+    ConsistencyContext context = ConsistencyContext.current(); // after the commit
     ConsistencyToken token = codec.issue(cluster, context.gtids());
     if (context.isDirty()) { // its GTIDs may miss a write: cover it, or send a marker
       try {
@@ -74,15 +92,18 @@ class MessageHeaderRecipeTests {
       }
     }
     if (!token.gtids().isEmpty() || token.requiresSource()) {
-      message.put("Consistency-Token", codec.withToken(ConsistencyHeader.EMPTY, token).toString());
+      message.setHeader(
+          "Consistency-Token", codec.withToken(ConsistencyHeader.EMPTY, token).toString());
     }
+    // end::producer[]
   }
 
-  private ConsistencyContext consume(Map<String, String> message, TokenCodec codec) {
+  private ConsistencyContext consume(Message message, TokenCodec codec) {
+    // tag::consumer[]
     try (ConsistencyContext.Scope scope = ConsistencyContext.open()) {
       try {
         codec
-            .verify(codec.parseHeader(message.get("Consistency-Token")), cluster)
+            .verify(codec.parseHeader(message.getHeader("Consistency-Token")), cluster)
             .ifPresent(
                 token -> {
                   scope.context().merge(token.gtids());
@@ -90,10 +111,21 @@ class MessageHeaderRecipeTests {
                     scope.context().markDirty("producer's write not covered");
                   }
                 });
-      } catch (TokenRejectedException e) {
+      } catch (TokenRejectedException e) { // e.g. EXPIRED after a long queue
         scope.context().markDirty("message token rejected: " + e.reason());
       }
-      return scope.context();
+      handle(message); // @ReadYourWrites reads see the producer's writes, or go to the source
     }
+    // end::consumer[]
+    assertThat(handled).as("handled message").isNotNull();
+    return handled;
+  }
+
+  private @Nullable ConsistencyContext handled;
+
+  /** What the consumer's reads would run under: the context it handles the message in. */
+  private void handle(Message message) {
+    assertThat(message).isNotNull();
+    handled = ConsistencyContext.current();
   }
 }
