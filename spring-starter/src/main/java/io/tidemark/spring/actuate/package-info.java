@@ -1,6 +1,4 @@
-/**
- * Metrics, observations, health and the actuator endpoint, with their auto-configuration.
- */
+/** Metrics, observations, health and the actuator endpoint, with their auto-configuration. */
 @NullMarked
 package io.tidemark.spring.actuate;
 

@@ -22,18 +22,18 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * The configuration table of the documentation against the metadata the annotation processor
- * generates from {@link TidemarkProperties}: every property listed with its default, no row for a
- * property that does not exist, and metadata defaults that are the real ones.
+ * The configuration table of the documentation (docs/configuration.md) against the metadata the
+ * annotation processor generates from {@link TidemarkProperties}: every property listed with its
+ * default, no row for a property that does not exist, and metadata defaults that are the real ones.
  */
 class ConfigurationPropertiesDocumentationTests {
 
   private static final Path METADATA =
       Path.of("target/classes/META-INF/spring-configuration-metadata.json");
 
-  private static final String HEADING = "### Spring Boot properties";
+  private static final String HEADING = "## Spring Boot properties";
 
-  private static final Path TABLE = Path.of("../README.md");
+  private static final Path TABLE = Path.of("../docs/configuration.md");
 
   private static final Pattern LIST_ELEMENT = Pattern.compile("(.+)\\[N\\]\\.(.+)");
 
