@@ -48,8 +48,8 @@ class ReadYourWritesIT {
     topology = shared;
     db = topology.createDatabase("shop");
     ShopApplication.createSchema(topology, db);
-    writer = ShopApplication.start(topology, db, "tidemark.binding.store=CAFFEINE");
-    reader = ShopApplication.start(topology, db, "tidemark.binding.store=CAFFEINE");
+    writer = ShopApplication.start(topology, db, "tidemark.scope.store=CAFFEINE");
+    reader = ShopApplication.start(topology, db, "tidemark.scope.store=CAFFEINE");
   }
 
   @AfterAll
@@ -208,7 +208,7 @@ class ReadYourWritesIT {
     writer.getBean(ShopApplication.Writes.class).createInScope(id, "grace");
     CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
 
-    // The binding store is this instance's (Caffeine): the read runs on the writing instance, with
+    // The scope store is this instance's (Caffeine): the read runs on the writing instance, with
     // no token of its own.
     Optional<Order> order = reads(writer).findForCustomer("grace", id);
     resume.join();
