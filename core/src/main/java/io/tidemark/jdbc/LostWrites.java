@@ -1,6 +1,11 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -14,6 +19,30 @@ final class LostWrites {
   static final int MAX_INTERVALS = 1_024;
 
   private final AtomicReference<GtidSet> lost = new AtomicReference<>(GtidSet.EMPTY);
+  private final GtidWaiter waiter;
+
+  LostWrites(GtidWaiter waiter) {
+    this.waiter = waiter;
+  }
+
+  /**
+   * The {@code TOKEN_NOT_ON_SOURCE} of a token {@code source} lacks, naming (and remembering) what
+   * it lacks when the source can tell.
+   */
+  ConsistentReadException notOnSource(
+      Connection source, GtidSet token, String replica, Duration waited, String detail) {
+    GtidSet missing;
+    try {
+      missing = waiter.missing(source, token);
+    } catch (SQLException e) {
+      missing = null;
+    }
+    if (missing == null || missing.isEmpty()) {
+      return ConsistentReadException.of(Reason.TOKEN_NOT_ON_SOURCE, token, replica, waited, detail);
+    }
+    remember(missing);
+    return ConsistentReadException.lost(token, missing, replica, waited, detail);
+  }
 
   void remember(GtidSet missing) {
     lost.updateAndGet(

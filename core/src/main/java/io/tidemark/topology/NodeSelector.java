@@ -4,14 +4,17 @@ import static java.util.stream.Collectors.toUnmodifiableSet;
 
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
+import io.tidemark.jdbc.NodeRoutes;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,6 +28,7 @@ public final class NodeSelector {
   /** Default lag above which a replica is not chosen. */
   public static final Duration DEFAULT_MAX_LAG = Duration.ofSeconds(5);
 
+  private final @Nullable TopologyView view;
   private final Supplier<TopologySnapshot> snapshots;
   private final Duration maxLag;
   private final AtomicInteger turn = new AtomicInteger();
@@ -33,15 +37,52 @@ public final class NodeSelector {
    * @throws IllegalArgumentException when {@code maxLag} is negative
    */
   public NodeSelector(TopologyView view, Duration maxLag) {
-    this(Objects.requireNonNull(view, "view")::snapshot, maxLag);
+    this(Objects.requireNonNull(view, "view"), view::snapshot, maxLag);
   }
 
   NodeSelector(Supplier<TopologySnapshot> snapshots, Duration maxLag) {
+    this(null, snapshots, maxLag);
+  }
+
+  private NodeSelector(
+      @Nullable TopologyView view, Supplier<TopologySnapshot> snapshots, Duration maxLag) {
+    this.view = view;
     this.snapshots = snapshots;
     if (maxLag.isNegative()) {
       throw new IllegalArgumentException("maxLag must not be negative: " + maxLag);
     }
     this.maxLag = maxLag;
+  }
+
+  /**
+   * Routes for a {@link io.tidemark.jdbc.ConsistentReader}: each read on the node this selector
+   * picks from the latest view, through that node's pool, and a refresh of the view when a
+   * connection to a node fails.
+   *
+   * @param pools each configured node's pool, by node name
+   * @throws IllegalArgumentException when a node of the view has no pool
+   */
+  public NodeRoutes routes(Map<String, DataSource> pools) {
+    return new SelectedNodeRoutes(view(), this, pools);
+  }
+
+  /**
+   * A {@link DataSource} for writes that connects to whichever node is the writable source when the
+   * connection is asked for, and refuses (with the reason) when none or several are. A statement
+   * refused because the node turned read-only, or a failed connection, makes the view check the
+   * roles at once.
+   *
+   * @param pools each configured node's pool, by node name
+   */
+  public DataSource writer(Map<String, DataSource> pools) {
+    return new WriterDataSource(view(), this, pools);
+  }
+
+  private TopologyView view() {
+    if (view == null) {
+      throw new IllegalStateException("this selector was made without a view");
+    }
+    return view;
   }
 
   /**

@@ -13,7 +13,7 @@ import javax.sql.DataSource;
  * each node's own pool, the node picked from the latest view, and a refresh of the view when a
  * connection to a node fails.
  */
-public final class SelectedNodeRoutes implements NodeRoutes {
+final class SelectedNodeRoutes implements NodeRoutes {
 
   private final TopologyView view;
   private final NodeSelector selector;
@@ -23,8 +23,7 @@ public final class SelectedNodeRoutes implements NodeRoutes {
    * @param pools each configured node's pool, by node name
    * @throws IllegalArgumentException when a node of the view has no pool
    */
-  public SelectedNodeRoutes(
-      TopologyView view, NodeSelector selector, Map<String, DataSource> pools) {
+  SelectedNodeRoutes(TopologyView view, NodeSelector selector, Map<String, DataSource> pools) {
     this.view = Objects.requireNonNull(view, "view");
     this.selector = Objects.requireNonNull(selector, "selector");
     this.pools = Map.copyOf(pools);

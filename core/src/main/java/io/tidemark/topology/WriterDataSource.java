@@ -1,5 +1,6 @@
 package io.tidemark.topology;
 
+import io.tidemark.internal.ConnectionFailures;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -24,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * refused because the node turned read-only, or a failed connection, makes the view check the roles
  * at once.
  */
-public final class WriterDataSource implements DataSource {
+final class WriterDataSource implements DataSource {
 
   private static final int READ_ONLY = 1290;
   private static final int SUPER_READ_ONLY = 1836;
@@ -36,7 +37,7 @@ public final class WriterDataSource implements DataSource {
   /**
    * @param pools each configured node's pool, by node name
    */
-  public WriterDataSource(TopologyView view, NodeSelector selector, Map<String, DataSource> pools) {
+  WriterDataSource(TopologyView view, NodeSelector selector, Map<String, DataSource> pools) {
     this.view = Objects.requireNonNull(view, "view");
     this.selector = Objects.requireNonNull(selector, "selector");
     this.pools = Map.copyOf(pools);
@@ -114,7 +115,7 @@ public final class WriterDataSource implements DataSource {
   private static boolean refusedOrBroken(SQLException e) {
     return e.getErrorCode() == READ_ONLY
         || e.getErrorCode() == SUPER_READ_ONLY
-        || (e.getSQLState() != null && e.getSQLState().startsWith("08"));
+        || ConnectionFailures.isConnectionFailure(e);
   }
 
   @Override

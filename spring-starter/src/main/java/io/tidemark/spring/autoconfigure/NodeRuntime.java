@@ -7,7 +7,6 @@ import io.tidemark.topology.NodeSelector;
 import io.tidemark.topology.NodeState;
 import io.tidemark.topology.TopologySnapshot;
 import io.tidemark.topology.TopologyView;
-import io.tidemark.topology.WriterDataSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -38,7 +37,7 @@ public final class NodeRuntime implements AutoCloseable {
     this.selector = selector;
     this.pools = pools;
     this.replicaPools = replicaPools;
-    this.writes = CapturingDataSource.wrap(new WriterDataSource(view, selector, pools));
+    this.writes = CapturingDataSource.wrap(selector.writer(pools));
   }
 
   /**

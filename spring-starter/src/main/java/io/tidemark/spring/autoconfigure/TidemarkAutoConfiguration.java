@@ -10,7 +10,6 @@ import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeConfig;
-import io.tidemark.topology.SelectedNodeRoutes;
 import java.sql.SQLException;
 import java.util.List;
 import javax.sql.DataSource;
@@ -73,9 +72,7 @@ public final class TidemarkAutoConfiguration {
       ObjectProvider<ReadInstrumentation> instrumentation) {
     List<ReadInstrumentation> observers = instrumentation.orderedStream().toList();
     return CoreConfigs.readerLimits(
-            ConsistentReader.builder(
-                new SelectedNodeRoutes(nodes.view(), nodes.selector(), nodes.pools())),
-            properties)
+            ConsistentReader.builder(nodes.selector().routes(nodes.pools())), properties)
         .recorder(
             record -> {
               history.accept(record);

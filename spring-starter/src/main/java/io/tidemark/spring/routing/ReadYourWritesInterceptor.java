@@ -3,6 +3,7 @@ package io.tidemark.spring.routing;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
+import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
@@ -199,7 +200,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     } catch (RuntimeException e) {
       // JdbcTemplate and JPA translate a lost connection; the read path must still see it as one,
       // so that a replica that stopped answering leads to the policy, not to an error.
-      if (lostConnection(e)) {
+      if (ConnectionFailures.causedByConnectionFailure(e)) {
         throw new ConnectionLost(e);
       }
       throw e;
@@ -208,17 +209,6 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     } catch (Throwable e) {
       throw new MethodFailure(e);
     }
-  }
-
-  private static boolean lostConnection(Throwable e) {
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SQLException sql
-          && sql.getSQLState() != null
-          && sql.getSQLState().startsWith("08")) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static long revisionOf(@Nullable Object value, Method method) {

@@ -12,9 +12,7 @@ import io.tidemark.token.TokenConfig;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeConfig;
 import io.tidemark.topology.NodeSelector;
-import io.tidemark.topology.SelectedNodeRoutes;
 import io.tidemark.topology.TopologyView;
-import io.tidemark.topology.WriterDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -77,12 +75,10 @@ final class PlainJdbcSamples {
     view.start();
     NodeSelector selector = new NodeSelector(view, Duration.ofSeconds(5)); // max lag
     Map<String, DataSource> pools = Map.of("db1", pool1, "db2", pool2, "db3", pool3);
-    DataSource writes = CapturingDataSource.wrap(new WriterDataSource(view, selector, pools));
+    DataSource writes = CapturingDataSource.wrap(selector.writer(pools));
     ExecutionHistory history = new ExecutionHistory(256);
     ConsistentReader reader =
-        ConsistentReader.builder(new SelectedNodeRoutes(view, selector, pools))
-            .recorder(history)
-            .build();
+        ConsistentReader.builder(selector.routes(pools)).recorder(history).build();
     // end::topology[]
   }
 

@@ -1,0 +1,147 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.ExecutionRecord;
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import io.tidemark.Ticker;
+import io.tidemark.internal.ConnectionFailures;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.function.ToLongFunction;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One read as it runs: what it must see, its budget, its query, and what it waited and where; the
+ * replica attempt and the source fallback both work on it.
+ */
+final class ReadRun<T> {
+
+  private final ReadOptions options;
+  private final SqlFunction<T> query;
+  private final @Nullable ToLongFunction<? super T> revisionOf;
+  private final ReadBudget budget;
+  private final GtidSet token;
+  private final @Nullable ConsistencyContext context;
+  private final LostWrites lostWrites;
+  private final Ticker ticker;
+  private long waitedNanos;
+  private String replicaNode = "";
+
+  ReadRun(
+      ReadOptions options,
+      SqlFunction<T> query,
+      @Nullable ToLongFunction<? super T> revisionOf,
+      ReadBudget budget,
+      LostWrites lostWrites,
+      Ticker ticker) {
+    this.options = options;
+    this.query = query;
+    this.revisionOf = revisionOf;
+    this.budget = budget;
+    this.context = ConsistencyContext.currentOrNull();
+    GtidSet required = options.token();
+    this.token = required != null ? required : context != null ? context.gtids() : GtidSet.EMPTY;
+    this.lostWrites = lostWrites;
+    this.ticker = ticker;
+  }
+
+  ReadOptions options() {
+    return options;
+  }
+
+  ReadBudget budget() {
+    return budget;
+  }
+
+  /** The GTIDs the read must see. */
+  GtidSet token() {
+    return token;
+  }
+
+  /** The context the read runs under, or {@code null}. */
+  @Nullable ConsistencyContext context() {
+    return context;
+  }
+
+  /** Adds time spent waiting for the token. */
+  void waited(long nanos) {
+    waitedNanos += nanos;
+  }
+
+  /** Notes the replica the read went to. */
+  void onReplica(String uuid) {
+    replicaNode = uuid;
+  }
+
+  /**
+   * Runs the query on a read-only connection, each of its statements bounded by what is left of the
+   * deadline: a write in it would escape capture on the source, so the token would miss it, and
+   * would be an errant transaction on a replica. A connection that cannot be made writable again
+   * after the query is aborted; what it read stays good.
+   */
+  T readOnly(Connection connection) throws SQLException {
+    connection.setReadOnly(true);
+    T value;
+    try {
+      value =
+          query.apply(
+              DeadlineBound.wrap(
+                  connection,
+                  () -> budget.deadline().remaining().toMillis(),
+                  () ->
+                      failed(
+                          Reason.BUDGET_EXHAUSTED,
+                          "the read's deadline passed before a statement of its query")));
+    } catch (SQLException | RuntimeException e) {
+      try {
+        connection.setReadOnly(false);
+      } catch (SQLException alsoFailed) {
+        e.addSuppressed(alsoFailed);
+      }
+      throw e;
+    }
+    try {
+      connection.setReadOnly(false);
+    } catch (SQLException e) {
+      ConnectionFailures.abortIfBroken(connection, e);
+    }
+    return value;
+  }
+
+  /** Whether {@code value} has at least the read's minimum revision, when it asks for one. */
+  boolean meetsRevision(T value) {
+    return revisionOf == null
+        || options.minRevision() == Long.MIN_VALUE
+        || revisionOf.applyAsLong(value) >= options.minRevision();
+  }
+
+  /** The read's {@code TOKEN_NOT_ON_SOURCE}, within what is left of its deadline. */
+  ConsistentReadException lost(Connection source, String detail) {
+    try {
+      SocketTimeout.tighten(source, ReadBudget.millisLeft(budget.deadline()));
+    } catch (SQLException e) {
+      // The source already said it lacks the token; only which GTIDs may stay untold.
+    }
+    return lostWrites.notOnSource(source, token, node(), waited(), detail);
+  }
+
+  ConsistentReadException failed(Reason reason, String detail) {
+    return ConsistentReadException.of(reason, token, node(), waited(), detail);
+  }
+
+  ExecutionRecord record(String node, String role, Reason reason) {
+    return new ExecutionRecord(
+        node, role, reason, waited(), Duration.ofNanos(ticker.read() - budget.started()));
+  }
+
+  private String node() {
+    return replicaNode.isEmpty() ? "replica" : replicaNode;
+  }
+
+  private Duration waited() {
+    return Duration.ofNanos(waitedNanos);
+  }
+}

@@ -1,0 +1,240 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.Deadline;
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import io.tidemark.Ticker;
+import io.tidemark.TidemarkException;
+import io.tidemark.internal.ConnectionFailures;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A read's attempt on a replica: the route, a permit and a pinned connection, the wait for the
+ * token (or joining another read's wait on the same replica), then the query on that connection in
+ * a new read view. Shared by every read of one reader.
+ */
+final class ReplicaAttempt {
+
+  private static final TimeUnit NANOS = TimeUnit.NANOSECONDS;
+
+  /** How an attempt ended. */
+  sealed interface Outcome<T> {}
+
+  /** Served on the replica. */
+  record Served<T>(ReadResult<T> result) implements Outcome<T> {}
+
+  /** Not served, with the reason, for the policy to decide on. */
+  record Failed<T>(Reason reason, String detail) implements Outcome<T> {}
+
+  private final NodeRoutes routes;
+  private final Semaphore permits;
+  private final ReplicaProgress progress = new ReplicaProgress();
+  private final WaitCoalescer coalescer = new WaitCoalescer();
+  private final GtidWaiter waiter;
+  private final KnownSourceUuids knownSources;
+  private final long queryReserveNanos;
+  private final Ticker ticker;
+  private volatile String lastReplicaUuid = "";
+
+  ReplicaAttempt(
+      NodeRoutes routes,
+      int maxReplicaReads,
+      GtidWaiter waiter,
+      KnownSourceUuids knownSources,
+      Duration queryReserve,
+      Ticker ticker) {
+    this.routes = routes;
+    this.permits = new Semaphore(maxReplicaReads, true);
+    this.waiter = waiter;
+    this.knownSources = knownSources;
+    this.queryReserveNanos = queryReserve.toNanos();
+    this.ticker = ticker;
+  }
+
+  <T> Outcome<T> run(ReadRun<T> read) throws SQLException {
+    GtidSet token = read.token();
+    Deadline replicaDeadline = read.budget().replicaDeadline();
+    NodeRoutes.Route route = routes.replicaFor(token, read.options().tables());
+    DataSource replica = route.dataSource();
+    if (replica == null) {
+      return new Failed<>(route.reason(), route.detail());
+    }
+    // Only a wait on the replica chosen for this read is worth following: one stuck on another
+    // (frozen, or its pool exhausted) would spend this read's budget for nothing.
+    WaitCoalescer.Lead lead = token.isEmpty() ? null : coalesce(read, route.node());
+    try {
+      if (!permits.tryAcquire(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS)) {
+        return new Failed<>(Reason.DATABASE_BUSY, "no replica connection within the budget");
+      }
+      // Every permit taken is given back in the finally below, whatever the attempt's end.
+      long socketMillis = ReadBudget.socketMillis(replicaDeadline);
+      try (Connection connection =
+              BoundedAcquire.connection(replica, TimeUnit.MILLISECONDS.toNanos(socketMillis));
+          SocketTimeout bound = SocketTimeout.limit(connection, socketMillis)) {
+        return onConnection(read, connection, lead);
+      } catch (SQLException e) {
+        if (!ConnectionFailures.isConnectionFailure(e)) {
+          throw e;
+        }
+        routes.failed(route.node());
+        return new Failed<>(
+            e instanceof SQLTransientConnectionException
+                ? Reason.DATABASE_BUSY
+                : Reason.REPLICA_ERROR,
+            "no replica connection: " + e.getMessage());
+      } finally {
+        permits.release();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Failed<>(Reason.DATABASE_BUSY, "interrupted while waiting for a connection");
+    } finally {
+      if (lead != null) {
+        lead.finish(progress.contains(lastReplicaUuid, token));
+      }
+    }
+  }
+
+  private WaitCoalescer.@Nullable Lead coalesce(ReadRun<?> read, String node) {
+    GtidSet token = read.token();
+    Deadline replicaDeadline = read.budget().replicaDeadline();
+    while (!progress.contains(lastReplicaUuid, token) && !replicaDeadline.isExpired()) {
+      WaitCoalescer.Turn turn = coalescer.join(node, token);
+      if (turn instanceof WaitCoalescer.Lead lead) {
+        return lead;
+      }
+      long begun = ticker.read();
+      try {
+        Boolean reached =
+            ((WaitCoalescer.Follow) turn)
+                .executed()
+                .get(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS);
+        read.waited(ticker.read() - begun);
+        if (reached) {
+          return null;
+        }
+      } catch (TimeoutException e) {
+        read.waited(ticker.read() - begun);
+        return null;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("a coalesced wait failed", e);
+      }
+    }
+    return null;
+  }
+
+  private <T> Outcome<T> onConnection(
+      ReadRun<T> read, Connection connection, WaitCoalescer.@Nullable Lead lead)
+      throws SQLException {
+    GtidSet token = read.token();
+    Deadline replicaDeadline = read.budget().replicaDeadline();
+    PhysicalConnection physical;
+    String uuid;
+    try {
+      physical = PhysicalConnection.of(connection);
+      PhysicalConnection.endOpenTransaction(connection);
+      uuid = physical.serverUuid(connection);
+    } catch (SQLException e) {
+      ConnectionFailures.abortIfBroken(connection, e);
+      return new Failed<>(Reason.REPLICA_ERROR, "replica connection failed: " + e);
+    }
+    GtidSet seen = physical.takeExecutedWhenSeen();
+    if (seen != null) {
+      progress.seen(uuid, seen);
+    }
+    read.onReplica(uuid);
+    lastReplicaUuid = uuid;
+    Reason served;
+    if (token.isEmpty()) {
+      served = Reason.REPLICA_NO_TOKEN;
+    } else if (progress.contains(uuid, token)) {
+      served = Reason.REPLICA_CAUGHT_UP;
+    } else {
+      long budget = replicaDeadline.remaining().toNanos() - queryReserveNanos;
+      long begun = ticker.read();
+      boolean executed;
+      try {
+        SocketTimeout.tighten(connection, ReadBudget.socketMillis(replicaDeadline));
+        executed = waiter.await(connection, uuid, token, budget);
+      } catch (SQLException e) {
+        read.waited(ticker.read() - begun);
+        ConnectionFailures.abortIfBroken(connection, e);
+        return new Failed<>(Reason.REPLICA_ERROR, "wait failed on replica " + uuid + ": " + e);
+      }
+      read.waited(ticker.read() - begun);
+      if (!executed) {
+        return new Failed<>(
+            budget <= 0 ? Reason.BUDGET_EXHAUSTED : Reason.WAIT_TIMEOUT,
+            "replica "
+                + uuid
+                + " did not reach the token within "
+                + Duration.ofNanos(Math.max(0, budget)).toMillis()
+                + " ms");
+      }
+      progress.advance(uuid, token);
+      if (lead != null) {
+        // Followers need not wait for this read's query, only for the replica.
+        lead.finish(true);
+      }
+      served = Reason.REPLICA_AFTER_WAIT;
+    }
+    // The replica holds the token now, so the fallback's reserve is better spent on its query
+    // than on a fallback begun late: cutting the query would also cost the connection.
+    Deadline deadline = read.budget().deadline();
+    SocketTimeout.tighten(connection, ReadBudget.millisLeft(deadline));
+    T value = read.readOnly(connection);
+    if (!read.meetsRevision(value)) {
+      return new Failed<>(
+          Reason.REVISION_NOT_REACHED,
+          "replica "
+              + uuid
+              + " returned a row older than revision "
+              + read.options().minRevision());
+    }
+    ConsistencyContext context = read.context();
+    if (read.options().monotonic() && context != null) {
+      context.merge(observed(connection, deadline));
+    }
+    return new Served<>(new ReadResult<>(value, read.record(uuid, "replica", served)));
+  }
+
+  /**
+   * What the replica had executed right after the query, so at least what the query saw, limited to
+   * the cluster's sources; nothing when the read has no time left or the replica fails to answer,
+   * since the value read is sound either way.
+   */
+  private GtidSet observed(Connection connection, Deadline deadline) {
+    long left = deadline.remaining().toMillis();
+    if (left <= 0) {
+      return GtidSet.EMPTY;
+    }
+    try {
+      SocketTimeout.tighten(connection, left);
+    } catch (SQLException e) {
+      return GtidSet.EMPTY;
+    }
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
+      rs.next();
+      return knownSources.ofKnownSources(
+          GtidSet.parse(rs.getString(1)), Deadline.after(Duration.ofMillis(left), ticker));
+    } catch (SQLException | TidemarkException e) {
+      return GtidSet.EMPTY;
+    }
+  }
+}

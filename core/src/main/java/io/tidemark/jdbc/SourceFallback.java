@@ -1,0 +1,76 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.Deadline;
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import io.tidemark.internal.ConnectionFailures;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.Semaphore;
+import javax.sql.DataSource;
+
+/**
+ * A read on the source, within the read's deadline and a limit of such reads at once: after
+ * checking that the source has executed the token, since a source that lacks it lost writes in a
+ * failover and its answer could be older than the token.
+ */
+final class SourceFallback {
+
+  private final NodeRoutes routes;
+  private final Semaphore permits;
+  private final GtidWaiter waiter;
+
+  SourceFallback(NodeRoutes routes, int maxSourceFallbacks, GtidWaiter waiter) {
+    this.routes = routes;
+    this.permits = new Semaphore(maxSourceFallbacks);
+    this.waiter = waiter;
+  }
+
+  <T> ReadResult<T> run(ReadRun<T> read, Reason reason) throws SQLException {
+    NodeRoutes.Route route = routes.source();
+    DataSource source = route.dataSource();
+    if (source == null) {
+      throw read.failed(route.reason(), route.detail());
+    }
+    if (!permits.tryAcquire()) {
+      throw read.failed(Reason.SOURCE_FALLBACK_LIMITED, "source fallbacks at their limit");
+    }
+    // The read's deadline ends the whole fallback: taking the connection, the check and the query
+    // each get what is left of it. No socket grace here, as no step waits on the server's clock.
+    Deadline end = read.budget().deadline();
+    GtidSet token = read.token();
+    try (Connection connection = BoundedAcquire.connection(source, end.remaining().toNanos());
+        SocketTimeout bound = SocketTimeout.limit(connection, ReadBudget.millisLeft(end))) {
+      PhysicalConnection physical = PhysicalConnection.of(connection);
+      PhysicalConnection.endOpenTransaction(connection);
+      String uuid = physical.serverUuid(connection);
+      SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
+      if (!token.isEmpty() && !waiter.executed(connection, token)) {
+        throw read.lost(
+            connection, "source " + uuid + " has not executed the token: writes were lost");
+      }
+      SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
+      T value = read.readOnly(connection);
+      if (!read.meetsRevision(value)) {
+        throw read.failed(
+            Reason.REVISION_NOT_REACHED,
+            "source "
+                + uuid
+                + " returned a row older than revision "
+                + read.options().minRevision());
+      }
+      return new ReadResult<>(value, read.record(uuid, "source", reason));
+    } catch (SQLTransientConnectionException e) {
+      throw read.failed(Reason.DATABASE_BUSY, "no source connection in time: " + e.getMessage());
+    } catch (SQLException e) {
+      if (ConnectionFailures.isConnectionFailure(e)) {
+        throw read.failed(
+            Reason.SOURCE_ERROR, "source did not answer in time or failed: " + e.getMessage());
+      }
+      throw e;
+    } finally {
+      permits.release();
+    }
+  }
+}
