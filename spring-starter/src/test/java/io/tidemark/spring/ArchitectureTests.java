@@ -1,0 +1,123 @@
+package io.tidemark.spring;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import org.junit.jupiter.api.Test;
+
+/** The layering of core and starter, checked on their compiled classes. */
+class ArchitectureTests {
+
+  private static final String[] CORE = {
+    "io.tidemark",
+    "io.tidemark.token..",
+    "io.tidemark.jdbc..",
+    "io.tidemark.topology..",
+    "io.tidemark.scope..",
+    "io.tidemark.cache..",
+    "io.tidemark.internal.."
+  };
+
+  private static final JavaClasses CLASSES =
+      new ClassFileImporter()
+          // Main classes only, from directories in a reactor build and from jars in verify.
+          .withImportOption(
+              location -> !location.contains("/test-classes/") && !location.contains("-tests.jar"))
+          .importPackages("io.tidemark");
+
+  @Test
+  void theCoreIsImported() {
+    assertThat(CLASSES.contain("io.tidemark.jdbc.ConsistentReader")).isTrue();
+    assertThat(CLASSES.contain("io.tidemark.spring.web.ConsistencyTokenFilter")).isTrue();
+    assertThat(CLASSES.contain("io.tidemark.token.TokenCodecTests")).isFalse();
+  }
+
+  @Test
+  void packagesHaveNoCycles() {
+    slices().matching("io.tidemark.(**)").should().beFreeOfCycles().check(CLASSES);
+    // The root package is no slice of the pattern above: of its subpackages it uses only
+    // internal, which uses none.
+    noClasses()
+        .that()
+        .resideInAPackage("io.tidemark")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("io.tidemark.(*)..")
+                .and(not(resideInAPackage("io.tidemark.internal"))))
+        .check(CLASSES);
+    noClasses()
+        .that()
+        .resideInAPackage("io.tidemark.internal")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("io.tidemark..").and(not(resideInAPackage("io.tidemark.internal"))))
+        .check(CLASSES);
+  }
+
+  @Test
+  void coreHasNoSpring() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(CORE)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.springframework..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void runtimeClassesDoNotImportAutoConfiguration() {
+    // The properties are the one exception: the filter takes its settings group as Boot binds it.
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "io.tidemark.spring",
+            "io.tidemark.spring.routing..",
+            "io.tidemark.spring.web..",
+            "io.tidemark.spring.actuate..")
+        .and(not(CONFIGURATION))
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("io.tidemark.spring.autoconfigure..").and(not(PROPERTIES)))
+        .check(CLASSES);
+  }
+
+  @Test
+  void internalIsUsedOnlyByCoreAndStarter() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(CORE)
+        .and()
+        .resideOutsideOfPackage("io.tidemark.spring..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.tidemark.internal..")
+        .check(CLASSES);
+  }
+
+  /** A configuration class, or one nested in it. */
+  private static final DescribedPredicate<JavaClass> CONFIGURATION =
+      DescribedPredicate.describe(
+          "a configuration class", c -> outermost(c).getSimpleName().endsWith("Configuration"));
+
+  private static final DescribedPredicate<JavaClass> PROPERTIES =
+      DescribedPredicate.describe(
+          "TidemarkProperties",
+          c ->
+              outermost(c).getName().equals("io.tidemark.spring.autoconfigure.TidemarkProperties"));
+
+  private static JavaClass outermost(JavaClass type) {
+    JavaClass outer = type;
+    while (outer.getEnclosingClass().isPresent()) {
+      outer = outer.getEnclosingClass().get();
+    }
+    return outer;
+  }
+}
