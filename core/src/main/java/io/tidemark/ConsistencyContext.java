@@ -225,7 +225,7 @@ public final class ConsistencyContext {
   public String toString() {
     State s = state.get();
     return "ConsistencyContext("
-        + s.gtids().toString().replace("\n", "")
+        + s.gtids().toSingleLineString()
         + (s.dirtyBecause() != null ? ", dirty: " + s.dirtyBecause() : "")
         + ")";
   }

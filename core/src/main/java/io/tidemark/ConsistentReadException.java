@@ -59,7 +59,7 @@ public final class ConsistentReadException extends TidemarkException {
             + ", waited "
             + waited.toMillis()
             + " ms, token "
-            + token.toString().replace("\n", "")
+            + token.toSingleLineString()
             + ")");
   }
 

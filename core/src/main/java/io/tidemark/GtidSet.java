@@ -314,11 +314,20 @@ public final class GtidSet {
   /** The canonical text, as MySQL prints this set; the empty string for {@link #EMPTY}. */
   @Override
   public String toString() {
+    return text(",\n");
+  }
+
+  /** The canonical text on one line, its elements separated by a comma only: for logs and JSON. */
+  public String toSingleLineString() {
+    return text(",");
+  }
+
+  private String text(String separator) {
     StringBuilder out = new StringBuilder(tsids.length * 48);
     for (int i = 0; i < tsids.length; i++) {
       if (i == 0 || !tsids[i].sameUuid(tsids[i - 1])) {
         if (i > 0) {
-          out.append(",\n");
+          out.append(separator);
         }
         tsids[i].appendUuid(out);
       }

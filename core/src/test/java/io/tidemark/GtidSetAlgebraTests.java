@@ -34,6 +34,9 @@ class GtidSetAlgebraTests {
 
       assertThat(set).as(sample.text()).hasToString(sample.model().canonical());
       assertThat(GtidSet.parse(set.toString())).isEqualTo(set).hasSameHashCodeAs(set);
+      assertThat(set.toSingleLineString())
+          .doesNotContain("\n")
+          .isEqualTo(sample.model().canonical().replace(",\n", ","));
     }
   }
 

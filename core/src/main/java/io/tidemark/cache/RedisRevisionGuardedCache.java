@@ -153,7 +153,7 @@ public final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<
   /** Stores {@code entry} where it may replace what Redis holds; false also on failure. */
   boolean write(String key, Entry<V> entry) {
     V value = entry.value();
-    String gtids = entry.gtids().toString().replace("\n", "");
+    String gtids = entry.gtids().toSingleLineString();
     String[] keys = {redisKey(key)};
     String ttl =
         Long.toString(

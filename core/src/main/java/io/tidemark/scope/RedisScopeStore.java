@@ -182,7 +182,7 @@ public final class RedisScopeStore implements ScopeStore {
     if (gtids.isEmpty()) {
       return counters.wrote(true);
     }
-    String text = gtids.toString().replace("\n", "");
+    String text = gtids.toSingleLineString();
     if (hasLongNumber(text)) {
       return markDirty(scope, "a GNO too large for the scope store");
     }

@@ -225,7 +225,7 @@ public final class ConsistencyToken {
     return "ConsistencyToken{cluster="
         + cluster
         + ", gtids="
-        + gtids.toString().replace("\n", "")
+        + gtids.toSingleLineString()
         + ", revisions="
         + revisions
         + ", issuedAt="

@@ -84,8 +84,8 @@ final class TidemarkEndpoint {
           node.gtidModeOn(),
           node.readable(),
           node.lag().toMillis(),
-          TidemarkHealthIndicator.oneLine(node.gtidExecuted().toString()),
-          TidemarkHealthIndicator.oneLine(node.errant().toString()),
+          node.gtidExecuted().toSingleLineString(),
+          node.errant().toSingleLineString(),
           node.filteredTables());
     }
   }

@@ -84,7 +84,7 @@ final class TidemarkHealthIndicator implements HealthIndicator {
       return null;
     }
     if (!node.errant().isEmpty()) {
-      return "has errant GTIDs " + oneLine(node.errant().toString()) + "; it is not read from";
+      return "has errant GTIDs " + node.errant().toSingleLineString() + "; it is not read from";
     }
     if (node.writable()) {
       return "is a replica that accepts writes (read_only off); it is not read from";
@@ -118,12 +118,8 @@ final class TidemarkHealthIndicator implements HealthIndicator {
       details.put("lagMillis", node.lag().toMillis());
     }
     if (!node.errant().isEmpty()) {
-      details.put("errant", oneLine(node.errant().toString()));
+      details.put("errant", node.errant().toSingleLineString());
     }
     return details;
-  }
-
-  static String oneLine(String gtids) {
-    return gtids.replace("\n", "");
   }
 }

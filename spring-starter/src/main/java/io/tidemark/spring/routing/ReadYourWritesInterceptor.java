@@ -267,8 +267,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     }
     GtidSet written = context.gtids().subtract(before);
     if (!written.isEmpty() && !tokens.merge(key, written) && !tokens.merge(key, written)) {
-      notRecorded(
-          context, key, method, "did not take the GTIDs " + written.toString().replace("\n", ""));
+      notRecorded(context, key, method, "did not take the GTIDs " + written.toSingleLineString());
     }
   }
 

@@ -127,7 +127,7 @@ final class ConsistencyProblems {
                 + json(problem.reason().name())
                 + (problem.lost().isEmpty()
                     ? ""
-                    : ",\"lost\":" + json(problem.lost().toString().replace("\n", "")))
+                    : ",\"lost\":" + json(problem.lost().toSingleLineString()))
                 + "}")
             .getBytes(StandardCharsets.UTF_8);
     response.setContentLength(body.length);

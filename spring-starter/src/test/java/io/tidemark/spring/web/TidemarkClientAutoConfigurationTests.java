@@ -134,7 +134,7 @@ class TidemarkClientAutoConfigurationTests {
                             return "no context";
                           }
                           bound.merge(GtidSet.parse(TestTokens.B + ":9"));
-                          return bound.gtids().toString().replace("\n", "")
+                          return bound.gtids().toSingleLineString()
                               + (bound.deadline() == deadline ? " budget" : " no budget")
                               + " "
                               + AnotherDecorator.RAN.get();
@@ -143,8 +143,7 @@ class TidemarkClientAutoConfigurationTests {
                 assertThat(seen.get())
                     .isEqualTo(
                         GtidSet.parse(TestTokens.A + ":1-3," + TestTokens.B + ":9")
-                                .toString()
-                                .replace("\n", "")
+                                .toSingleLineString()
                             + " budget true");
                 assertThat(binding.context().gtids())
                     .isEqualTo(GtidSet.parse(TestTokens.A + ":1-3," + TestTokens.B + ":9"));

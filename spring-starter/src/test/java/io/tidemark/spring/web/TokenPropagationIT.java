@@ -215,7 +215,7 @@ class TokenPropagationIT {
       @PostMapping("/payments/{id}")
       String pay(@PathVariable int id) {
         jdbc.update("INSERT INTO payments VALUES (?, 'paid')", id);
-        return ConsistencyContext.current().gtids().toString().replace("\n", "");
+        return ConsistencyContext.current().gtids().toSingleLineString();
       }
 
       @GetMapping("/payments/{id}")
