@@ -16,12 +16,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Lettuce clients for tests, configured as the stores' documentation asks: commands are rejected at
- * once while disconnected. Closes everything it opened.
+ * once while disconnected. Closes everything it opened: when closed, or after the test class when
+ * it is a {@code @RegisterExtension} field of a {@code PER_CLASS} test.
  */
-public final class RedisClients implements AutoCloseable {
+public final class RedisClients implements AutoCloseable, AfterAllCallback {
 
   private final List<AutoCloseable> open = new ArrayList<>();
 
@@ -74,6 +77,11 @@ public final class RedisClients implements AutoCloseable {
     StatefulRedisClusterConnection<String, String> connection = client.connect();
     open.add(connection);
     return connection;
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    close();
   }
 
   /** Polls {@code condition} with short pauses until it holds or {@code timeout} passed. */

@@ -3,26 +3,21 @@ package io.tidemark.cache;
 import io.tidemark.RedisClients;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisRevisionGuardedCacheIT extends RevisionGuardedCacheContract {
 
-  private final RedisClients clients = new RedisClients();
+  @RegisterExtension final RedisClients clients = new RedisClients();
   private RedisServer redis;
 
   @BeforeAll
   void connect(RedisServer redis) {
     this.redis = redis;
-  }
-
-  @AfterAll
-  void close() throws Exception {
-    clients.close();
   }
 
   @Override

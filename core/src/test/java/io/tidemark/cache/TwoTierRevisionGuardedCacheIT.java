@@ -5,28 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.RedisClients;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract for Caffeine in front of Redis, and two instances that miss invalidations. */
 @ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TwoTierRevisionGuardedCacheIT extends RevisionGuardedCacheContract {
 
-  private final RedisClients clients = new RedisClients();
+  @RegisterExtension final RedisClients clients = new RedisClients();
   private RedisServer redis;
 
   @BeforeAll
   void connect(RedisServer redis) {
     this.redis = redis;
-  }
-
-  @AfterAll
-  void close() throws Exception {
-    clients.close();
   }
 
   @Override

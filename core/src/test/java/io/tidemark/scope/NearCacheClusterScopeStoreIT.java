@@ -8,28 +8,23 @@ import io.tidemark.RedisClients;
 import io.tidemark.testkit.RedisCluster;
 import io.tidemark.testkit.TestkitExtension;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract for Caffeine copies in front of a three-node Redis Cluster. */
 @ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NearCacheClusterScopeStoreIT extends ScopeStoreContract {
 
-  private final RedisClients clients = new RedisClients();
+  @RegisterExtension final RedisClients clients = new RedisClients();
   private RedisCluster cluster;
 
   @BeforeAll
   void connect(RedisCluster cluster) {
     this.cluster = cluster;
-  }
-
-  @AfterAll
-  void close() throws Exception {
-    clients.close();
   }
 
   @Override

@@ -8,28 +8,23 @@ import io.tidemark.RedisClients;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract for Caffeine copies in front of a standalone Redis, and the invalidations. */
 @ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NearCacheScopeStoreIT extends ScopeStoreContract {
 
-  private final RedisClients clients = new RedisClients();
+  @RegisterExtension final RedisClients clients = new RedisClients();
   private RedisServer redis;
 
   @BeforeAll
   void connect(RedisServer redis) {
     this.redis = redis;
-  }
-
-  @AfterAll
-  void close() throws Exception {
-    clients.close();
   }
 
   @Override

@@ -9,28 +9,23 @@ import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
 import java.util.HashSet;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract on a real three-node Redis Cluster, two stores on two cluster connections. */
 @ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisClusterScopeStoreIT extends ScopeStoreContract {
 
-  private final RedisClients clients = new RedisClients();
+  @RegisterExtension final RedisClients clients = new RedisClients();
   private RedisCluster cluster;
 
   @BeforeAll
   void connect(RedisCluster cluster) {
     this.cluster = cluster;
-  }
-
-  @AfterAll
-  void close() throws Exception {
-    clients.close();
   }
 
   @Override

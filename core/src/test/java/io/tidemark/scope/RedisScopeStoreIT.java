@@ -3,27 +3,22 @@ package io.tidemark.scope;
 import io.tidemark.RedisClients;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract on a standalone Redis, two stores on two connections. */
 @ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisScopeStoreIT extends ScopeStoreContract {
 
-  private final RedisClients clients = new RedisClients();
+  @RegisterExtension final RedisClients clients = new RedisClients();
   private RedisServer redis;
 
   @BeforeAll
   void connect(RedisServer redis) {
     this.redis = redis;
-  }
-
-  @AfterAll
-  void close() throws Exception {
-    clients.close();
   }
 
   @Override

@@ -6,11 +6,11 @@ import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
 import io.tidemark.testkit.RedisSentinel;
 import io.tidemark.testkit.TestkitExtension;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The contract on a Sentinel-managed Redis, two stores on two connections that Lettuce opens to the
@@ -20,17 +20,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisSentinelScopeStoreIT extends ScopeStoreContract {
 
-  private final RedisClients clients = new RedisClients();
+  @RegisterExtension final RedisClients clients = new RedisClients();
   private RedisSentinel sentinel;
 
   @BeforeAll
   void connect(RedisSentinel sentinel) {
     this.sentinel = sentinel;
-  }
-
-  @AfterAll
-  void close() throws Exception {
-    clients.close();
   }
 
   @Override
