@@ -1,13 +1,16 @@
 package io.tidemark.token;
 
+import static io.tidemark.token.BadTokens.codec;
+import static io.tidemark.token.BadTokens.flipFirstMacCharacter;
+import static io.tidemark.token.BadTokens.hundredThousandIntervals;
+import static io.tidemark.token.BadTokens.sign;
+import static io.tidemark.token.BadTokens.tenThousandUuids;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.GtidLimits;
 import io.tidemark.GtidSet;
 import io.tidemark.MutableClock;
 import io.tidemark.token.TokenRejectedException.Check;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -27,8 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * String)}. Once with the default limits, as an application runs, and once with length limits large
  * enough that the count limits behind them are reached.
  *
- * <p>The same cases as the starter's HTTP corpus ({@code BadTokenCorpus}), which test classes of
- * another module cannot share; the checks of single steps are in {@link TokenCodecTests} and {@link
+ * <p>The same cases as the starter's HTTP corpus ({@code BadTokenCorpus}), made the same way
+ * ({@link BadTokens}); the checks of single steps are in {@link TokenCodecTests} and {@link
  * ConsistencyHeaderTests}. Unknown source UUIDs and GNOs ahead of the source verify here: only the
  * reader, which knows the cluster, refuses them.
  */
@@ -47,15 +50,7 @@ class BadTokenCorpusTests {
               .maxHeaderLength(50_000_000)
               .maxTokenLength(50_000_000)
               .build());
-  private static final TokenCodec UNLIMITED_SIGNER =
-      new TokenCodec(
-          TokenConfig.builder(RING)
-              .clock(new MutableClock(NOW))
-              .maxHeaderLength(50_000_000)
-              .maxTokenLength(50_000_000)
-              .maxUuids(100_000)
-              .maxIntervals(1_000_000)
-              .build());
+  private static final TokenCodec UNLIMITED_SIGNER = BadTokens.unlimited(RING, NOW);
 
   /** A header value and what each verifier makes of it: a rejection or the token's GTIDs. */
   record Case(
@@ -112,12 +107,15 @@ class BadTokenCorpusTests {
             Check.BAD_SIGNATURE),
         new Case(
             "10 000 UUIDs",
-            () -> entry(sign(UNLIMITED_SIGNER, CLUSTER, tenThousandUuids())),
+            () ->
+                entry(
+                    sign(
+                        UNLIMITED_SIGNER, CLUSTER, tenThousandUuids(UUID.randomUUID().toString()))),
             Check.TOO_LARGE,
             Check.TOO_MANY_UUIDS),
         new Case(
             "100 000 intervals",
-            () -> entry(sign(UNLIMITED_SIGNER, CLUSTER, hundredThousandIntervals())),
+            () -> entry(sign(UNLIMITED_SIGNER, CLUSTER, hundredThousandIntervals(SOURCE))),
             Check.TOO_LARGE,
             Check.TOO_MANY_INTERVALS),
         new Case(
@@ -227,48 +225,14 @@ class BadTokenCorpusTests {
   }
 
   private static String entry(String token) {
-    return CLUSTER + "=" + token;
+    return BadTokens.entry(CLUSTER, token);
   }
 
   private static String megabyteHeader() {
-    return entry("v1.k1." + "A".repeat(1 << 20) + "." + "B".repeat(43));
-  }
-
-  private static String tenThousandUuids() {
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < 10_000; i++) {
-      text.append(i == 0 ? "" : ",").append(UUID.randomUUID()).append(":1");
-    }
-    return text.toString();
-  }
-
-  private static String hundredThousandIntervals() {
-    StringBuilder text = new StringBuilder(SOURCE);
-    for (long gno = 1; gno <= 100_000; gno++) {
-      text.append(':').append(gno * 2);
-    }
-    return text.toString();
-  }
-
-  private static String flipFirstMacCharacter(String token) {
-    int mac = token.lastIndexOf('.') + 1;
-    char c = token.charAt(mac);
-    return token.substring(0, mac) + (c == 'A' ? 'B' : 'A') + token.substring(mac + 1);
-  }
-
-  private static String sign(TokenCodec codec, String cluster, String gtids) {
-    GtidSet set = GtidSet.parse(gtids, new GtidLimits(10_000_000, 100_000, 1_000_000));
-    return codec.encode(codec.issue(cluster, set));
+    return BadTokens.megabyteHeader(CLUSTER, "k1");
   }
 
   private static KeyRing ring(String keyId, char fill) {
-    return KeyRing.builder()
-        .key(keyId, String.valueOf(fill).repeat(32).getBytes(StandardCharsets.US_ASCII))
-        .active(keyId)
-        .build();
-  }
-
-  private static TokenCodec codec(KeyRing ring, Instant now) {
-    return new TokenCodec(TokenConfig.builder(ring).clock(new MutableClock(now)).build());
+    return BadTokens.ring(keyId, String.valueOf(fill).repeat(32));
   }
 }

@@ -1,16 +1,17 @@
 package io.tidemark.spring.shop;
 
-import io.tidemark.GtidLimits;
-import io.tidemark.GtidSet;
+import static io.tidemark.token.BadTokens.codec;
+import static io.tidemark.token.BadTokens.flipFirstMacCharacter;
+import static io.tidemark.token.BadTokens.hundredThousandIntervals;
+import static io.tidemark.token.BadTokens.ring;
+import static io.tidemark.token.BadTokens.sign;
+import static io.tidemark.token.BadTokens.tenThousandUuids;
+
+import io.tidemark.token.BadTokens;
 import io.tidemark.token.KeyRing;
 import io.tidemark.token.TokenCodec;
-import io.tidemark.token.TokenConfig;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
@@ -20,9 +21,10 @@ import org.jspecify.annotations.Nullable;
  * Every bad consistency token of the design's failure catalogue, as the shop (cluster {@code shop},
  * key {@code k1}, {@link ShopApplication#SECRET}) receives it, with what it must answer.
  *
- * <p>Signed entries are signed by a real codec with the shop's secret, so only the one property
- * that makes them bad is wrong. Each names a fresh random source UUID ({@link Case#needle}): a text
- * no server may ever see, since nothing of a token that fails verification may reach MySQL.
+ * <p>Made as the codec's corpus makes them ({@link BadTokens}): signed by a real codec with the
+ * shop's secret, so only the one property that makes them bad is wrong. Each names a fresh random
+ * source UUID ({@link Case#needle}): a text no server may ever see, since nothing of a token that
+ * fails verification may reach MySQL.
  */
 final class BadTokenCorpus {
 
@@ -131,7 +133,7 @@ final class BadTokenCorpus {
             s ->
                 entry(
                     sign(
-                        codec(ring("k9", "another-secret-of-at-least-32-chars!!")),
+                        codec(ring("k9", "another-secret-of-at-least-32-chars!!"), Instant.now()),
                         CLUSTER,
                         unknownKey + ":1-3"))),
         rejected(
@@ -216,74 +218,24 @@ final class BadTokenCorpus {
   }
 
   static String entry(String token) {
-    return CLUSTER + "=" + token;
+    return BadTokens.entry(CLUSTER, token);
   }
 
   static String megabyteHeader() {
-    return entry("v1." + KEY_ID + "." + "A".repeat(1 << 20) + "." + "B".repeat(43));
-  }
-
-  /** {@code first} and 9 999 random UUIDs. */
-  static String tenThousandUuids(String first) {
-    StringBuilder text = new StringBuilder(first).append(":1");
-    for (int i = 1; i < 10_000; i++) {
-      text.append(',').append(uuid()).append(":1");
-    }
-    return text.toString();
-  }
-
-  static String hundredThousandIntervals(String uuid) {
-    StringBuilder text = new StringBuilder(uuid);
-    for (long gno = 1; gno <= 100_000; gno++) {
-      text.append(':').append(gno * 2);
-    }
-    return text.toString();
-  }
-
-  static String flipFirstMacCharacter(String token) {
-    int mac = token.lastIndexOf('.') + 1;
-    char c = token.charAt(mac);
-    return token.substring(0, mac) + (c == 'A' ? 'B' : 'A') + token.substring(mac + 1);
-  }
-
-  static String sign(TokenCodec codec, String cluster, String gtids) {
-    GtidSet set = GtidSet.parse(gtids, new GtidLimits(10_000_000, 100_000, 1_000_000));
-    return codec.encode(codec.issue(cluster, set));
+    return BadTokens.megabyteHeader(CLUSTER, KEY_ID);
   }
 
   static KeyRing shopRing() {
     return ring(KEY_ID, ShopApplication.SECRET);
   }
 
-  static KeyRing ring(String keyId, String secret) {
-    return KeyRing.builder()
-        .key(keyId, secret.getBytes(StandardCharsets.UTF_8))
-        .active(keyId)
-        .build();
-  }
-
   static TokenCodec shop() {
-    return new TokenCodec(TokenConfig.builder(shopRing()).build());
-  }
-
-  static TokenCodec codec(KeyRing ring) {
-    return new TokenCodec(TokenConfig.builder(ring).build());
-  }
-
-  static TokenCodec codec(KeyRing ring, Instant now) {
-    InstantSource clock = Clock.fixed(now, ZoneOffset.UTC);
-    return new TokenCodec(TokenConfig.builder(ring).clock(clock).build());
+    return codec(shopRing(), Instant.now());
   }
 
   /** Signs anything: its limits are far above the verifier's. */
   static TokenCodec unlimited() {
-    return new TokenCodec(
-        TokenConfig.builder(shopRing())
-            .maxTokenLength(50_000_000)
-            .maxHeaderLength(50_000_000)
-            .maxUuids(100_000)
-            .maxIntervals(1_000_000)
-            .build());
+    return BadTokens.unlimited(shopRing(), Instant.now());
   }
 
   private static String uuid() {
