@@ -2,6 +2,7 @@ package io.tidemark.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
@@ -196,7 +197,7 @@ public class ManyWaitersBenchmark {
     ReadResult<@Nullable Integer> result =
         reader.read(options.withToken(token), c -> Cluster.readRow(c, id));
     long at = System.nanoTime();
-    if (result.value() == null || !"replica".equals(result.record().role())) {
+    if (result.value() == null || result.record().role() != NodeRole.REPLICA) {
       throw new IllegalStateException("not read on the replica after the wait: " + result);
     }
     return at;

@@ -3,6 +3,7 @@ package io.tidemark.benchmarks;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
@@ -239,7 +240,7 @@ public class ReadAfterWriteBenchmark {
   private int throughTidemark(ReadOptions options) throws SQLException {
     ReadResult<@Nullable Integer> result =
         reader.read(options.withToken(token), c -> Cluster.readRow(c, id));
-    bySource = "source".equals(result.record().role());
+    bySource = result.record().role() == NodeRole.SOURCE;
     waitedNanos = result.record().waited().toNanos();
     return done(result.value());
   }

@@ -5,6 +5,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.Deadline;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
@@ -116,7 +117,7 @@ public final class ConsistentReader {
       record(read, result.record());
       return result;
     } catch (ConsistentReadException e) {
-      record(read, read.record("", "none", e.reason()));
+      record(read, read.record("", NodeRole.NONE, e.reason()));
       throw e;
     }
   }

@@ -4,6 +4,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
 import io.tidemark.internal.ConnectionFailures;
@@ -132,7 +133,7 @@ final class ReadRun<T> {
     return ConsistentReadException.of(reason, token, node(), waited(), detail);
   }
 
-  ExecutionRecord record(String node, String role, Reason reason) {
+  ExecutionRecord record(String node, NodeRole role, Reason reason) {
     return new ExecutionRecord(
         node, role, reason, waited(), Duration.ofNanos(ticker.read() - budget.started()));
   }

@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
 import io.tidemark.TidemarkException;
@@ -210,7 +211,7 @@ final class ReplicaAttempt {
     if (read.options().monotonic() && context != null) {
       context.merge(observed(connection, deadline));
     }
-    return new Served<>(new ReadResult<>(value, read.record(uuid, "replica", served)));
+    return new Served<>(new ReadResult<>(value, read.record(uuid, NodeRole.REPLICA, served)));
   }
 
   /**

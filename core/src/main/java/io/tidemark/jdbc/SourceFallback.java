@@ -2,6 +2,7 @@ package io.tidemark.jdbc;
 
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.internal.ConnectionFailures;
 import java.sql.Connection;
@@ -60,7 +61,7 @@ final class SourceFallback {
                 + " returned a row older than revision "
                 + read.options().minRevision());
       }
-      return new ReadResult<>(value, read.record(uuid, "source", reason));
+      return new ReadResult<>(value, read.record(uuid, NodeRole.SOURCE, reason));
     } catch (SQLTransientConnectionException e) {
       throw read.failed(Reason.DATABASE_BUSY, "no source connection in time: " + e.getMessage());
     } catch (SQLException e) {

@@ -1,6 +1,7 @@
 package io.tidemark.topology;
 
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import java.time.Duration;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -14,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * @param serverUuid its {@code server_uuid}, or {@code null} when never reached
  * @param writable whether it accepts writes ({@code read_only} off)
  * @param superReadOnly whether {@code super_read_only} is on
- * @param replicating whether its replication receiver and applier both run
  * @param replica whether it has a replication channel configured
+ * @param replicating whether its replication receiver and applier both run
  * @param gtidModeOn whether {@code gtid_mode} is {@code ON}
  * @param gtidExecuted its {@code gtid_executed}
  * @param errant transactions of its own {@code server_uuid} the source lacks: written on the
@@ -55,7 +56,8 @@ public record NodeState(
     return failed(name, Availability.UNKNOWN, "");
   }
 
-  static NodeState failed(String name, Availability availability, String detail) {
+  /** A node whose probe failed, as {@code availability} and {@code detail} say: nothing known. */
+  public static NodeState failed(String name, Availability availability, String detail) {
     return new NodeState(
         name,
         availability,
@@ -74,6 +76,17 @@ public record NodeState(
 
   public boolean available() {
     return availability == Availability.AVAILABLE;
+  }
+
+  /**
+   * {@link NodeRole#SOURCE} for an available node that accepts writes, {@link NodeRole#REPLICA} for
+   * a node with a replication channel, {@link NodeRole#UNKNOWN} when the probe could not tell.
+   */
+  public NodeRole role() {
+    if (available() && writable) {
+      return NodeRole.SOURCE;
+    }
+    return replica ? NodeRole.REPLICA : NodeRole.UNKNOWN;
   }
 
   /**

@@ -10,6 +10,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.jdbc.NodeRoutes.Route;
@@ -79,7 +80,7 @@ class ConsistentReaderTests {
       assertThat(result.value()).isEqualTo("NEW");
       assertThat(result.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
       assertThat(result.record().node()).isEqualTo(REPLICA_UUID);
-      assertThat(result.record().role()).isEqualTo("replica");
+      assertThat(result.record().role()).isEqualTo(NodeRole.REPLICA);
       assertThat(result.record().waited()).isEqualTo(Duration.ofMillis(120));
       assertThat(binding.context().gtids()).isEqualTo(TOKEN);
       assertThat(binding.context().lastRead()).isEqualTo(result.record());
@@ -222,7 +223,7 @@ class ConsistentReaderTests {
       assertThat(result.value()).isEqualTo("PAID");
       assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
       assertThat(result.record().node()).isEqualTo(SOURCE_UUID);
-      assertThat(result.record().role()).isEqualTo("source");
+      assertThat(result.record().role()).isEqualTo(NodeRole.SOURCE);
     }
     assertThat(replica.log()).isEmpty();
   }
@@ -238,7 +239,7 @@ class ConsistentReaderTests {
 
       assertThat(result.value()).isEqualTo("PAID");
       assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
-      assertThat(result.record().role()).isEqualTo("source");
+      assertThat(result.record().role()).isEqualTo(NodeRole.SOURCE);
     }
     assertThat(replica.log()).isEmpty();
     assertThat(source.sent("GTID_SUBSET")).hasSize(1);
@@ -609,7 +610,7 @@ class ConsistentReaderTests {
     assertThat(records.get(0).node()).isEqualTo(REPLICA_UUID);
     assertThat(records.get(0).served()).isTrue();
     assertThat(records.get(1).reason()).isEqualTo(Reason.WAIT_TIMEOUT);
-    assertThat(records.get(1).role()).isEqualTo("none");
+    assertThat(records.get(1).role()).isEqualTo(NodeRole.NONE);
     assertThat(records.get(1).served()).isFalse();
     assertThat(records.get(1).waited()).isPositive();
   }

@@ -8,6 +8,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.testkit.MySqlNode;
@@ -101,7 +102,7 @@ class ReadPathIT {
 
       assertThat(first.value()).isEqualTo("created");
       assertThat(first.record().reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
-      assertThat(first.record().role()).isEqualTo("replica");
+      assertThat(first.record().role()).isEqualTo(NodeRole.REPLICA);
       assertThat(first.record().node()).isEqualTo(replica.serverUuid());
       assertThat(second.value()).isEqualTo("created");
       assertThat(second.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
@@ -224,7 +225,7 @@ class ReadPathIT {
 
       assertThat(read.value()).isEqualTo("created");
       assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-      assertThat(read.record().role()).isEqualTo("source");
+      assertThat(read.record().role()).isEqualTo(NodeRole.SOURCE);
       assertThat(read.record().elapsed()).isLessThan(options.timeout().plus(SLACK));
     }
   }
@@ -340,7 +341,7 @@ class ReadPathIT {
       assertThat(records)
           .allSatisfy(
               r -> {
-                assertThat(r.role()).isEqualTo("replica");
+                assertThat(r.role()).isEqualTo(NodeRole.REPLICA);
                 assertThat(r.elapsed()).isLessThan(Duration.ofSeconds(4).plus(SLACK));
               });
     } finally {
@@ -390,7 +391,7 @@ class ReadPathIT {
                 .read(ReadOptions.defaults().withPolicy(ReadPolicy.FAIL), c -> status(c, id));
 
         assertThat(read.value()).isEqualTo("new");
-        assertThat(read.record().role()).isEqualTo("replica");
+        assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
       }
     }
   }
@@ -431,7 +432,7 @@ class ReadPathIT {
 
       ReadResult<String> result = read.get(10, TimeUnit.SECONDS);
       assertThat(result.value()).isEqualTo("created");
-      assertThat(result.record().role()).isEqualTo("replica");
+      assertThat(result.record().role()).isEqualTo(NodeRole.REPLICA);
       assertThat(result.record().elapsed()).isLessThan(options.timeout());
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.ExecutionRecord;
+import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,6 @@ class ExecutionHistoryTests {
   }
 
   private static ExecutionRecord record(String node, Reason reason) {
-    return new ExecutionRecord(node, "replica", reason, Duration.ZERO, Duration.ofMillis(1));
+    return new ExecutionRecord(node, NodeRole.REPLICA, reason, Duration.ZERO, Duration.ofMillis(1));
   }
 }

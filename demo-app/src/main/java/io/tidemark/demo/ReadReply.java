@@ -32,7 +32,7 @@ public record ReadReply(boolean found, @Nullable Order order, boolean tidemark, 
         read == null
             ? new ServedBy("cache", "", "CACHE_HIT", 0, 0)
             : new ServedBy(
-                read.role(),
+                read.role().label(),
                 read.node().length() > 8 ? read.node().substring(0, 8) : read.node(),
                 read.reason().name(),
                 read.waited().toNanos() / 1e6,

@@ -74,7 +74,7 @@ final class TidemarkEndpoint {
     static NodeReport of(NodeState node) {
       return new NodeReport(
           node.name(),
-          NodeRole.of(node),
+          node.role().label(),
           node.availability().name(),
           node.detail(),
           node.serverUuid(),
@@ -104,7 +104,7 @@ final class TidemarkEndpoint {
       return new ReadReport(
           names.of(record.node()),
           record.node(),
-          record.role(),
+          record.role().label(),
           record.reason().name(),
           record.served(),
           millis(record.waited()),

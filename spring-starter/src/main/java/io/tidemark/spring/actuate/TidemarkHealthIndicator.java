@@ -104,7 +104,7 @@ final class TidemarkHealthIndicator implements HealthIndicator {
 
   private static Map<String, Object> details(NodeState node) {
     Map<String, Object> details = new LinkedHashMap<>();
-    details.put("role", NodeRole.of(node));
+    details.put("role", node.role().label());
     details.put("availability", node.availability().name());
     if (!node.detail().isEmpty()) {
       details.put("detail", node.detail());

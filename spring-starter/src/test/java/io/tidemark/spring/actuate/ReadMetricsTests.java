@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.ExecutionRecord;
+import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.autoconfigure.TestNodes;
 import io.tidemark.topology.TopologySnapshot;
@@ -30,9 +31,9 @@ class ReadMetricsTests {
 
   @Test
   void timesTheWaitByConfiguredNodeNameAndOutcome() {
-    metrics.recorded(record(REPLICA_UUID, "replica", Reason.REPLICA_AFTER_WAIT, 30));
-    metrics.recorded(record(REPLICA_UUID, "replica", Reason.REPLICA_AFTER_WAIT, 50));
-    metrics.recorded(record(REPLICA_UUID, "replica", Reason.REPLICA_CAUGHT_UP, 0));
+    metrics.recorded(record(REPLICA_UUID, NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT, 30));
+    metrics.recorded(record(REPLICA_UUID, NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT, 50));
+    metrics.recorded(record(REPLICA_UUID, NodeRole.REPLICA, Reason.REPLICA_CAUGHT_UP, 0));
 
     Timer afterWait =
         registry
@@ -52,9 +53,10 @@ class ReadMetricsTests {
 
   @Test
   void namesNoNodeAndUnknownUuidsWithoutTaggingTheUuid() {
-    metrics.recorded(record("", "none", Reason.NO_READABLE_REPLICA, 0));
+    metrics.recorded(record("", NodeRole.NONE, Reason.NO_READABLE_REPLICA, 0));
     metrics.recorded(
-        record("5a33bc69-93ec-33a3-b055-ea2ccb64b784", "replica", Reason.REPLICA_NO_TOKEN, 0));
+        record(
+            "5a33bc69-93ec-33a3-b055-ea2ccb64b784", NodeRole.REPLICA, Reason.REPLICA_NO_TOKEN, 0));
 
     assertThat(registry.get(ReadMetrics.WAIT).tag("node", NodeNames.NONE).timer().count())
         .isEqualTo(1);
@@ -64,14 +66,14 @@ class ReadMetricsTests {
 
   @Test
   void countsFallbacksTimeoutsAndRejectionsApartByReason() {
-    metrics.recorded(record(SOURCE_UUID, "source", Reason.SOURCE_FALLBACK, 200));
-    metrics.recorded(record(SOURCE_UUID, "source", Reason.SOURCE_FALLBACK, 200));
-    metrics.recorded(record(SOURCE_UUID, "source", Reason.SOURCE_BY_POLICY, 0));
-    metrics.recorded(record("", "none", Reason.WAIT_TIMEOUT, 200));
-    metrics.recorded(record("", "none", Reason.BUDGET_EXHAUSTED, 0));
-    metrics.recorded(record("", "none", Reason.SOURCE_FALLBACK_LIMITED, 200));
-    metrics.recorded(record("", "none", Reason.TOKEN_REJECTED, 0));
-    metrics.recorded(record(REPLICA_UUID, "replica", Reason.REPLICA_CAUGHT_UP, 0));
+    metrics.recorded(record(SOURCE_UUID, NodeRole.SOURCE, Reason.SOURCE_FALLBACK, 200));
+    metrics.recorded(record(SOURCE_UUID, NodeRole.SOURCE, Reason.SOURCE_FALLBACK, 200));
+    metrics.recorded(record(SOURCE_UUID, NodeRole.SOURCE, Reason.SOURCE_BY_POLICY, 0));
+    metrics.recorded(record("", NodeRole.NONE, Reason.WAIT_TIMEOUT, 200));
+    metrics.recorded(record("", NodeRole.NONE, Reason.BUDGET_EXHAUSTED, 0));
+    metrics.recorded(record("", NodeRole.NONE, Reason.SOURCE_FALLBACK_LIMITED, 200));
+    metrics.recorded(record("", NodeRole.NONE, Reason.TOKEN_REJECTED, 0));
+    metrics.recorded(record(REPLICA_UUID, NodeRole.REPLICA, Reason.REPLICA_CAUGHT_UP, 0));
 
     assertThat(count(ReadMetrics.FALLBACKS, Reason.SOURCE_FALLBACK)).isEqualTo(2);
     assertThat(count(ReadMetrics.FALLBACKS, Reason.SOURCE_BY_POLICY)).isEqualTo(1);
@@ -93,7 +95,7 @@ class ReadMetricsTests {
     return registry.get(name).tag("reason", reason.name()).counter().count();
   }
 
-  private static ExecutionRecord record(String node, String role, Reason reason, long waitedMs) {
+  private static ExecutionRecord record(String node, NodeRole role, Reason reason, long waitedMs) {
     return new ExecutionRecord(
         node, role, reason, Duration.ofMillis(waitedMs), Duration.ofMillis(waitedMs + 2));
   }

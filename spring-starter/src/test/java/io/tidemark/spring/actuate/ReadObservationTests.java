@@ -8,6 +8,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.tidemark.ExecutionRecord;
+import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -109,6 +110,6 @@ class ReadObservationTests {
   }
 
   private static ExecutionRecord record(Reason reason) {
-    return new ExecutionRecord("", "replica", reason, Duration.ZERO, Duration.ofMillis(1));
+    return new ExecutionRecord("", NodeRole.REPLICA, reason, Duration.ZERO, Duration.ofMillis(1));
   }
 }

@@ -5,6 +5,7 @@ import static io.tidemark.spring.autoconfigure.TestNodes.SOURCE_UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ExecutionRecord;
+import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.jdbc.CaptureStats;
 import io.tidemark.spring.autoconfigure.TestNodes;
@@ -48,20 +49,20 @@ class TidemarkEndpointTests {
     history.accept(
         new ExecutionRecord(
             REPLICA_UUID,
-            "replica",
+            NodeRole.REPLICA,
             Reason.REPLICA_AFTER_WAIT,
             Duration.ofMillis(20),
             Duration.ofMillis(25)));
     history.accept(
         new ExecutionRecord(
             SOURCE_UUID,
-            "source",
+            NodeRole.SOURCE,
             Reason.SOURCE_FALLBACK,
             Duration.ofMillis(200),
             Duration.ofMillis(210)));
     history.accept(
         new ExecutionRecord(
-            "", "none", Reason.TOKEN_REJECTED, Duration.ZERO, Duration.ofNanos(1_500_000)));
+            "", NodeRole.NONE, Reason.TOKEN_REJECTED, Duration.ZERO, Duration.ofNanos(1_500_000)));
 
     TidemarkEndpoint.Report report = endpoint.report();
 

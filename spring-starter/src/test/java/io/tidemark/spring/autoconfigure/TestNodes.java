@@ -99,19 +99,6 @@ public final class TestNodes {
   }
 
   public static NodeState failed(String name, NodeState.Availability availability, String detail) {
-    return new NodeState(
-        name,
-        availability,
-        detail,
-        null,
-        false,
-        false,
-        false,
-        false,
-        false,
-        GtidSet.EMPTY,
-        GtidSet.EMPTY,
-        Set.of(),
-        Duration.ZERO);
+    return NodeState.failed(name, availability, detail);
   }
 }

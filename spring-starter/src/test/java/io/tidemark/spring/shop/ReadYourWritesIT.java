@@ -8,6 +8,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.shop.ShopApplication.Order;
 import io.tidemark.testkit.MySqlTopology;
@@ -76,7 +77,7 @@ class ReadYourWritesIT {
 
     assertThat(order).map(Order::customer).contains("ada");
     ExecutionRecord record = lastRecord(reader);
-    assertThat(record.role()).isEqualTo("replica");
+    assertThat(record.role()).isEqualTo(NodeRole.REPLICA);
     assertThat(record.reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
     assertThat(record.waited()).isGreaterThan(Duration.ofMillis(200));
   }
@@ -129,7 +130,7 @@ class ReadYourWritesIT {
 
     assertThat(order).isPresent();
     assertThat(lastRecord(reader).reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-    assertThat(lastRecord(reader).role()).isEqualTo("source");
+    assertThat(lastRecord(reader).role()).isEqualTo(NodeRole.SOURCE);
   }
 
   @Test
@@ -232,7 +233,7 @@ class ReadYourWritesIT {
     }
 
     assertThat(order).map(Order::status).contains("PAID");
-    assertThat(lastRecord(reader).role()).isEqualTo("source");
+    assertThat(lastRecord(reader).role()).isEqualTo(NodeRole.SOURCE);
   }
 
   @Test
