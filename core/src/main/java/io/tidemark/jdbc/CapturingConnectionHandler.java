@@ -1,6 +1,7 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
+import io.tidemark.internal.JdbcProxies;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -58,32 +59,32 @@ final class CapturingConnectionHandler implements InvocationHandler {
         if (Boolean.TRUE.equals(args[0]) && !target.getAutoCommit()) {
           commit(method, args);
         } else {
-          Wrappers.invoke(target, method, args);
+          JdbcProxies.invoke(target, method, args);
         }
         return null;
       }
       case "rollback" -> {
-        Wrappers.invoke(target, method, args);
+        JdbcProxies.invoke(target, method, args);
         if (args == null) {
           session.afterRollback();
         }
         return null;
       }
       case "setReadOnly" -> {
-        Wrappers.invoke(target, method, args);
+        JdbcProxies.invoke(target, method, args);
         session.readOnly(Boolean.TRUE.equals(args[0]));
         return null;
       }
       case "close" -> {
         session.close();
-        return Wrappers.invoke(target, method, args);
+        return JdbcProxies.invoke(target, method, args);
       }
       case "createStatement", "prepareStatement", "prepareCall" -> {
         return statementProxy(
-            (Statement) Wrappers.invoke(target, method, args), (Connection) proxy);
+            (Statement) JdbcProxies.invoke(target, method, args), (Connection) proxy);
       }
       default -> {
-        return Wrappers.handleCommon(proxy, target, method, args);
+        return JdbcProxies.handleCommon(proxy, target, "Tidemark", method, args);
       }
     }
   }
@@ -91,7 +92,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
   private void commit(Method method, @Nullable Object[] args) throws Throwable {
     session.beforeCommit();
     try {
-      Wrappers.invoke(target, method, args);
+      JdbcProxies.invoke(target, method, args);
     } catch (Throwable failed) {
       session.commitFailed(failed);
       throw failed;
@@ -128,12 +129,12 @@ final class CapturingConnectionHandler implements InvocationHandler {
         return connectionProxy;
       }
       if (!name.startsWith("execute")) {
-        return Wrappers.handleCommon(proxy, statement, method, args);
+        return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
       }
       session.beforeStatement();
       Object result;
       try {
-        result = Wrappers.invoke(statement, method, args);
+        result = JdbcProxies.invoke(statement, method, args);
       } catch (Throwable failed) {
         // A batch, or a procedure in autocommit, can fail after some of its statements committed.
         try {

@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.internal.JdbcProxies;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -50,8 +51,8 @@ final class DeadlineBound implements InvocationHandler {
       throws Throwable {
     return switch (method.getName()) {
       case "createStatement", "prepareStatement", "prepareCall" ->
-          statement((Statement) Wrappers.invoke(connection, method, args), (Connection) proxy);
-      default -> Wrappers.handleCommon(proxy, connection, method, args);
+          statement((Statement) JdbcProxies.invoke(connection, method, args), (Connection) proxy);
+      default -> JdbcProxies.handleCommon(proxy, connection, "Tidemark", method, args);
     };
   }
 
@@ -75,7 +76,7 @@ final class DeadlineBound implements InvocationHandler {
             // A network timeout of 0 would mean none at all.
             SocketTimeout.tighten(connection, Math.max(1, left));
           }
-          return Wrappers.handleCommon(proxy, statement, method, args);
+          return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
         };
     return (Statement)
         Proxy.newProxyInstance(Statement.class.getClassLoader(), new Class<?>[] {type}, bounded);

@@ -1,9 +1,9 @@
 package io.tidemark.topology;
 
 import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.JdbcProxies;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
@@ -87,17 +87,14 @@ final class WriterDataSource implements DataSource {
     @Override
     public @Nullable Object invoke(Object proxy, Method method, @Nullable Object[] args)
         throws Throwable {
-      if (method.getName().equals("unwrap") && ((Class<?>) args[0]).isInstance(proxy)) {
-        return proxy;
-      }
       Object result;
       try {
-        result = method.invoke(target, args);
-      } catch (InvocationTargetException e) {
-        if (e.getCause() instanceof SQLException sql && refusedOrBroken(sql)) {
+        result = JdbcProxies.handleCommon(proxy, target, "Writer", method, args);
+      } catch (SQLException e) {
+        if (refusedOrBroken(e)) {
           view.refreshNow();
         }
-        throw e.getCause();
+        throw e;
       }
       if (result instanceof CallableStatement) {
         return proxy(result, CallableStatement.class);

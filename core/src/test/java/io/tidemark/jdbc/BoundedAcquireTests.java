@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.internal.JdbcProxies;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLTransientConnectionException;
@@ -30,7 +31,7 @@ class BoundedAcquireTests {
                   if (method.getName().equals("close")) {
                     lateClosed.countDown();
                   }
-                  return Wrappers.invoke(connection.connection(), method, args);
+                  return JdbcProxies.invoke(connection.connection(), method, args);
                 });
     DataSource stuck =
         (DataSource)

@@ -1,7 +1,7 @@
 package io.tidemark.spring.routing;
 
 import io.tidemark.GtidSet;
-import java.lang.reflect.InvocationTargetException;
+import io.tidemark.internal.JdbcProxies;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import org.jspecify.annotations.Nullable;
@@ -56,32 +56,10 @@ final class PinnedRead {
         Proxy.newProxyInstance(
             PinnedRead.class.getClassLoader(),
             new Class<?>[] {Connection.class},
-            (proxy, method, args) -> {
-              switch (method.getName()) {
-                case "close":
-                  return null;
-                case "isClosed":
-                  return connection.isClosed();
-                case "unwrap":
-                  if (((Class<?>) args[0]).isInstance(proxy)) {
-                    return proxy;
-                  }
-                  break;
-                case "equals":
-                  return proxy == args[0];
-                case "hashCode":
-                  return System.identityHashCode(proxy);
-                case "toString":
-                  return "pinned read on " + connection;
-                default:
-                  break;
-              }
-              try {
-                return method.invoke(connection, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
+            (proxy, method, args) ->
+                method.getName().equals("close")
+                    ? null
+                    : JdbcProxies.handleCommon(proxy, connection, "PinnedRead", method, args));
   }
 
   /** A binding that closes without throwing. */

@@ -1,4 +1,4 @@
-package io.tidemark.jdbc;
+package io.tidemark.internal;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -6,16 +6,19 @@ import java.sql.Wrapper;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The part every JDBC proxy handles alike: {@code unwrap}/{@code isWrapperFor} see through the
- * proxy (so pool metrics and driver-specific calls still work), identity-based {@code equals}, and
- * plain delegation for the rest.
+ * The part every JDBC proxy of Tidemark handles alike (capture, refresh on a refused write, the
+ * pinned read's lease): {@code unwrap}/{@code isWrapperFor} see through the proxy (so pool metrics
+ * and driver-specific calls still work), identity-based {@code equals}, and plain delegation for
+ * the rest.
  */
-final class Wrappers {
+public final class JdbcProxies {
 
-  private Wrappers() {}
+  private JdbcProxies() {}
 
-  static @Nullable Object handleCommon(
-      Object proxy, Object target, Method method, @Nullable Object[] args) throws Throwable {
+  /** Handles {@code method} as every proxy does; {@code label} names the proxy in its text. */
+  public static @Nullable Object handleCommon(
+      Object proxy, Object target, String label, Method method, @Nullable Object[] args)
+      throws Throwable {
     switch (method.getName()) {
       case "unwrap" -> {
         Class<?> type = (Class<?>) args[0];
@@ -32,7 +35,7 @@ final class Wrappers {
         return System.identityHashCode(proxy);
       }
       case "toString" -> {
-        return "Tidemark[" + target + "]";
+        return label + "[" + target + "]";
       }
       default -> {
         return invoke(target, method, args);
@@ -41,7 +44,7 @@ final class Wrappers {
   }
 
   /** Calls {@code method} on {@code target}, throwing what it threw. */
-  static @Nullable Object invoke(Object target, Method method, @Nullable Object[] args)
+  public static @Nullable Object invoke(Object target, Method method, @Nullable Object[] args)
       throws Throwable {
     try {
       return method.invoke(target, args);
