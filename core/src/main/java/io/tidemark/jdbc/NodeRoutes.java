@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where a {@link ConsistentReader} sends a read and its fallback: to fixed data sources, or to
- * nodes chosen when the read runs (see {@code io.tidemark.topology.SelectedNodeRoutes}).
+ * nodes chosen when the read runs (see {@code io.tidemark.topology.NodeSelector#routes}).
  */
 public interface NodeRoutes {
 
