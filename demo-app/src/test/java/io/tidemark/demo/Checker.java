@@ -236,6 +236,9 @@ final class Checker {
         if (op.revision() >= 0 && op.revision() < newestRead) {
           nonMonotonic++;
           example(examples, origin, "non-monotonic", op);
+          examples
+              .computeIfAbsent("non-monotonic chain", w -> new ArrayList<>())
+              .add(steps(chain.subList(0, i + 1), origin));
         }
         newestRead = Math.max(newestRead, op.revision());
       }
@@ -282,6 +285,22 @@ final class Checker {
   }
 
   /** Keeps the first few examples of each kind of violation. */
+  /** A chain's operations in short: step, kind, status, reason, revision read or written. */
+  private static String steps(List<Operation> ops, long origin) {
+    return ops.stream()
+        .map(
+            o ->
+                String.format(
+                    "%d %s %d %s r%d at %d ms",
+                    o.step(),
+                    o.kind(),
+                    o.status(),
+                    o.reason(),
+                    o.revision(),
+                    (o.started() - origin) / 1_000_000))
+        .collect(Collectors.joining("; ", "chain " + ops.get(0).chain() + ": ", ""));
+  }
+
   private static void example(
       Map<String, List<String>> examples, long origin, String what, Operation op) {
     List<String> these = examples.computeIfAbsent(what, w -> new ArrayList<>());
