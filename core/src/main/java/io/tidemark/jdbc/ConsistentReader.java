@@ -61,7 +61,7 @@ public final class ConsistentReader {
     this.lostWrites = new LostWrites(waiter);
     this.replica =
         new ReplicaAttempt(routes, b.maxReplicaReads, waiter, knownSources, b.queryReserve, ticker);
-    this.source = new SourceFallback(routes, b.maxSourceFallbacks, waiter);
+    this.source = new SourceFallback(routes, b.maxSourceFallbacks, waiter, knownSources);
   }
 
   /** Starts building a reader over the replica's and the source's data sources. */

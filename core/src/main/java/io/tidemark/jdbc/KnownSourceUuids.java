@@ -3,11 +3,13 @@ package io.tidemark.jdbc;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
+import io.tidemark.TidemarkException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -126,6 +128,29 @@ final class KnownSourceUuids {
       }
     }
     return set.restrictedToSourcesOf(known);
+  }
+
+  /**
+   * What {@code connection}'s server had executed right after a query on it, so at least what the
+   * query saw, limited to the cluster's sources: asked within what is left until {@code deadline}
+   * (at least a millisecond, a loopback round trip); nothing when the server fails to answer, since
+   * the value read is sound either way.
+   */
+  GtidSet observedOn(Connection connection, Deadline deadline) {
+    long left = ReadBudget.millisLeft(deadline);
+    try {
+      SocketTimeout.tighten(connection, left);
+    } catch (SQLException e) {
+      return GtidSet.EMPTY;
+    }
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
+      rs.next();
+      return ofKnownSources(
+          GtidSet.parse(rs.getString(1)), Deadline.after(Duration.ofMillis(left), ticker));
+    } catch (SQLException | TidemarkException e) {
+      return GtidSet.EMPTY;
+    }
   }
 
   /** Whether every source of {@code token} is in the list as last read; no server call. */

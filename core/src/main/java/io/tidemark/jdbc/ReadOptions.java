@@ -118,10 +118,11 @@ public final class ReadOptions {
   }
 
   /**
-   * Monotonic reads: after a replica read, what the replica had executed (sampled on the same
-   * connection right after the query, limited to the cluster's source UUIDs) joins the context, so
-   * the answer's token makes the client's next read see at least as much, even for a client that
-   * never writes. One more round trip per replica read; off by default.
+   * Monotonic reads: after a read, what its server had executed (sampled on the same connection
+   * right after the query, limited to the cluster's source UUIDs) joins the context, so the
+   * answer's token makes the client's next read see at least as much, even for a client that never
+   * writes: after a source read too, since the source may be ahead of every replica. One more round
+   * trip per read; off by default.
    */
   public ReadOptions withMonotonic(boolean monotonic) {
     return new ReadOptions(timeout, policy, token, minRevision, sourceOnly, tables, monotonic);

@@ -6,13 +6,10 @@ import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
-import io.tidemark.TidemarkException;
 import io.tidemark.internal.ConnectionFailures;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
@@ -209,33 +206,8 @@ final class ReplicaAttempt {
     }
     ConsistencyContext context = read.context();
     if (read.options().monotonic() && context != null) {
-      context.merge(observed(connection, deadline));
+      context.merge(knownSources.observedOn(connection, deadline));
     }
     return new Served<>(new ReadResult<>(value, read.record(uuid, NodeRole.REPLICA, served)));
-  }
-
-  /**
-   * What the replica had executed right after the query, so at least what the query saw, limited to
-   * the cluster's sources; nothing when the read has no time left or the replica fails to answer,
-   * since the value read is sound either way.
-   */
-  private GtidSet observed(Connection connection, Deadline deadline) {
-    long left = deadline.remaining().toMillis();
-    if (left <= 0) {
-      return GtidSet.EMPTY;
-    }
-    try {
-      SocketTimeout.tighten(connection, left);
-    } catch (SQLException e) {
-      return GtidSet.EMPTY;
-    }
-    try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
-      rs.next();
-      return knownSources.ofKnownSources(
-          GtidSet.parse(rs.getString(1)), Deadline.after(Duration.ofMillis(left), ticker));
-    } catch (SQLException | TidemarkException e) {
-      return GtidSet.EMPTY;
-    }
   }
 }

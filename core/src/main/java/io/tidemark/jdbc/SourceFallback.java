@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
@@ -21,11 +22,14 @@ final class SourceFallback {
   private final NodeRoutes routes;
   private final Semaphore permits;
   private final GtidWaiter waiter;
+  private final KnownSourceUuids knownSources;
 
-  SourceFallback(NodeRoutes routes, int maxSourceFallbacks, GtidWaiter waiter) {
+  SourceFallback(
+      NodeRoutes routes, int maxSourceFallbacks, GtidWaiter waiter, KnownSourceUuids knownSources) {
     this.routes = routes;
     this.permits = new Semaphore(maxSourceFallbacks);
     this.waiter = waiter;
+    this.knownSources = knownSources;
   }
 
   <T> ReadResult<T> run(ReadRun<T> read, Reason reason) throws SQLException {
@@ -60,6 +64,11 @@ final class SourceFallback {
                 + uuid
                 + " returned a row older than revision "
                 + read.options().minRevision());
+      }
+      ConsistencyContext context = read.context();
+      if (read.options().monotonic() && context != null) {
+        // The source may be ahead of every replica: a later read must not go back behind it.
+        context.merge(knownSources.observedOn(connection, end));
       }
       return new ReadResult<>(value, read.record(uuid, NodeRole.SOURCE, reason));
     } catch (SQLTransientConnectionException e) {

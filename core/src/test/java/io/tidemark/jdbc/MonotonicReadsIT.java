@@ -86,6 +86,25 @@ class MonotonicReadsIT {
   }
 
   @Test
+  void aRowSeenOnTheSourceIsNotReadGoneOnALaggingReplica() throws Exception {
+    int id = anotherUserWritesWhileOneReplicaLags();
+    try (ConsistencyContext.Binding client = ConsistencyContext.open()) {
+      ConsistentReader reader = reader(behindPool, true);
+      ReadResult<@Nullable String> onSource =
+          reader.read(reader.defaults().withSourceOnly(), c -> Rows.value(c, id));
+      assertThat(onSource.value()).isEqualTo("theirs");
+      assertThat(onSource.record().reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
+
+      ReadResult<@Nullable String> next = reader.read(c -> Rows.value(c, id));
+
+      assertThat(next.value()).as("never back to a state without the row").isEqualTo("theirs");
+      assertThat(next.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+    } finally {
+      behind.resumeApplier();
+    }
+  }
+
+  @Test
   void withoutMonotonicReadsTheSecondReadMayGoBack() throws Exception {
     int id = anotherUserWritesWhileOneReplicaLags();
     try (ConsistencyContext.Binding client = ConsistencyContext.open()) {

@@ -75,10 +75,10 @@ public @interface ReadYourWrites {
   String[] tables() default {};
 
   /**
-   * Monotonic reads: the answer's token also carries what the replica had executed when this read
-   * ran, so the client's next read sees at least as much, even a client that never writes (one more
-   * round trip per replica read). {@code false} opts this method out; {@code
-   * tidemark.read.monotonic=false} opts out every method.
+   * Monotonic reads: the answer's token also carries what the read's server (a replica, or the
+   * source) had executed when this read ran, so the client's next read sees at least as much, even
+   * a client that never writes (one more round trip per read). {@code false} opts this method out;
+   * {@code tidemark.read.monotonic=false} opts out every method.
    */
   boolean monotonic() default true;
 }

@@ -255,8 +255,8 @@ public class TidemarkProperties {
     private ReadPolicy policy = ReadPolicy.FALLBACK_TO_SOURCE;
 
     /**
-     * Whether an answer's token also carries what each replica read observed, so that a client
-     * never reads an older state than it has seen (one more round trip per replica read).
+     * Whether an answer's token also carries what each read observed (on a replica or the source),
+     * so that a client never reads an older state than it has seen (one more round trip per read).
      */
     private boolean monotonic = true;
 
