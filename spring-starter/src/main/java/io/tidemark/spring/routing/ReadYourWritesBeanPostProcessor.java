@@ -35,12 +35,23 @@ public final class ReadYourWritesBeanPostProcessor
       ObjectProvider<ScopeStore> store,
       ObjectProvider<ReadInstrumentation> instrumentation,
       BeanFactory beans) {
-    this(
+    this(interceptors(reader, store, instrumentation, new MethodExpressions(beans), beans));
+  }
+
+  private static MethodInterceptor interceptors(
+      ObjectProvider<ConsistentReader> reader,
+      ObjectProvider<ScopeStore> store,
+      ObjectProvider<ReadInstrumentation> instrumentation,
+      MethodExpressions expressions,
+      BeanFactory beans) {
+    Scopes scopes = new Scopes(store, expressions);
+    return new ScopedWritesInterceptor(
+        scopes,
         new ReadYourWritesInterceptor(
             reader,
-            store,
+            scopes,
             instrumentation,
-            new MethodExpressions(beans),
+            expressions,
             new EmbeddedValueResolver((ConfigurableBeanFactory) beans)));
   }
 

@@ -7,11 +7,8 @@ import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
-import io.tidemark.scope.ScopeKey;
-import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.Revisioned;
-import io.tidemark.spring.ScopedWrites;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -29,22 +26,20 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.jdbc.datasource.ConnectionHolder;
-import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringValueResolver;
 
 /**
  * Runs methods annotated with {@link ReadYourWrites} through the read path, their connections
- * pinned to the connection it chose, and merges the writes of {@link ScopedWrites} methods into
- * their scope.
+ * pinned to the connection it chose.
  */
 final class ReadYourWritesInterceptor implements MethodInterceptor {
 
   private static final Log log = LogFactory.getLog(ReadYourWritesInterceptor.class);
 
   private final ObjectProvider<ConsistentReader> reader;
-  private final ObjectProvider<ScopeStore> store;
+  private final Scopes scopes;
   private final ObjectProvider<ReadInstrumentation> instrumentation;
   private final MethodExpressions expressions;
   private final StringValueResolver values;
@@ -52,12 +47,12 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
 
   ReadYourWritesInterceptor(
       ObjectProvider<ConsistentReader> reader,
-      ObjectProvider<ScopeStore> store,
+      Scopes scopes,
       ObjectProvider<ReadInstrumentation> instrumentation,
       MethodExpressions expressions,
       StringValueResolver values) {
     this.reader = reader;
-    this.store = store;
+    this.scopes = scopes;
     this.instrumentation = instrumentation;
     this.expressions = expressions;
     this.values = values;
@@ -75,31 +70,18 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     }
     Class<?> type = invocation.getThis() != null ? invocation.getThis().getClass() : null;
     Method specific = AopUtils.getMostSpecificMethod(method, type);
-    ScopedWrites scoped = AnnotatedElementUtils.findMergedAnnotation(specific, ScopedWrites.class);
     ReadYourWrites read =
         AnnotatedElementUtils.findMergedAnnotation(specific, ReadYourWrites.class);
     if (read == null && type != null) {
       read = AnnotatedElementUtils.findMergedAnnotation(type, ReadYourWrites.class);
     }
+    if (read == null) {
+      return invocation.proceed();
+    }
     ConsistencyContext bound = ConsistencyContext.currentOrNull();
-    try (ConsistencyContext.Binding scope =
+    try (ConsistencyContext.Binding binding =
         bound != null ? bound.attach() : ConsistencyContext.open()) {
-      ConsistencyContext context = scope.context();
-      GtidSet before = context.gtids();
-      Object result;
-      try {
-        result = read != null ? read(invocation, specific, read, context) : invocation.proceed();
-      } catch (Throwable failure) {
-        // What committed before the failure is written all the same: the scope must learn it.
-        if (scoped != null) {
-          publishOnceCommitted(scoped, specific, invocation.getArguments(), context, before);
-        }
-        throw failure;
-      }
-      if (scoped != null) {
-        publishOnceCommitted(scoped, specific, invocation.getArguments(), context, before);
-      }
-      return result;
+      return read(invocation, specific, read, binding.context());
     }
   }
 
@@ -113,8 +95,9 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
         attributes.computeIfAbsent(method, m -> ReadAttributes.of(annotation, m, values));
     Object[] arguments = invocation.getArguments();
     if (!attrs.scope().isEmpty()) {
-      requiredStore("@ReadYourWrites(scope)")
-          .get(scopeKey(attrs.scope(), method, arguments, "@ReadYourWrites(scope)"))
+      scopes
+          .store("@ReadYourWrites(scope)")
+          .get(scopes.key(attrs.scope(), method, arguments, "@ReadYourWrites(scope)"))
           .applyTo(context);
     }
     PinnedRead pinned = PinnedRead.current();
@@ -224,89 +207,6 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
             + method.toGenericString()
             + " needs a Revisioned result, got "
             + row.getClass().getName());
-  }
-
-  /**
-   * Publishes now, or, inside an outer transaction whose commit is still to come (so the writes'
-   * GTIDs are not captured yet), right after that commit.
-   */
-  private void publishOnceCommitted(
-      ScopedWrites scoped,
-      Method method,
-      Object[] arguments,
-      ConsistencyContext context,
-      GtidSet before) {
-    if (TransactionSynchronizationManager.isSynchronizationActive()
-        && TransactionSynchronizationManager.isActualTransactionActive()) {
-      TransactionSynchronizationManager.registerSynchronization(
-          new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
-              publish(scoped, method, arguments, context, before);
-            }
-          });
-      return;
-    }
-    publish(scoped, method, arguments, context, before);
-  }
-
-  private void publish(
-      ScopedWrites scoped,
-      Method method,
-      Object[] arguments,
-      ConsistencyContext context,
-      GtidSet before) {
-    ScopeStore tokens = requiredStore("@ScopedWrites");
-    ScopeKey key = scopeKey(scoped.value(), method, arguments, "@ScopedWrites");
-    // Both are idempotent, so one more try is safe after a call that may or may not have landed.
-    if (context.isDirty()) {
-      String because = String.valueOf(context.dirtyBecause());
-      if (!tokens.markDirty(key, because) && !tokens.markDirty(key, because)) {
-        notRecorded(context, key, method, "could not be marked dirty");
-      }
-    }
-    GtidSet written = context.gtids().subtract(before);
-    if (!written.isEmpty() && !tokens.merge(key, written) && !tokens.merge(key, written)) {
-      notRecorded(context, key, method, "did not take the GTIDs " + written.toSingleLineString());
-    }
-  }
-
-  /**
-   * The writes committed: failing the method now would answer a committed write as a failure, and
-   * the caller would retry it. The context notes the scope instead, so the answer names it.
-   */
-  private static void notRecorded(
-      ConsistencyContext context, ScopeKey key, Method method, String what) {
-    context.scopeNotRecorded(key.toString());
-    log.warn(
-        "The writes of "
-            + method.toGenericString()
-            + " committed, but scope "
-            + key
-            + " "
-            + what
-            + ": the scope store did not answer in time; reads under the scope on other"
-            + " instances may miss them.");
-  }
-
-  private ScopeKey scopeKey(String expression, Method method, Object[] arguments, String what) {
-    String text = expressions.evaluate(expression, method, arguments, String.class, what);
-    try {
-      return ScopeKey.of(text);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          what + " of " + method.toGenericString() + " gave an invalid scope: " + e.getMessage(),
-          e);
-    }
-  }
-
-  private ScopeStore requiredStore(String what) {
-    ScopeStore tokens = store.getIfAvailable();
-    if (tokens == null) {
-      throw new IllegalStateException(
-          what + " needs a scope store: set tidemark.scope.store to REDIS or CAFFEINE");
-    }
-    return tokens;
   }
 
   /**

@@ -227,7 +227,7 @@ class TokenPropagationIT {
       private String describe(int id) {
         String status = payments.status(id).orElse("missing");
         ExecutionRecord last = history.recent().get(0);
-        return status + " " + last.role() + " " + last.reason();
+        return status + " " + last.role().label() + " " + last.reason();
       }
     }
   }
