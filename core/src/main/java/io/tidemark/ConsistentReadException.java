@@ -12,16 +12,21 @@ public final class ConsistentReadException extends TidemarkException {
   private static final long serialVersionUID = 1L;
 
   private final Reason reason;
-  private final transient GtidSet token;
+  private final transient GtidSet required;
   private final String replica;
   private final Duration waited;
   private final transient GtidSet lost;
 
   ConsistentReadException(
-      Reason reason, GtidSet token, String replica, Duration waited, GtidSet lost, String message) {
+      Reason reason,
+      GtidSet required,
+      String replica,
+      Duration waited,
+      GtidSet lost,
+      String message) {
     super(message, true);
     this.reason = reason;
-    this.token = token;
+    this.required = required;
     this.replica = replica;
     this.waited = waited;
     this.lost = lost;
@@ -29,8 +34,8 @@ public final class ConsistentReadException extends TidemarkException {
 
   /** Creates the exception for a failed read; the message states the measured facts. */
   public static ConsistentReadException of(
-      Reason reason, GtidSet token, String replica, Duration waited, String detail) {
-    return create(reason, token, replica, waited, GtidSet.EMPTY, detail);
+      Reason reason, GtidSet required, String replica, Duration waited, String detail) {
+    return create(reason, required, replica, waited, GtidSet.EMPTY, detail);
   }
 
   /**
@@ -38,16 +43,21 @@ public final class ConsistentReadException extends TidemarkException {
    * lost}, GTIDs the source has not executed: writes lost in a failover.
    */
   public static ConsistentReadException lost(
-      GtidSet token, GtidSet lost, String replica, Duration waited, String detail) {
+      GtidSet required, GtidSet lost, String replica, Duration waited, String detail) {
     return create(
-        Reason.TOKEN_NOT_ON_SOURCE, token, replica, waited, lost, detail + "; lost " + lost);
+        Reason.TOKEN_NOT_ON_SOURCE, required, replica, waited, lost, detail + "; lost " + lost);
   }
 
   private static ConsistentReadException create(
-      Reason reason, GtidSet token, String replica, Duration waited, GtidSet lost, String detail) {
+      Reason reason,
+      GtidSet required,
+      String replica,
+      Duration waited,
+      GtidSet lost,
+      String detail) {
     return new ConsistentReadException(
         reason,
-        token,
+        required,
         replica,
         waited,
         lost,
@@ -59,7 +69,7 @@ public final class ConsistentReadException extends TidemarkException {
             + ", waited "
             + waited.toMillis()
             + " ms, token "
-            + token.toSingleLineString()
+            + required.toSingleLineString()
             + ")");
   }
 
@@ -69,8 +79,8 @@ public final class ConsistentReadException extends TidemarkException {
   }
 
   /** The GTID set the read required. */
-  public GtidSet token() {
-    return token;
+  public GtidSet required() {
+    return required;
   }
 
   /** The replica's {@code server_uuid}, or {@code "replica"} when no replica connection was had. */

@@ -125,15 +125,15 @@ class GtidSetAlgebraTests {
   void fillsOnlyGapsTheKnownStateHoldsNeverAddingIntervals(long seed) {
     RandomGtids random = new RandomGtids(seed, true);
     for (int i = 0; i < CASES_PER_SEED; i++) {
-      GtidSet token = GtidSet.parse(random.next().text());
+      GtidSet required = GtidSet.parse(random.next().text());
       GtidSet known = GtidSet.parse(random.next().text());
 
-      GtidSet filled = token.fillGaps(known);
+      GtidSet filled = required.fillGaps(known);
 
-      assertThat(filled.containsAll(token)).isTrue();
-      assertThat(token.union(known).containsAll(filled)).as("adds only known GTIDs").isTrue();
-      assertThat(filled.intervalCount()).isLessThanOrEqualTo(token.intervalCount());
-      assertThat(filled.uuids()).isEqualTo(token.uuids());
+      assertThat(filled.containsAll(required)).isTrue();
+      assertThat(required.union(known).containsAll(filled)).as("adds only known GTIDs").isTrue();
+      assertThat(filled.intervalCount()).isLessThanOrEqualTo(required.intervalCount());
+      assertThat(filled.uuids()).isEqualTo(required.uuids());
       assertThat(filled.fillGaps(known)).isEqualTo(filled);
     }
   }
@@ -141,12 +141,12 @@ class GtidSetAlgebraTests {
   @Test
   void fillsAGapOnlyWhenTheKnownStateHoldsAllOfIt() {
     String uuid = RandomGtids.UUIDS[0];
-    GtidSet token = GtidSet.parse(uuid + ":5:17:33:41");
+    GtidSet required = GtidSet.parse(uuid + ":5:17:33:41");
     GtidSet known = GtidSet.parse(uuid + ":1-20:30-35");
 
-    assertThat(token.fillGaps(known)).hasToString(uuid + ":5-17:33:41");
-    assertThat(token.fillGaps(GtidSet.parse(uuid + ":1-100"))).hasToString(uuid + ":5-41");
-    assertThat(token.fillGaps(GtidSet.EMPTY)).isEqualTo(token);
+    assertThat(required.fillGaps(known)).hasToString(uuid + ":5-17:33:41");
+    assertThat(required.fillGaps(GtidSet.parse(uuid + ":1-100"))).hasToString(uuid + ":5-41");
+    assertThat(required.fillGaps(GtidSet.EMPTY)).isEqualTo(required);
   }
 
   @Test

@@ -92,7 +92,7 @@ public class ManyWaitersBenchmark {
 
   // The current invocation.
   private long id;
-  private GtidSet token = GtidSet.EMPTY;
+  private GtidSet required = GtidSet.EMPTY;
   private final List<Future<Long>> reads = new ArrayList<>();
   private long ackAt;
 
@@ -108,7 +108,7 @@ public class ManyWaitersBenchmark {
       options = ReadOptions.defaults().withTimeout(Duration.ofSeconds(3));
       // Loads what the reader learns once: the cluster's source UUIDs, how the replica waits.
       reader.read(
-          options.withToken(GtidSet.parse(cluster.source.gtidExecuted())),
+          options.requiring(GtidSet.parse(cluster.source.gtidExecuted())),
           c -> Cluster.readRow(c, 0));
     } else {
       for (int i = 0; i < waiters; i++) {
@@ -129,7 +129,7 @@ public class ManyWaitersBenchmark {
   @Setup(Level.Invocation)
   public void arm() throws SQLException, InterruptedException {
     id = ++lastId;
-    token = GtidSet.parse(sourceUuid + ":" + (lastGno + 1));
+    required = GtidSet.parse(sourceUuid + ":" + (lastGno + 1));
     CountDownLatch started = new CountDownLatch(waiters);
     reads.clear();
     for (int i = 0; i < waiters; i++) {
@@ -195,7 +195,7 @@ public class ManyWaitersBenchmark {
 
   private long readThroughTidemark() throws SQLException {
     ReadResult<@Nullable Integer> result =
-        reader.read(options.withToken(token), c -> Cluster.readRow(c, id));
+        reader.read(options.requiring(required), c -> Cluster.readRow(c, id));
     long at = System.nanoTime();
     if (result.value() == null || result.record().role() != NodeRole.REPLICA) {
       throw new IllegalStateException("not read on the replica after the wait: " + result);
@@ -205,11 +205,11 @@ public class ManyWaitersBenchmark {
 
   private long waitAndRead(Connection c) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT WAIT_FOR_EXECUTED_GTID_SET(?, 10)")) {
-      ps.setString(1, token.toString());
+      ps.setString(1, required.toString());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         if (rs.getInt(1) != 0) {
-          throw new IllegalStateException("the replica did not execute " + token + " in 10 s");
+          throw new IllegalStateException("the replica did not execute " + required + " in 10 s");
         }
       }
     }

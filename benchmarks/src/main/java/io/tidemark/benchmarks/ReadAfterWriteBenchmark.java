@@ -89,7 +89,7 @@ public class ReadAfterWriteBenchmark {
 
   // The write of the current invocation.
   private long id;
-  private GtidSet token = GtidSet.EMPTY;
+  private GtidSet required = GtidSet.EMPTY;
   private long ackAt;
   private long doneAt;
   private boolean bySource;
@@ -128,11 +128,11 @@ public class ReadAfterWriteBenchmark {
         Connection c = capturing.getConnection()) {
       Cluster.insertRow(c, id);
       ackAt = System.nanoTime();
-      token = binding.context().gtids();
+      required = binding.context().gtids();
     }
-    if (!token.equals(GtidSet.parse(expected))) {
+    if (!required.equals(GtidSet.parse(expected))) {
       // Someone else wrote to the source: the observer waits for another transaction.
-      throw new IllegalStateException("the write got " + token + ", expected " + expected);
+      throw new IllegalStateException("the write got " + required + ", expected " + expected);
     }
     lastGno = gno;
     bySource = false;
@@ -212,7 +212,7 @@ public class ReadAfterWriteBenchmark {
 
   @Benchmark
   public int pollGtidSubset() throws SQLException {
-    String gtids = token.toString();
+    String gtids = required.toString();
     long deadline = System.nanoTime() + POLL_BUDGET_NANOS;
     try (PreparedStatement ps =
         pinnedReplica.prepareStatement("SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed)")) {
@@ -239,7 +239,7 @@ public class ReadAfterWriteBenchmark {
 
   private int throughTidemark(ReadOptions options) throws SQLException {
     ReadResult<@Nullable Integer> result =
-        reader.read(options.withToken(token), c -> Cluster.readRow(c, id));
+        reader.read(options.requiring(required), c -> Cluster.readRow(c, id));
     bySource = result.record().role() == NodeRole.SOURCE;
     waitedNanos = result.record().waited().toNanos();
     return done(result.value());

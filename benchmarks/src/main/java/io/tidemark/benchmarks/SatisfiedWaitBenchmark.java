@@ -41,8 +41,8 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@code selectOne} and {@code satisfiedWait}: {@code SELECT 1} against {@code SELECT
  *       WAIT_FOR_EXECUTED_GTID_SET(token, 1)} on one pinned connection, for tokens of 1 UUID with 1
  *       interval, 3 UUIDs with 30 intervals and 10 UUIDs with 1 000 intervals in all (parameter
- *       {@code token}, UUIDs x intervals). The replica is given those GTIDs up front by adding them
- *       to its {@code gtid_purged}, which needs no transactions.
+ *       {@code required}, UUIDs x intervals). The replica is given those GTIDs up front by adding
+ *       them to its {@code gtid_purged}, which needs no transactions.
  *   <li>{@code plainReplicaRead} and {@code fastPath}: the same primary-key read from the replica
  *       pool, once straight and once through {@link ConsistentReader} with a token the reader
  *       already knows the replica has executed, which skips the wait; the difference is all
@@ -122,7 +122,7 @@ public class SatisfiedWaitBenchmark {
     replicaPool = cluster.replicaPool(2);
     HikariDataSource sourcePool = cluster.plainSourcePool(1);
     reader = ConsistentReader.builder(replicaPool, sourcePool).build();
-    caughtUp = ReadOptions.defaults().withToken(GtidSet.parse(cluster.source.gtidExecuted()));
+    caughtUp = ReadOptions.defaults().requiring(GtidSet.parse(cluster.source.gtidExecuted()));
     ReadResult<@Nullable Integer> first = reader.read(caughtUp, c -> Cluster.readRow(c, 1));
     if (first.value() == null) {
       throw new IllegalStateException("the replica lacks row 1: " + first.record());

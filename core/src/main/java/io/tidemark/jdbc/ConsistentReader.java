@@ -148,23 +148,23 @@ public final class ConsistentReader {
   public void checkJoinedTransaction(Connection connection, boolean viewPerStatement)
       throws SQLException {
     ConsistencyContext context = ConsistencyContext.currentOrNull();
-    GtidSet token = context == null ? GtidSet.EMPTY : context.gtids();
-    if (token.isEmpty()) {
+    GtidSet required = context == null ? GtidSet.EMPTY : context.gtids();
+    if (required.isEmpty()) {
       return;
     }
     GtidSet visible =
         viewPerStatement ? null : CapturingConnectionHandler.atFirstStatement(connection);
-    if (visible != null && !visible.containsAll(token)) {
+    if (visible != null && !visible.containsAll(required)) {
       throw new IllegalStateException(
           "a read joins a transaction whose read view may predate writes its token names ("
-              + token.subtract(visible)
+              + required.subtract(visible)
               + "); read before the transaction's first statement, outside it, or in one that"
               + " reads committed data per statement");
     }
-    if (!waiter.executed(connection, token)) {
+    if (!waiter.executed(connection, required)) {
       throw lostWrites.notOnSource(
           connection,
-          token,
+          required,
           "source",
           Duration.ZERO,
           "the transaction's server has not executed the token: writes were lost");
@@ -182,20 +182,20 @@ public final class ConsistentReader {
   /** The read's policy: the replica, then as the policy says when it does not serve. */
   private <T> ReadResult<T> run(ReadRun<T> read) throws SQLException {
     ReadOptions options = read.options();
-    GtidSet token = read.token();
+    GtidSet required = read.required();
     ConsistencyContext context = read.context();
     if (options.sourceOnly() || (context != null && context.isDirty())) {
       return source.run(read, Reason.SOURCE_BY_POLICY);
     }
-    if (!token.isEmpty() && !knownSources.knowsAllNow(token) && !knowsSourcesOf(read)) {
+    if (!required.isEmpty() && !knownSources.knowsAllNow(required) && !knowsSourcesOf(read)) {
       throw read.failed(
           Reason.TOKEN_REJECTED,
-          token.hasTags()
+          required.hasTags()
               ? "the token names a source UUID or GTID tag this cluster's source never committed"
                   + " (tagged GTIDs need MySQL 8.3 or later on every node)"
               : "the token names a source UUID this cluster lacks");
     }
-    if (options.policy() == ReadPolicy.FALLBACK_TO_SOURCE && lostWrites.namedIn(token)) {
+    if (options.policy() == ReadPolicy.FALLBACK_TO_SOURCE && lostWrites.namedIn(required)) {
       // No replica will reach a token that names lost writes: the source tells at once.
       return source.run(read, Reason.SOURCE_FALLBACK);
     }
@@ -235,11 +235,11 @@ public final class ConsistentReader {
   }
 
   private boolean knowsSourcesOf(ReadRun<?> read) throws SQLException {
-    GtidSet token = read.token();
+    GtidSet required = read.required();
     try {
       // The socket grace, as for a replica: even a read with no budget left may look them up.
       if (knownSources.knowsAll(
-          token,
+          required,
           Deadline.after(
               Duration.ofMillis(ReadBudget.socketMillis(read.budget().deadline())), ticker))) {
         return true;

@@ -48,25 +48,25 @@ final class GtidWaiter {
   }
 
   /**
-   * Returns whether the server executed {@code token} before {@code budgetNanos} ran out. A budget
-   * of zero or less sends no wait, only a non-blocking check.
+   * Returns whether the server executed {@code required} before {@code budgetNanos} ran out. A
+   * budget of zero or less sends no wait, only a non-blocking check.
    */
-  boolean await(Connection connection, String serverUuid, GtidSet token, long budgetNanos)
+  boolean await(Connection connection, String serverUuid, GtidSet required, long budgetNanos)
       throws SQLException {
     if (budgetNanos <= 0) {
-      return executed(connection, token);
+      return executed(connection, required);
     }
     long end = ticker.read() + budgetNanos;
     boolean fractions = honoursFractions(connection, serverUuid);
     // The first call on a server spends part of the budget on the probe.
     long left = end - ticker.read();
     if (left <= 0) {
-      return executed(connection, token);
+      return executed(connection, required);
     }
     if (fractions) {
       long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
       long begun = ticker.read();
-      if (waitOnServer(connection, token, BigDecimal.valueOf(millis, 3))) {
+      if (waitOnServer(connection, required, BigDecimal.valueOf(millis, 3))) {
         return true;
       }
       long early = TimeUnit.MILLISECONDS.toNanos(millis) - (ticker.read() - begun);
@@ -80,16 +80,16 @@ final class GtidWaiter {
       left = end - ticker.read();
     }
     long wholeSeconds = left / SECOND;
-    if (wholeSeconds > 0 && waitOnServer(connection, token, BigDecimal.valueOf(wholeSeconds))) {
+    if (wholeSeconds > 0 && waitOnServer(connection, required, BigDecimal.valueOf(wholeSeconds))) {
       return true;
     }
-    return poll(connection, token, end);
+    return poll(connection, required, end);
   }
 
-  /** Whether the server has executed {@code token} now: one round trip, never blocks. */
-  boolean executed(Connection connection, GtidSet token) throws SQLException {
+  /** Whether the server has executed {@code required} now: one round trip, never blocks. */
+  boolean executed(Connection connection, GtidSet required) throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(EXECUTED)) {
-      ps.setString(1, token.toString());
+      ps.setString(1, required.toString());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getInt(1) == 1;
@@ -98,12 +98,12 @@ final class GtidWaiter {
   }
 
   /**
-   * The part of {@code token} the server has not executed, or {@code null} when its answer cannot
-   * be read.
+   * The part of {@code required} the server has not executed, or {@code null} when its answer
+   * cannot be read.
    */
-  @Nullable GtidSet missing(Connection connection, GtidSet token) throws SQLException {
+  @Nullable GtidSet missing(Connection connection, GtidSet required) throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(MISSING)) {
-      ps.setString(1, token.toString());
+      ps.setString(1, required.toString());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return GtidSet.parse(rs.getString(1));
@@ -113,10 +113,10 @@ final class GtidWaiter {
     }
   }
 
-  private boolean poll(Connection connection, GtidSet token, long end) throws SQLException {
+  private boolean poll(Connection connection, GtidSet required, long end) throws SQLException {
     long pause = MIN_POLL_NANOS;
     while (true) {
-      if (executed(connection, token)) {
+      if (executed(connection, required)) {
         return true;
       }
       long left = end - ticker.read();
@@ -128,16 +128,16 @@ final class GtidWaiter {
       LockSupport.parkNanos(Math.min(pause, left));
       if (Thread.interrupted()) {
         Thread.currentThread().interrupt();
-        return executed(connection, token);
+        return executed(connection, required);
       }
       pause = Math.min(pause * 2, MAX_POLL_NANOS);
     }
   }
 
-  private boolean waitOnServer(Connection connection, GtidSet token, BigDecimal seconds)
+  private boolean waitOnServer(Connection connection, GtidSet required, BigDecimal seconds)
       throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(WAIT)) {
-      ps.setString(1, token.toString());
+      ps.setString(1, required.toString());
       ps.setBigDecimal(2, seconds);
       // A guard in case a server ignores its own timeout: the driver cancels the statement.
       ps.setQueryTimeout(seconds.intValue() + 2);

@@ -45,15 +45,15 @@ final class KnownSourceUuids {
   }
 
   /**
-   * Whether every source of {@code token} is a known one. An unknown one is looked up in a list
+   * Whether every source of {@code required} is a known one. An unknown one is looked up in a list
    * read after this call began (a new source may have just taken its first write), from the source
    * as seen after a fresh look at the roles, waiting for the next allowed read of it; the turn, the
    * look, the wait, the connection and the query all end by {@code deadline}.
    *
    * @throws SQLTransientConnectionException when the list could not be read by the deadline
    */
-  boolean knowsAll(GtidSet token, Deadline deadline) throws SQLException {
-    if (knowsAllNow(token)) {
+  boolean knowsAll(GtidSet required, Deadline deadline) throws SQLException {
+    if (knowsAllNow(required)) {
       return true;
     }
     long asked = ticker.read();
@@ -80,7 +80,7 @@ final class KnownSourceUuids {
     } finally {
       refreshing.unlock();
     }
-    return token.namesOnlySourcesOf(known);
+    return required.namesOnlySourcesOf(known);
   }
 
   /**
@@ -153,9 +153,9 @@ final class KnownSourceUuids {
     }
   }
 
-  /** Whether every source of {@code token} is in the list as last read; no server call. */
-  boolean knowsAllNow(GtidSet token) {
-    return token.namesOnlySourcesOf(known);
+  /** Whether every source of {@code required} is in the list as last read; no server call. */
+  boolean knowsAllNow(GtidSet required) {
+    return required.namesOnlySourcesOf(known);
   }
 
   private void awaitNextRefresh(Deadline deadline) throws SQLTransientConnectionException {

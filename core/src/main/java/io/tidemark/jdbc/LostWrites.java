@@ -30,18 +30,19 @@ final class LostWrites {
    * it lacks when the source can tell.
    */
   ConsistentReadException notOnSource(
-      Connection source, GtidSet token, String replica, Duration waited, String detail) {
+      Connection source, GtidSet required, String replica, Duration waited, String detail) {
     GtidSet missing;
     try {
-      missing = waiter.missing(source, token);
+      missing = waiter.missing(source, required);
     } catch (SQLException e) {
       missing = null;
     }
     if (missing == null || missing.isEmpty()) {
-      return ConsistentReadException.of(Reason.TOKEN_NOT_ON_SOURCE, token, replica, waited, detail);
+      return ConsistentReadException.of(
+          Reason.TOKEN_NOT_ON_SOURCE, required, replica, waited, detail);
     }
     remember(missing);
-    return ConsistentReadException.lost(token, missing, replica, waited, detail);
+    return ConsistentReadException.lost(required, missing, replica, waited, detail);
   }
 
   void remember(GtidSet missing) {
@@ -52,9 +53,9 @@ final class LostWrites {
         });
   }
 
-  /** Whether {@code token} names a GTID found lost. */
-  boolean namedIn(GtidSet token) {
+  /** Whether {@code required} names a GTID found lost. */
+  boolean namedIn(GtidSet required) {
     GtidSet known = lost.get();
-    return !known.isEmpty() && !token.intersection(known).isEmpty();
+    return !known.isEmpty() && !required.intersection(known).isEmpty();
   }
 }

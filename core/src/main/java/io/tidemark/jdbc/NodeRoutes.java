@@ -15,10 +15,10 @@ import org.jspecify.annotations.Nullable;
 public interface NodeRoutes {
 
   /**
-   * The replica for a read that needs {@code token} and reads {@code tables} (empty when not told),
-   * or why there is none.
+   * The replica for a read that needs {@code required} and reads {@code tables} (empty when not
+   * told), or why there is none.
    */
-  Route replicaFor(GtidSet token, Set<String> tables);
+  Route replicaFor(GtidSet required, Set<String> tables);
 
   /** The source, for fallbacks and verification, or why there is none. */
   Route source();
@@ -61,7 +61,7 @@ public interface NodeRoutes {
     Objects.requireNonNull(source, "source");
     return new NodeRoutes() {
       @Override
-      public Route replicaFor(GtidSet token, Set<String> tables) {
+      public Route replicaFor(GtidSet required, Set<String> tables) {
         return Route.to(replica, "replica", Reason.REPLICA_AFTER_WAIT);
       }
 

@@ -29,7 +29,7 @@ public final class ReadOptions {
 
   private final Duration timeout;
   private final ReadPolicy policy;
-  private final @Nullable GtidSet token;
+  private final @Nullable GtidSet required;
   private final long minRevision;
   private final boolean sourceOnly;
   private final Set<String> tables;
@@ -38,14 +38,14 @@ public final class ReadOptions {
   private ReadOptions(
       Duration timeout,
       ReadPolicy policy,
-      @Nullable GtidSet token,
+      @Nullable GtidSet required,
       long minRevision,
       boolean sourceOnly,
       Set<String> tables,
       boolean monotonic) {
     this.timeout = timeout;
     this.policy = policy;
-    this.token = token;
+    this.required = required;
     this.minRevision = minRevision;
     this.sourceOnly = sourceOnly;
     this.tables = tables;
@@ -66,26 +66,26 @@ public final class ReadOptions {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("timeout must not be negative: " + timeout);
     }
-    return new ReadOptions(timeout, policy, token, minRevision, sourceOnly, tables, monotonic);
+    return new ReadOptions(timeout, policy, required, minRevision, sourceOnly, tables, monotonic);
   }
 
   public ReadOptions withPolicy(ReadPolicy policy) {
     return new ReadOptions(
         timeout,
         Objects.requireNonNull(policy, "policy"),
-        token,
+        required,
         minRevision,
         sourceOnly,
         tables,
         monotonic);
   }
 
-  /** Requires {@code token} instead of the current context's GTID set. */
-  public ReadOptions withToken(GtidSet token) {
+  /** Requires {@code required} instead of the current context's GTID set. */
+  public ReadOptions requiring(GtidSet required) {
     return new ReadOptions(
         timeout,
         policy,
-        Objects.requireNonNull(token, "token"),
+        Objects.requireNonNull(required, "required"),
         minRevision,
         sourceOnly,
         tables,
@@ -97,7 +97,7 @@ public final class ReadOptions {
    * {@link ConsistentReader#read(ReadOptions, SqlFunction, java.util.function.ToLongFunction)}.
    */
   public ReadOptions withMinRevision(long revision) {
-    return new ReadOptions(timeout, policy, token, revision, sourceOnly, tables, monotonic);
+    return new ReadOptions(timeout, policy, required, revision, sourceOnly, tables, monotonic);
   }
 
   /**
@@ -105,7 +105,7 @@ public final class ReadOptions {
    * (node-local statistics, a counter read right before a write of the same transaction).
    */
   public ReadOptions withSourceOnly() {
-    return new ReadOptions(timeout, policy, token, minRevision, true, tables, monotonic);
+    return new ReadOptions(timeout, policy, required, minRevision, true, tables, monotonic);
   }
 
   /**
@@ -114,7 +114,7 @@ public final class ReadOptions {
    */
   public ReadOptions withTables(String... tables) {
     return new ReadOptions(
-        timeout, policy, token, minRevision, sourceOnly, Set.of(tables), monotonic);
+        timeout, policy, required, minRevision, sourceOnly, Set.of(tables), monotonic);
   }
 
   /**
@@ -125,7 +125,7 @@ public final class ReadOptions {
    * trip per read; off by default.
    */
   public ReadOptions withMonotonic(boolean monotonic) {
-    return new ReadOptions(timeout, policy, token, minRevision, sourceOnly, tables, monotonic);
+    return new ReadOptions(timeout, policy, required, minRevision, sourceOnly, tables, monotonic);
   }
 
   /** Whether replica reads add what they observed to the context. */
@@ -152,8 +152,8 @@ public final class ReadOptions {
   }
 
   /** The required GTID set, or {@code null} for the current context's. */
-  public @Nullable GtidSet token() {
-    return token;
+  public @Nullable GtidSet required() {
+    return required;
   }
 
   /** The minimum revision, {@link Long#MIN_VALUE} when none is required. */

@@ -24,7 +24,7 @@ final class ReadRun<T> {
   private final SqlFunction<T> query;
   private final @Nullable ToLongFunction<? super T> revisionOf;
   private final ReadBudget budget;
-  private final GtidSet token;
+  private final GtidSet required;
   private final @Nullable ConsistencyContext context;
   private final LostWrites lostWrites;
   private final Ticker ticker;
@@ -43,8 +43,8 @@ final class ReadRun<T> {
     this.revisionOf = revisionOf;
     this.budget = budget;
     this.context = ConsistencyContext.currentOrNull();
-    GtidSet required = options.token();
-    this.token = required != null ? required : context != null ? context.gtids() : GtidSet.EMPTY;
+    GtidSet required = options.required();
+    this.required = required != null ? required : context != null ? context.gtids() : GtidSet.EMPTY;
     this.lostWrites = lostWrites;
     this.ticker = ticker;
   }
@@ -58,8 +58,8 @@ final class ReadRun<T> {
   }
 
   /** The GTIDs the read must see. */
-  GtidSet token() {
-    return token;
+  GtidSet required() {
+    return required;
   }
 
   /** The context the read runs under, or {@code null}. */
@@ -126,11 +126,11 @@ final class ReadRun<T> {
     } catch (SQLException e) {
       // The source already said it lacks the token; only which GTIDs may stay untold.
     }
-    return lostWrites.notOnSource(source, token, node(), waited(), detail);
+    return lostWrites.notOnSource(source, required, node(), waited(), detail);
   }
 
   ConsistentReadException failed(Reason reason, String detail) {
-    return ConsistentReadException.of(reason, token, node(), waited(), detail);
+    return ConsistentReadException.of(reason, required, node(), waited(), detail);
   }
 
   ExecutionRecord record(String node, NodeRole role, Reason reason) {

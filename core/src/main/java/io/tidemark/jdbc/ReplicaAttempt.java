@@ -62,16 +62,16 @@ final class ReplicaAttempt {
   }
 
   <T> Outcome<T> run(ReadRun<T> read) throws SQLException {
-    GtidSet token = read.token();
+    GtidSet required = read.required();
     Deadline replicaDeadline = read.budget().replicaDeadline();
-    NodeRoutes.Route route = routes.replicaFor(token, read.options().tables());
+    NodeRoutes.Route route = routes.replicaFor(required, read.options().tables());
     DataSource replica = route.dataSource();
     if (replica == null) {
       return new Failed<>(route.reason(), route.detail());
     }
     // Only a wait on the replica chosen for this read is worth following: one stuck on another
     // (frozen, or its pool exhausted) would spend this read's budget for nothing.
-    WaitCoalescer.Lead lead = token.isEmpty() ? null : coalesce(read, route.node());
+    WaitCoalescer.Lead lead = required.isEmpty() ? null : coalesce(read, route.node());
     try {
       if (!permits.tryAcquire(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS)) {
         return new Failed<>(Reason.DATABASE_BUSY, "no replica connection within the budget");
@@ -100,16 +100,16 @@ final class ReplicaAttempt {
       return new Failed<>(Reason.DATABASE_BUSY, "interrupted while waiting for a connection");
     } finally {
       if (lead != null) {
-        lead.finish(progress.contains(lastReplicaUuid, token));
+        lead.finish(progress.contains(lastReplicaUuid, required));
       }
     }
   }
 
   private WaitCoalescer.@Nullable Lead coalesce(ReadRun<?> read, String node) {
-    GtidSet token = read.token();
+    GtidSet required = read.required();
     Deadline replicaDeadline = read.budget().replicaDeadline();
-    while (!progress.contains(lastReplicaUuid, token) && !replicaDeadline.isExpired()) {
-      WaitCoalescer.Turn turn = coalescer.join(node, token);
+    while (!progress.contains(lastReplicaUuid, required) && !replicaDeadline.isExpired()) {
+      WaitCoalescer.Turn turn = coalescer.join(node, required);
       if (turn instanceof WaitCoalescer.Lead lead) {
         return lead;
       }
@@ -139,7 +139,7 @@ final class ReplicaAttempt {
   private <T> Outcome<T> onConnection(
       ReadRun<T> read, Connection connection, WaitCoalescer.@Nullable Lead lead)
       throws SQLException {
-    GtidSet token = read.token();
+    GtidSet required = read.required();
     Deadline replicaDeadline = read.budget().replicaDeadline();
     PhysicalConnection physical;
     String uuid;
@@ -158,9 +158,9 @@ final class ReplicaAttempt {
     read.onReplica(uuid);
     lastReplicaUuid = uuid;
     Reason served;
-    if (token.isEmpty()) {
+    if (required.isEmpty()) {
       served = Reason.REPLICA_NO_TOKEN;
-    } else if (progress.contains(uuid, token)) {
+    } else if (progress.contains(uuid, required)) {
       served = Reason.REPLICA_CAUGHT_UP;
     } else {
       long budget = replicaDeadline.remaining().toNanos() - queryReserveNanos;
@@ -168,7 +168,7 @@ final class ReplicaAttempt {
       boolean executed;
       try {
         SocketTimeout.tighten(connection, ReadBudget.socketMillis(replicaDeadline));
-        executed = waiter.await(connection, uuid, token, budget);
+        executed = waiter.await(connection, uuid, required, budget);
       } catch (SQLException e) {
         read.waited(ticker.read() - begun);
         ConnectionFailures.abortIfBroken(connection, e);
@@ -184,7 +184,7 @@ final class ReplicaAttempt {
                 + Duration.ofNanos(Math.max(0, budget)).toMillis()
                 + " ms");
       }
-      progress.advance(uuid, token);
+      progress.advance(uuid, required);
       if (lead != null) {
         // Followers need not wait for this read's query, only for the replica.
         lead.finish(true);

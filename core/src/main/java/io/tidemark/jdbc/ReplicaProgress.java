@@ -27,9 +27,9 @@ final class ReplicaProgress {
     executed.put(serverUuid, executedNow);
   }
 
-  boolean contains(String serverUuid, GtidSet token) {
+  boolean contains(String serverUuid, GtidSet required) {
     GtidSet known = executed.get(serverUuid);
-    return known != null && known.containsAll(token);
+    return known != null && known.containsAll(required);
   }
 
   void advance(String serverUuid, GtidSet reached) {

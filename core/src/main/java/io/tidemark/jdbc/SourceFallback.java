@@ -44,14 +44,14 @@ final class SourceFallback {
     // The read's deadline ends the whole fallback: taking the connection, the check and the query
     // each get what is left of it. No socket grace here, as no step waits on the server's clock.
     Deadline end = read.budget().deadline();
-    GtidSet token = read.token();
+    GtidSet required = read.required();
     try (Connection connection = BoundedAcquire.connection(source, end.remaining().toNanos());
         SocketTimeout bound = SocketTimeout.limit(connection, ReadBudget.millisLeft(end))) {
       PhysicalConnection physical = PhysicalConnection.of(connection);
       PhysicalConnection.endOpenTransaction(connection);
       String uuid = physical.serverUuid(connection);
       SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
-      if (!token.isEmpty() && !waiter.executed(connection, token)) {
+      if (!required.isEmpty() && !waiter.executed(connection, required)) {
         throw read.lost(
             connection, "source " + uuid + " has not executed the token: writes were lost");
       }

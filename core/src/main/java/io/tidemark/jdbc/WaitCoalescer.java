@@ -27,12 +27,12 @@ final class WaitCoalescer {
    */
   final class Lead implements Turn {
     private final String node;
-    private final GtidSet token;
+    private final GtidSet required;
     private final CompletableFuture<Boolean> executed = new CompletableFuture<>();
 
-    private Lead(String node, GtidSet token) {
+    private Lead(String node, GtidSet required) {
       this.node = node;
-      this.token = token;
+      this.required = required;
     }
 
     void finish(boolean reached) {
@@ -43,16 +43,16 @@ final class WaitCoalescer {
     }
   }
 
-  /** The turn of a read that needs {@code token} and is routed to the replica {@code node}. */
-  synchronized Turn join(String node, GtidSet token) {
+  /** The turn of a read that needs {@code required} and is routed to the replica {@code node}. */
+  synchronized Turn join(String node, GtidSet required) {
     for (Lead lead : leads) {
       // Only an equal token: a leader waiting for more could keep a follower whose own token
       // the replica already has waiting for nothing.
-      if (lead.node.equals(node) && lead.token.equals(token)) {
+      if (lead.node.equals(node) && lead.required.equals(required)) {
         return new Follow(lead.executed);
       }
     }
-    Lead lead = new Lead(node, token);
+    Lead lead = new Lead(node, required);
     leads.add(lead);
     return lead;
   }

@@ -118,15 +118,15 @@ public final class NodeSelector {
   }
 
   /**
-   * A replica for a read that needs {@code token} (empty for bounded staleness only). {@link
+   * A replica for a read that needs {@code required} (empty for bounded staleness only). {@link
    * Reason#NO_READABLE_REPLICA} or {@link Reason#REPLICA_LAG_EXCEEDED} when none fits.
    */
-  public Choice replicaFor(GtidSet token) {
-    return replicaFor(token, Set.of());
+  public Choice replicaFor(GtidSet required) {
+    return replicaFor(required, Set.of());
   }
 
   /** As {@link #replicaFor(GtidSet)}, among replicas whose filters keep {@code tables}. */
-  public Choice replicaFor(GtidSet token, Set<String> tables) {
+  public Choice replicaFor(GtidSet required, Set<String> tables) {
     Set<String> wanted =
         tables.stream().map(t -> t.toLowerCase(Locale.ROOT)).collect(toUnmodifiableSet());
     List<NodeState> readable =
@@ -142,9 +142,9 @@ public final class NodeSelector {
           "every replica lags more than " + maxLag.toMillis() + " ms");
     }
     List<NodeState> holding =
-        token.isEmpty()
+        required.isEmpty()
             ? List.of()
-            : fresh.stream().filter(n -> n.gtidExecuted().containsAll(token)).toList();
+            : fresh.stream().filter(n -> n.gtidExecuted().containsAll(required)).toList();
     if (!holding.isEmpty()) {
       return new Choice(takeTurn(holding), Reason.REPLICA_CAUGHT_UP, "");
     }
@@ -152,7 +152,7 @@ public final class NodeSelector {
     List<NodeState> leastLagging = fresh.stream().filter(n -> n.lag().equals(least)).toList();
     return new Choice(
         takeTurn(leastLagging),
-        token.isEmpty() ? Reason.REPLICA_NO_TOKEN : Reason.REPLICA_AFTER_WAIT,
+        required.isEmpty() ? Reason.REPLICA_NO_TOKEN : Reason.REPLICA_AFTER_WAIT,
         "");
   }
 

@@ -35,8 +35,8 @@ final class SelectedNodeRoutes implements NodeRoutes {
   }
 
   @Override
-  public Route replicaFor(GtidSet token, Set<String> tables) {
-    return route(selector.replicaFor(token, tables));
+  public Route replicaFor(GtidSet required, Set<String> tables) {
+    return route(selector.replicaFor(required, tables));
   }
 
   @Override

@@ -198,7 +198,7 @@ class ConsistentReaderTests {
                 // The source's UUIDs are known from an earlier read, so this one reaches its loop.
                 replicaServer.executed(SOURCE_UUID + ":1-3");
                 reader.read(
-                    ReadOptions.defaults().withToken(GtidSet.parse(SOURCE_UUID + ":1-3")),
+                    ReadOptions.defaults().requiring(GtidSet.parse(SOURCE_UUID + ":1-3")),
                     c -> status(c));
                 Thread.currentThread().interrupt();
                 return catchThrowableOfType(
@@ -273,7 +273,7 @@ class ConsistentReaderTests {
               ConsistentReadException.class, () -> reader.read(options, c -> status(c)));
 
       assertThat(failure.reason()).isEqualTo(Reason.WAIT_TIMEOUT);
-      assertThat(failure.token()).isEqualTo(binding.context().gtids()).isEqualTo(TOKEN);
+      assertThat(failure.required()).isEqualTo(binding.context().gtids()).isEqualTo(TOKEN);
       assertThat(failure.replica()).isEqualTo(REPLICA_UUID);
       assertThat(failure.waited())
           .isGreaterThanOrEqualTo(SHORT.minus(ConsistentReader.Builder.DEFAULT_QUERY_RESERVE));
@@ -329,7 +329,7 @@ class ConsistentReaderTests {
               ConsistentReadException.class,
               e -> {
                 assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
-                assertThat(e.token()).isEqualTo(binding.context().gtids());
+                assertThat(e.required()).isEqualTo(binding.context().gtids());
                 assertThat(e.lost()).isEqualTo(GtidSet.parse(SOURCE_UUID + ":6-7"));
               });
     }
@@ -458,7 +458,7 @@ class ConsistentReaderTests {
     NodeRoutes routes =
         new NodeRoutes() {
           @Override
-          public Route replicaFor(GtidSet token, Set<String> tables) {
+          public Route replicaFor(GtidSet required, Set<String> tables) {
             return Route.to(replica.pool(), "replica", Reason.REPLICA_AFTER_WAIT);
           }
 
@@ -600,7 +600,7 @@ class ConsistentReaderTests {
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       reader.read(c -> status(c));
-      assertThatThrownBy(() -> reader.read(failFast.withToken(TOKEN), c -> status(c)))
+      assertThatThrownBy(() -> reader.read(failFast.requiring(TOKEN), c -> status(c)))
           .isInstanceOf(ConsistentReadException.class);
       assertThat(binding.context().gtids()).isEqualTo(GtidSet.EMPTY);
     }
@@ -657,7 +657,7 @@ class ConsistentReaderTests {
   private static NodeRoutes routes(Route replica, Route source) {
     return new NodeRoutes() {
       @Override
-      public Route replicaFor(GtidSet token, Set<String> tables) {
+      public Route replicaFor(GtidSet required, Set<String> tables) {
         return replica;
       }
 

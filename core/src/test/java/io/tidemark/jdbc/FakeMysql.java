@@ -115,17 +115,17 @@ final class FakeMysql implements FakeConnection.Server {
       return 1;
     }
     if (sql.contains("WAIT_FOR_EXECUTED_GTID_SET(?, ?)")) {
-      return waitFor(token(statement), statement.parameter(2));
+      return waitFor(required(statement), statement.parameter(2));
     }
     if (sql.contains("GTID_SUBSET(?, @@GLOBAL.gtid_executed)")) {
       ticker.advance(checkTime);
       // The caller's pause after a check is part of checkTime: let it return at once.
       LockSupport.unpark(Thread.currentThread());
       settle();
-      return executed.containsAll(token(statement)) ? 1 : 0;
+      return executed.containsAll(required(statement)) ? 1 : 0;
     }
     if (sql.contains("GTID_SUBTRACT(?, @@GLOBAL.gtid_executed)")) {
-      return token(statement).subtract(executed).toString();
+      return required(statement).subtract(executed).toString();
     }
     switch (sql) {
       case "SELECT @@GLOBAL.server_uuid" -> {
@@ -150,7 +150,7 @@ final class FakeMysql implements FakeConnection.Server {
     }
   }
 
-  private int waitFor(GtidSet token, @Nullable Object timeoutParameter) {
+  private int waitFor(GtidSet required, @Nullable Object timeoutParameter) {
     if (!(timeoutParameter instanceof Number)) {
       throw new AssertionError("WAIT_FOR_EXECUTED_GTID_SET with timeout " + timeoutParameter);
     }
@@ -164,11 +164,11 @@ final class FakeMysql implements FakeConnection.Server {
             ? timeout.movePointRight(9).longValue()
             : timeout.longValue() * Duration.ofSeconds(1).toNanos();
     settle();
-    if (executed.containsAll(token)) {
+    if (executed.containsAll(required)) {
       return 0;
     }
     long untilApplied = appliedAt - ticker.read();
-    if (executed.union(applying).containsAll(token) && untilApplied <= waitNanos) {
+    if (executed.union(applying).containsAll(required) && untilApplied <= waitNanos) {
       ticker.advanceNanos(untilApplied);
       settle();
       return 0;
@@ -185,7 +185,7 @@ final class FakeMysql implements FakeConnection.Server {
     }
   }
 
-  private static GtidSet token(FakeConnection.Sent statement) {
+  private static GtidSet required(FakeConnection.Sent statement) {
     return GtidSet.parse(String.valueOf(statement.parameter(1)));
   }
 }

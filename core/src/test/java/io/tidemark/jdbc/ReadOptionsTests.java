@@ -20,7 +20,7 @@ class ReadOptionsTests {
         .isEqualTo(ReadOptions.DEFAULT_TIMEOUT)
         .isEqualTo(Duration.ofSeconds(1));
     assertThat(defaults.policy()).isEqualTo(ReadPolicy.FALLBACK_TO_SOURCE);
-    assertThat(defaults.token()).isNull();
+    assertThat(defaults.required()).isNull();
     assertThat(defaults.minRevision()).isEqualTo(Long.MIN_VALUE);
   }
 
@@ -39,20 +39,20 @@ class ReadOptionsTests {
 
     ReadOptions timed = original.withTimeout(Duration.ofMillis(250));
     ReadOptions failing = timed.withPolicy(ReadPolicy.FAIL);
-    ReadOptions tokened = failing.withToken(TOKEN);
+    ReadOptions tokened = failing.requiring(TOKEN);
     ReadOptions revised = tokened.withMinRevision(42);
 
     assertThat(revised.timeout()).isEqualTo(Duration.ofMillis(250));
     assertThat(revised.policy()).isEqualTo(ReadPolicy.FAIL);
-    assertThat(revised.token()).isEqualTo(TOKEN);
+    assertThat(revised.required()).isEqualTo(TOKEN);
     assertThat(revised.minRevision()).isEqualTo(42);
 
     assertThat(tokened.minRevision()).isEqualTo(Long.MIN_VALUE);
-    assertThat(failing.token()).isNull();
+    assertThat(failing.required()).isNull();
     assertThat(timed.policy()).isEqualTo(ReadPolicy.FALLBACK_TO_SOURCE);
     assertThat(original.timeout()).isEqualTo(Duration.ofSeconds(1));
     assertThat(original).isNotSameAs(timed).isNotSameAs(failing).isNotSameAs(tokened);
-    assertThat(ReadOptions.defaults().token()).isNull();
+    assertThat(ReadOptions.defaults().required()).isNull();
     assertThat(ReadOptions.defaults().minRevision()).isEqualTo(Long.MIN_VALUE);
   }
 
@@ -60,7 +60,7 @@ class ReadOptionsTests {
   void rejectsAMissingPolicyOrToken() {
     assertThatThrownBy(() -> ReadOptions.defaults().withPolicy(null))
         .isInstanceOf(NullPointerException.class);
-    assertThatThrownBy(() -> ReadOptions.defaults().withToken(null))
+    assertThatThrownBy(() -> ReadOptions.defaults().requiring(null))
         .isInstanceOf(NullPointerException.class);
   }
 }

@@ -111,7 +111,7 @@ class ReadPathFailoverIT {
                   ConsistentReadException.class,
                   e -> {
                     assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
-                    assertThat(e.token()).isEqualTo(binding.context().gtids());
+                    assertThat(e.required()).isEqualTo(binding.context().gtids());
                     assertThat(e.lost())
                         .as("what the promoted source lacks")
                         .isEqualTo(

@@ -81,13 +81,13 @@ class ReadPathFiguresIT {
 
       try (Connection c = replicaPool.getConnection()) {
         String executed = topology.replica().gtidExecuted();
-        GtidSet token = GtidSet.parse(executed);
+        GtidSet required = GtidSet.parse(executed);
         long[] selectOne = new long[ROUND_TRIPS];
         long[] satisfiedWait = new long[ROUND_TRIPS];
         for (int i = 0; i < ROUND_TRIPS; i++) {
           selectOne[i] = time(c, "SELECT 1", null, 1);
           satisfiedWait[i] =
-              time(c, "SELECT WAIT_FOR_EXECUTED_GTID_SET(?, 1)", token.toString(), 0);
+              time(c, "SELECT WAIT_FOR_EXECUTED_GTID_SET(?, 1)", required.toString(), 0);
         }
         Arrays.sort(selectOne);
         Arrays.sort(satisfiedWait);

@@ -205,7 +205,7 @@ class ReadPathIT {
               ConsistentReadException.class,
               e -> {
                 assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT);
-                assertThat(e.token()).isEqualTo(binding.context().gtids());
+                assertThat(e.required()).isEqualTo(binding.context().gtids());
                 assertThat(e.replica()).isEqualTo(replica.serverUuid());
                 assertThat(e.waited()).isGreaterThan(Duration.ofMillis(1000));
               });
@@ -276,12 +276,12 @@ class ReadPathIT {
     replica.pauseApplier();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("created");
-      String token = binding.context().gtids().toString();
+      String required = binding.context().gtids().toString();
       for (Duration budget :
           List.of(Duration.ZERO, Duration.ofMillis(300), Duration.ofSeconds(2))) {
         ConsistentReader reader = reader(ReadPolicy.FAIL);
         ReadOptions options = reader.defaults().withTimeout(budget);
-        int waitsBefore = sentWaits(token).size();
+        int waitsBefore = sentWaits(required).size();
         long started = System.nanoTime();
         assertThatThrownBy(() -> reader.read(options, c -> status(c, id)))
             .isInstanceOfSatisfying(
@@ -292,7 +292,7 @@ class ReadPathIT {
                             budget.isZero() ? Reason.BUDGET_EXHAUSTED : Reason.WAIT_TIMEOUT));
         Duration elapsed = elapsedSince(started);
         if (budget.isZero()) {
-          assertThat(sentWaits(token)).as("no budget, no wait sent").hasSize(waitsBefore);
+          assertThat(sentWaits(required)).as("no budget, no wait sent").hasSize(waitsBefore);
         }
         assertThat(elapsed).as("budget %s", budget).isLessThan(budget.plus(SLACK));
         assertThat(elapsed)
@@ -440,12 +440,12 @@ class ReadPathIT {
   @Test
   void tokenWithAnUnknownSourceUuidIsRefusedBeforeAnyServerSeesIt() {
     String forged = "0badf00d-0000-4000-8000-000000000001";
-    GtidSet token = GtidSet.parse(forged + ":1-3");
+    GtidSet required = GtidSet.parse(forged + ":1-3");
 
     assertThatThrownBy(
             () ->
                 reader(ReadPolicy.FALLBACK_TO_SOURCE)
-                    .read(ReadOptions.defaults().withToken(token), c -> status(c, 1)))
+                    .read(ReadOptions.defaults().requiring(required), c -> status(c, 1)))
         .isInstanceOfSatisfying(
             ConsistentReadException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.TOKEN_REJECTED));
@@ -457,7 +457,7 @@ class ReadPathIT {
     String ahead = topology.source().serverUuid() + ":1-1000000000";
     ReadOptions options =
         ReadOptions.defaults()
-            .withToken(GtidSet.parse(ahead))
+            .requiring(GtidSet.parse(ahead))
             .withPolicy(ReadPolicy.FALLBACK_TO_SOURCE)
             .withTimeout(Duration.ofMillis(300));
     AtomicLong queries = new AtomicLong();
@@ -489,7 +489,7 @@ class ReadPathIT {
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
     replica.pauseApplier();
     update(id, "paid");
-    ReadOptions needsRevision2 = ReadOptions.defaults().withToken(GtidSet.EMPTY).withMinRevision(2);
+    ReadOptions needsRevision2 = ReadOptions.defaults().requiring(GtidSet.EMPTY).withMinRevision(2);
 
     ReadResult<Long> fallback =
         reader(ReadPolicy.FALLBACK_TO_SOURCE).read(needsRevision2, c -> revision(c, id), r -> r);
@@ -512,7 +512,7 @@ class ReadPathIT {
     ExecutorService clients = Executors.newFixedThreadPool(readers);
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = create("shared");
-      String token = binding.context().gtids().toString();
+      String required = binding.context().gtids().toString();
       ConsistentReader reader = reader(ReadPolicy.FAIL);
       ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(8));
       List<Future<ReadResult<String>>> reads = new ArrayList<>();
@@ -526,7 +526,7 @@ class ReadPathIT {
       for (Future<ReadResult<String>> read : reads) {
         assertThat(read.get(20, TimeUnit.SECONDS).value()).isEqualTo("shared");
       }
-      assertThat(sentWaits(token)).hasSize(1);
+      assertThat(sentWaits(required)).hasSize(1);
     } finally {
       clients.shutdownNow();
     }

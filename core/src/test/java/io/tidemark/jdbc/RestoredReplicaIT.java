@@ -68,10 +68,10 @@ class RestoredReplicaIT {
                     .withPolicy(ReadPolicy.FAIL)
                     .withTimeout(Duration.ofMillis(500)))
             .build();
-    GtidSet token;
+    GtidSet required;
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       Rows.insert(source, 1, "v1");
-      token = binding.context().gtids();
+      required = binding.context().gtids();
       assertThat(reader.read(c -> Rows.value(c, 1)).value()).isEqualTo("v1");
       ReadResult<@Nullable String> known = reader.read(c -> Rows.value(c, 1));
       assertThat(known.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
@@ -79,7 +79,7 @@ class RestoredReplicaIT {
 
     replica.restore(snapshot);
     List<String> outcomes = new ArrayList<>();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open(token)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(required)) {
       // The pool's connections died with the server: the first reads find that out.
       for (int i = 0; i < 6; i++) {
         try {
@@ -95,8 +95,8 @@ class RestoredReplicaIT {
 
     assertThat(outcomes).as("never served without the row").noneMatch(o -> o.endsWith(" null"));
     assertThat(outcomes).contains(Reason.WAIT_TIMEOUT.name());
-    assertThat(replica.awaitGtidSet(token.toString(), Duration.ofSeconds(30))).isTrue();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open(token)) {
+    assertThat(replica.awaitGtidSet(required.toString(), Duration.ofSeconds(30))).isTrue();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(required)) {
       assertThat(reader.read(c -> Rows.value(c, 1)).value()).isEqualTo("v1");
     }
   }

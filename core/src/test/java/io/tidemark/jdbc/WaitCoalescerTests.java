@@ -85,8 +85,8 @@ class WaitCoalescerTests {
     assertThat(next).isInstanceOf(WaitCoalescer.Lead.class).isNotSameAs(first);
   }
 
-  private CompletableFuture<Boolean> follow(GtidSet token) {
-    WaitCoalescer.Turn turn = coalescer.join(NODE, token);
+  private CompletableFuture<Boolean> follow(GtidSet required) {
+    WaitCoalescer.Turn turn = coalescer.join(NODE, required);
     assertThat(turn).isInstanceOf(WaitCoalescer.Follow.class);
     return ((WaitCoalescer.Follow) turn).executed();
   }

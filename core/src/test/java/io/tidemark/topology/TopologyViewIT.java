@@ -48,7 +48,7 @@ class TopologyViewIT {
   @Test
   void rolesComeFromTheServersAndReadsTakeTurnsOnCaughtUpReplicas() {
     source.execute("INSERT INTO shop.t VALUES (1)");
-    GtidSet token = GtidSet.parse(source.gtidExecuted());
+    GtidSet required = GtidSet.parse(source.gtidExecuted());
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
     TopologySnapshot snapshot = view.refreshNow().join();
 
@@ -60,7 +60,7 @@ class TopologyViewIT {
     assertThat(selector.writer().node().name()).isEqualTo("source");
     Set<String> chosen = new HashSet<>();
     for (int i = 0; i < 4; i++) {
-      NodeSelector.Choice choice = selector.replicaFor(token);
+      NodeSelector.Choice choice = selector.replicaFor(required);
       assertThat(choice.reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
       chosen.add(choice.node().name());
     }

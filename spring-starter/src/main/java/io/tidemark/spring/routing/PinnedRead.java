@@ -17,11 +17,11 @@ final class PinnedRead {
   private static final ThreadLocal<@Nullable PinnedRead> CURRENT = new ThreadLocal<>();
 
   private final Connection connection;
-  private final GtidSet token;
+  private final GtidSet required;
 
-  private PinnedRead(Connection connection, GtidSet token) {
+  private PinnedRead(Connection connection, GtidSet required) {
     this.connection = connection;
-    this.token = token;
+    this.required = required;
   }
 
   /** The read running on this thread, or {@code null}. */
@@ -29,10 +29,12 @@ final class PinnedRead {
     return CURRENT.get();
   }
 
-  /** Pins {@code connection}, already past the wait for {@code token}, until the binding closes. */
-  static Binding pin(Connection connection, GtidSet token) {
+  /**
+   * Pins {@code connection}, already past the wait for {@code required}, until the binding closes.
+   */
+  static Binding pin(Connection connection, GtidSet required) {
     PinnedRead before = CURRENT.get();
-    CURRENT.set(new PinnedRead(connection, token));
+    CURRENT.set(new PinnedRead(connection, required));
     return () -> {
       if (before == null) {
         CURRENT.remove();
@@ -43,8 +45,8 @@ final class PinnedRead {
   }
 
   /** The GTID set the pinned connection is known to contain. */
-  GtidSet token() {
-    return token;
+  GtidSet required() {
+    return required;
   }
 
   /**

@@ -102,7 +102,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     }
     PinnedRead pinned = PinnedRead.current();
     if (pinned != null) {
-      if (!context.isDirty() && pinned.token().containsAll(context.gtids())) {
+      if (!context.isDirty() && pinned.required().containsAll(context.gtids())) {
         return invocation.proceed();
       }
       throw new IllegalStateException(
@@ -137,14 +137,14 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     }
     ReadOptions finalOptions = options;
     ToLongFunction<Object> finalRevisionOf = revisionOf;
-    GtidSet token = context.gtids();
+    GtidSet required = context.gtids();
     ReadInstrumentation.ObservedRead<Object> run =
         () -> {
           ReadResult<Object> result =
               consistentReader.read(
                   finalOptions,
                   connection -> {
-                    try (PinnedRead.Binding binding = PinnedRead.pin(connection, token)) {
+                    try (PinnedRead.Binding binding = PinnedRead.pin(connection, required)) {
                       return proceed(invocation);
                     }
                   },
