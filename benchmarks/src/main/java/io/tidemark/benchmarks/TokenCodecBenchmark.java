@@ -104,11 +104,8 @@ public class TokenCodecBenchmark {
     KeyRing ring = KeyRing.builder().key("k1", secret).active("k1").build();
     codec = new TokenCodec(TokenConfig.builder(ring).build());
     GtidSet written = GtidSet.parse(B + ":1834," + A + ":2817401:2817460-2817463," + C + ":95310");
-    token = codec.issue("orders", written).withRevision("order:101", 7);
-    other =
-        codec
-            .issue("orders", GtidSet.parse(A + ":2817464-2817470," + C + ":95311"))
-            .withRevision("order:102", 3);
+    token = codec.issue("orders", written);
+    other = codec.issue("orders", GtidSet.parse(A + ":2817464-2817470," + C + ":95311"));
     encoded = codec.encode(token);
     header = "orders=" + encoded + ", payments=v1.p1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.sig";
     signedBytes =

@@ -3,51 +3,36 @@ package io.tidemark.token;
 import io.tidemark.GtidSet;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Collections;
-import java.util.Map;
 import java.util.Objects;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An immutable read requirement for one cluster: the GTIDs a read must see, optional minimum
- * revisions of cached keys, and when it was issued. {@link TokenCodec} signs it for the wire and
- * verifies it on the way back in.
+ * An immutable read requirement for one cluster: the GTIDs a read must see, and when it was issued.
+ * {@link TokenCodec} signs it for the wire and verifies it on the way back in.
  *
- * <p>Tokens only grow: {@link #merge} is set union and revision maximum, and {@link #compact} adds
- * GTIDs, never removes them.
+ * <p>Tokens only grow: {@link #merge} is set union, and {@link #compact} adds GTIDs, never removes
+ * them.
  */
 public final class ConsistencyToken {
 
   /** Longest cluster name: it travels in the header as {@code name=token}. */
   public static final int MAX_CLUSTER_LENGTH = 64;
 
-  /** Longest revision key, in characters. */
-  public static final int MAX_REVISION_KEY_LENGTH = 128;
-
   private final String cluster;
   private final GtidSet gtids;
-  private final SortedMap<String, Long> revisions;
   private final Instant issuedAt;
   private final boolean requiresSource;
 
   private ConsistencyToken(
-      String cluster,
-      GtidSet gtids,
-      SortedMap<String, Long> revisions,
-      Instant issuedAt,
-      boolean requiresSource) {
+      String cluster, GtidSet gtids, Instant issuedAt, boolean requiresSource) {
     this.cluster = cluster;
     this.gtids = gtids;
-    this.revisions = Collections.unmodifiableSortedMap(revisions);
     this.issuedAt = issuedAt;
     this.requiresSource = requiresSource;
   }
 
   /**
-   * Creates a token without revisions; {@code issuedAt} is kept to the second, the precision of the
-   * wire form.
+   * Creates a token; {@code issuedAt} is kept to the second, the precision of the wire form.
    *
    * @param cluster letters, digits, {@code _ . -}, starting with a letter or digit, at most {@value
    *     #MAX_CLUSTER_LENGTH} characters
@@ -56,31 +41,7 @@ public final class ConsistencyToken {
    */
   public static ConsistencyToken of(String cluster, GtidSet gtids, Instant issuedAt) {
     return new ConsistencyToken(
-        checkCluster(cluster),
-        Objects.requireNonNull(gtids),
-        new TreeMap<>(),
-        second(issuedAt),
-        false);
-  }
-
-  /**
-   * This token also requiring revision {@code revision} of {@code key}, or a higher one it already
-   * requires.
-   *
-   * @throws IllegalArgumentException when the key is empty or longer than {@value
-   *     #MAX_REVISION_KEY_LENGTH} characters, or the revision is negative
-   */
-  public ConsistencyToken withRevision(String key, long revision) {
-    if (key.isEmpty() || key.length() > MAX_REVISION_KEY_LENGTH) {
-      throw new IllegalArgumentException(
-          "revision key must have 1 to " + MAX_REVISION_KEY_LENGTH + " characters: " + key);
-    }
-    if (revision < 0) {
-      throw new IllegalArgumentException("revision must not be negative: " + revision);
-    }
-    SortedMap<String, Long> merged = new TreeMap<>(revisions);
-    merged.merge(key, revision, Math::max);
-    return new ConsistencyToken(cluster, gtids, merged, issuedAt, requiresSource);
+        checkCluster(cluster), Objects.requireNonNull(gtids), second(issuedAt), false);
   }
 
   /**
@@ -90,9 +51,7 @@ public final class ConsistencyToken {
    * can, and so replaces the marker.
    */
   public ConsistencyToken requiringSource() {
-    return requiresSource
-        ? this
-        : new ConsistencyToken(cluster, gtids, new TreeMap<>(revisions), issuedAt, true);
+    return requiresSource ? this : new ConsistencyToken(cluster, gtids, issuedAt, true);
   }
 
   /**
@@ -112,20 +71,14 @@ public final class ConsistencyToken {
     return gtids;
   }
 
-  /** Minimum revision per cache key, sorted by key. */
-  public Map<String, Long> revisions() {
-    return revisions;
-  }
-
   /** When the newest part of this token was issued, to the second. */
   public Instant issuedAt() {
     return issuedAt;
   }
 
   /**
-   * The token that requires everything either token requires: the union of the GTID sets, the
-   * larger revision per key, the later issue time, and the source when either requires it.
-   * Commutative, associative and idempotent.
+   * The token that requires everything either token requires: the union of the GTID sets, the later
+   * issue time, and the source when either requires it. Commutative, associative and idempotent.
    *
    * @throws IllegalArgumentException when the tokens belong to different clusters
    */
@@ -134,11 +87,9 @@ public final class ConsistencyToken {
       throw new IllegalArgumentException(
           "cannot merge tokens of clusters " + cluster + " and " + other.cluster);
     }
-    SortedMap<String, Long> merged = new TreeMap<>(revisions);
-    other.revisions.forEach((key, revision) -> merged.merge(key, revision, Math::max));
     Instant later = issuedAt.isAfter(other.issuedAt) ? issuedAt : other.issuedAt;
     return new ConsistencyToken(
-        cluster, gtids.union(other.gtids), merged, later, requiresSource || other.requiresSource);
+        cluster, gtids.union(other.gtids), later, requiresSource || other.requiresSource);
   }
 
   /**
@@ -158,18 +109,13 @@ public final class ConsistencyToken {
     GtidSet compacted = gtids.fillGaps(knownExecutedOnSource);
     return compacted.equals(gtids)
         ? this
-        : new ConsistencyToken(
-            cluster, compacted, new TreeMap<>(revisions), issuedAt, requiresSource);
+        : new ConsistencyToken(cluster, compacted, issuedAt, requiresSource);
   }
 
   /** Creates a decoded token; the codec has checked every part already. */
   static ConsistencyToken decoded(
-      String cluster,
-      GtidSet gtids,
-      SortedMap<String, Long> revisions,
-      Instant issuedAt,
-      boolean requiresSource) {
-    return new ConsistencyToken(cluster, gtids, revisions, issuedAt, requiresSource);
+      String cluster, GtidSet gtids, Instant issuedAt, boolean requiresSource) {
+    return new ConsistencyToken(cluster, gtids, issuedAt, requiresSource);
   }
 
   static String checkCluster(String cluster) {
@@ -210,14 +156,13 @@ public final class ConsistencyToken {
     return o instanceof ConsistencyToken other
         && cluster.equals(other.cluster)
         && gtids.equals(other.gtids)
-        && revisions.equals(other.revisions)
         && issuedAt.equals(other.issuedAt)
         && requiresSource == other.requiresSource;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(cluster, gtids, revisions, issuedAt, requiresSource);
+    return Objects.hash(cluster, gtids, issuedAt, requiresSource);
   }
 
   @Override
@@ -226,8 +171,6 @@ public final class ConsistencyToken {
         + cluster
         + ", gtids="
         + gtids.toSingleLineString()
-        + ", revisions="
-        + revisions
         + ", issuedAt="
         + issuedAt
         + (requiresSource ? ", requiresSource" : "")

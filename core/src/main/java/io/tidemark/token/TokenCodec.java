@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.SortedMap;
 import javax.crypto.Mac;
 import org.jspecify.annotations.Nullable;
 
@@ -20,17 +19,17 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The wire form is {@code v1.<key id>.<payload>.<mac>}: the format version, the id of the key
  * that signed it, the binary payload (cluster, issue time, each UUID as 16 bytes with its GNOs as
- * variable-length distances, revisions) and the HMAC-SHA256 of everything before the last dot, both
- * in unpadded URL-safe Base64; a token of three UUIDs takes 150 to 180 characters. It holds only
- * letters, digits and {@code . _ -}, so it sits in a URL, a cookie or a {@code cluster=token}
+ * variable-length distances, a flags number) and the HMAC-SHA256 of everything before the last dot,
+ * both in unpadded URL-safe Base64; a token of three UUIDs takes 150 to 180 characters. It holds
+ * only letters, digits and {@code . _ -}, so it sits in a URL, a cookie or a {@code cluster=token}
  * header list as it is.
  *
  * <p>{@link #verify(String, String)} runs its checks in the order of {@link
  * TokenRejectedException.Check}: length before any character is read, syntax, key id, signature
  * (compared in constant time, on the text, so no two spellings of one signature exist), and only
- * then the payload, which is never parsed before it is authenticated: cluster, age, UUID, interval
- * and revision limits. Whether the token's source UUIDs are the cluster's is checked on the read
- * path, against the servers.
+ * then the payload, which is never parsed before it is authenticated: cluster, age, UUID and
+ * interval limits. Whether the token's source UUIDs are the cluster's is checked on the read path,
+ * against the servers.
  */
 public final class TokenCodec {
 
@@ -58,8 +57,8 @@ public final class TokenCodec {
   /**
    * Signs {@code token} with the active key.
    *
-   * @throws TokenOverflowException when the token exceeds the UUID, interval or revision limits, or
-   *     its encoded form the length limit; compact it first with what the source has executed
+   * @throws TokenOverflowException when the token exceeds the UUID or interval limits, or its
+   *     encoded form the length limit; compact it first with what the source has executed
    */
   public String encode(ConsistencyToken token) {
     GtidSet gtids = token.gtids();
@@ -74,12 +73,6 @@ public final class TokenCodec {
           TokenOverflowException.Limit.TOO_MANY_INTERVALS,
           token,
           gtids.intervalCount() + " intervals, more than " + config.maxIntervals());
-    }
-    if (token.revisions().size() > config.maxRevisions()) {
-      throw overflow(
-          TokenOverflowException.Limit.TOO_MANY_REVISIONS,
-          token,
-          token.revisions().size() + " revisions, more than " + config.maxRevisions());
     }
     String keyId = config.keyRing().activeKeyId();
     String signed = VERSION + '.' + keyId + '.' + BASE64.encodeToString(TokenPayload.write(token));
@@ -201,11 +194,9 @@ public final class TokenCodec {
     }
     Instant issuedAt = checkAge(reader.readEpochSecond());
     GtidSet gtids = reader.readGtids(config.maxUuids(), config.maxIntervals());
-    SortedMap<String, Long> revisions = reader.readRevisions(config.maxRevisions());
     boolean requiresSource = reader.readRequiresSource();
     reader.expectEnd();
-    ConsistencyToken token =
-        ConsistencyToken.decoded(cluster, gtids, revisions, issuedAt, requiresSource);
+    ConsistencyToken token = ConsistencyToken.decoded(cluster, gtids, issuedAt, requiresSource);
     return token;
   }
 

@@ -30,9 +30,6 @@ public final class TokenConfig {
   /** Default for {@link #maxIntervals()}. */
   public static final int DEFAULT_MAX_INTERVALS = 128;
 
-  /** Default for {@link #maxRevisions()}. */
-  public static final int DEFAULT_MAX_REVISIONS = 16;
-
   /** Default for {@link #timeToLive()}. */
   public static final Duration DEFAULT_TIME_TO_LIVE = Duration.ofDays(1);
 
@@ -44,7 +41,6 @@ public final class TokenConfig {
   private final int maxHeaderLength;
   private final int maxUuids;
   private final int maxIntervals;
-  private final int maxRevisions;
   private final Duration timeToLive;
   private final Duration clockSkew;
   private final InstantSource clock;
@@ -55,7 +51,6 @@ public final class TokenConfig {
     this.maxHeaderLength = builder.maxHeaderLength;
     this.maxUuids = builder.maxUuids;
     this.maxIntervals = builder.maxIntervals;
-    this.maxRevisions = builder.maxRevisions;
     this.timeToLive = builder.timeToLive;
     this.clockSkew = builder.clockSkew;
     this.clock = builder.clock;
@@ -91,11 +86,6 @@ public final class TokenConfig {
     return maxIntervals;
   }
 
-  /** Most revisions in one token. */
-  public int maxRevisions() {
-    return maxRevisions;
-  }
-
   /** How long after it was issued a token verifies. */
   public Duration timeToLive() {
     return timeToLive;
@@ -118,7 +108,6 @@ public final class TokenConfig {
     private int maxHeaderLength = DEFAULT_MAX_HEADER_LENGTH;
     private int maxUuids = DEFAULT_MAX_UUIDS;
     private int maxIntervals = DEFAULT_MAX_INTERVALS;
-    private int maxRevisions = DEFAULT_MAX_REVISIONS;
     private Duration timeToLive = DEFAULT_TIME_TO_LIVE;
     private Duration clockSkew = DEFAULT_CLOCK_SKEW;
     private InstantSource clock = InstantSource.system();
@@ -148,12 +137,6 @@ public final class TokenConfig {
     /** Most GTID intervals in one token; at least 1. */
     public Builder maxIntervals(int count) {
       this.maxIntervals = atLeast("maxIntervals", count, 1);
-      return this;
-    }
-
-    /** Most revisions in one token; 0 turns revisions off. */
-    public Builder maxRevisions(int count) {
-      this.maxRevisions = atLeast("maxRevisions", count, 0);
       return this;
     }
 

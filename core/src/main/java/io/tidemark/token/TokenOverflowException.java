@@ -17,8 +17,6 @@ public final class TokenOverflowException extends TidemarkException {
     TOO_MANY_UUIDS,
     /** More GTID intervals than the limit. */
     TOO_MANY_INTERVALS,
-    /** More revisions than the limit. */
-    TOO_MANY_REVISIONS,
     /** An encoded token or header longer than the limit. */
     TOO_LARGE
   }

@@ -7,18 +7,14 @@ import io.tidemark.token.TokenRejectedException.Check;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * The binary body of a version 1 token, written whole and read one field at a time so that the
  * codec can check each field in verification order before it reads the next.
  *
  * <p>Layout, every number an unsigned LEB128 varint: cluster name (length, ASCII); issue time in
- * epoch seconds; the GTID set in its binary form ({@link GtidSet#writeBinary}); revision count,
- * then per revision the key (length, UTF-8) and the revision; flags (1: the token requires the
- * source).
+ * epoch seconds; the GTID set in its binary form ({@link GtidSet#writeBinary}); flags (1: the token
+ * requires the source).
  */
 final class TokenPayload {
 
@@ -40,13 +36,6 @@ final class TokenPayload {
     ascii(out, token.cluster());
     Varint.write(out, token.issuedAt().getEpochSecond());
     token.gtids().writeBinary(out);
-    Varint.write(out, token.revisions().size());
-    for (Map.Entry<String, Long> revision : token.revisions().entrySet()) {
-      byte[] key = revision.getKey().getBytes(StandardCharsets.UTF_8);
-      Varint.write(out, key.length);
-      out.writeBytes(key);
-      Varint.write(out, revision.getValue());
-    }
     Varint.write(out, token.requiresSource() ? REQUIRES_SOURCE : 0);
     return out.toByteArray();
   }
@@ -77,34 +66,6 @@ final class TokenPayload {
         default -> malformed("GTID set (" + e.getMessage() + ")");
       };
     }
-  }
-
-  SortedMap<String, Long> readRevisions(int maxRevisions) {
-    long count = readVarint();
-    if (count > maxRevisions) {
-      throw new TokenRejectedException(
-          Check.TOO_MANY_REVISIONS,
-          "token holds " + count + " revisions, more than " + maxRevisions);
-    }
-    SortedMap<String, Long> revisions = new TreeMap<>();
-    String previous = "";
-    for (long i = 0; i < count; i++) {
-      long length = readVarint();
-      if (length > ConsistencyToken.MAX_REVISION_KEY_LENGTH * 3 || length > in.remaining()) {
-        throw malformed("revision key");
-      }
-      byte[] bytes = new byte[(int) length];
-      in.get(bytes);
-      String key = new String(bytes, StandardCharsets.UTF_8);
-      if (key.isEmpty()
-          || key.length() > ConsistencyToken.MAX_REVISION_KEY_LENGTH
-          || key.compareTo(previous) <= 0) {
-        throw malformed("revision key");
-      }
-      revisions.put(key, readVarint());
-      previous = key;
-    }
-    return revisions;
   }
 
   /** Reads the flags: whether the token requires the source. */

@@ -33,9 +33,7 @@ public final class TokenRejectedException extends TidemarkException {
     /** Names more source UUIDs than the limit. */
     TOO_MANY_UUIDS,
     /** Holds more GTID intervals than the limit. */
-    TOO_MANY_INTERVALS,
-    /** Holds more revisions than the limit. */
-    TOO_MANY_REVISIONS
+    TOO_MANY_INTERVALS
   }
 
   private final Check reason;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tidemark.GtidSet;
 import io.tidemark.RandomGtids;
 import java.time.Instant;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -23,15 +22,12 @@ class ConsistencyTokenTests {
     return LongStream.range(0, 10);
   }
 
-  /** Random tokens of one cluster, with random revisions and issue times. */
+  /** Random tokens of one cluster, with random issue times, some of them markers. */
   static ConsistencyToken randomToken(RandomGtids gtids, SplittableRandom random) {
     ConsistencyToken token =
         ConsistencyToken.of(
             "orders", GtidSet.parse(gtids.next().text()), T0.plusSeconds(random.nextInt(1000)));
-    for (int i = random.nextInt(4); i > 0; i--) {
-      token = token.withRevision("order:" + random.nextInt(6), random.nextLong(1, 1L << 40));
-    }
-    return token;
+    return random.nextInt(5) == 0 ? token.requiringSource() : token;
   }
 
   @ParameterizedTest(name = "seed {0}")
@@ -52,23 +48,17 @@ class ConsistencyTokenTests {
   }
 
   @Test
-  void mergeKeepsTheHigherRevisionAndTheLaterIssueTime() {
-    ConsistencyToken a =
-        ConsistencyToken.of("orders", GtidSet.parse(A + ":1-3"), T0)
-            .withRevision("order:1", 7)
-            .withRevision("order:2", 1);
+  void mergeKeepsTheLaterIssueTimeAndTheMarker() {
+    ConsistencyToken a = ConsistencyToken.of("orders", GtidSet.parse(A + ":1-3"), T0);
     ConsistencyToken b =
         ConsistencyToken.of("orders", GtidSet.parse(A + ":5"), T0.plusSeconds(60))
-            .withRevision("order:1", 3)
-            .withRevision("order:3", 2);
+            .requiringSource();
 
     ConsistencyToken merged = a.merge(b);
 
-    assertThat(merged.revisions())
-        .containsExactly(
-            Map.entry("order:1", 7L), Map.entry("order:2", 1L), Map.entry("order:3", 2L));
     assertThat(merged.issuedAt()).isEqualTo(T0.plusSeconds(60));
     assertThat(merged.gtids()).hasToString(A + ":1-3:5");
+    assertThat(merged.requiresSource()).isTrue();
   }
 
   @Test
@@ -103,7 +93,7 @@ class ConsistencyTokenTests {
           .isTrue();
       assertThat(compacted.gtids().intervalCount())
           .isLessThanOrEqualTo(token.gtids().intervalCount());
-      assertThat(compacted.revisions()).isEqualTo(token.revisions());
+      assertThat(compacted.requiresSource()).isEqualTo(token.requiresSource());
       assertThat(compacted.issuedAt()).isEqualTo(token.issuedAt());
     }
   }
@@ -154,26 +144,5 @@ class ConsistencyTokenTests {
         ConsistencyToken.of("orders", GtidSet.EMPTY, T0.plusMillis(999).plusNanos(5));
 
     assertThat(token.issuedAt()).isEqualTo(T0);
-  }
-
-  @Test
-  void refusesNegativeRevisionsAndEmptyOrLongKeys() {
-    ConsistencyToken token = ConsistencyToken.of("orders", GtidSet.EMPTY, T0);
-
-    assertThatThrownBy(() -> token.withRevision("order:1", -1))
-        .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> token.withRevision("", 1))
-        .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(
-            () -> token.withRevision("k".repeat(ConsistencyToken.MAX_REVISION_KEY_LENGTH + 1), 1))
-        .isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
-  void neverLowersARevision() {
-    ConsistencyToken token =
-        ConsistencyToken.of("orders", GtidSet.EMPTY, T0).withRevision("k", 9).withRevision("k", 4);
-
-    assertThat(token.revisions()).containsEntry("k", 9L);
   }
 }

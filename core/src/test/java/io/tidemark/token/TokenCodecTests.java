@@ -56,9 +56,7 @@ class TokenCodecTests {
   private final TokenCodec codec = codec(ring("k1", "k1"));
 
   private ConsistencyToken threeUuids() {
-    return codec
-        .issue("orders", GtidSet.parse(A + ":1-1000:1005," + B + ":1-77," + C + ":1-3"))
-        .withRevision("order:101", 4);
+    return codec.issue("orders", GtidSet.parse(A + ":1-1000:1005," + B + ":1-77," + C + ":1-3"));
   }
 
   private static Consumer<Throwable> rejectedWith(Check reason) {
@@ -247,21 +245,6 @@ class TokenCodecTests {
         .satisfies(rejectedWith(Check.TOO_LARGE));
   }
 
-  @Test
-  void rejectsTokensWithMoreRevisionsThanTheLimit() {
-    KeyRing ring = ring("k1", "k1");
-    TokenCodec issuer = new TokenCodec(config(ring).maxRevisions(10).build());
-    TokenCodec verifier = new TokenCodec(config(ring).maxRevisions(2).build());
-    ConsistencyToken token = issuer.issue("orders", GtidSet.EMPTY);
-    for (int i = 0; i < 3; i++) {
-      token = token.withRevision("order:" + i, i);
-    }
-    String encoded = issuer.encode(token);
-
-    assertThatThrownBy(() -> verifier.verify(encoded, "orders"))
-        .satisfies(rejectedWith(Check.TOO_MANY_REVISIONS));
-  }
-
   @ParameterizedTest
   @ValueSource(
       strings = {
@@ -339,18 +322,13 @@ class TokenCodecTests {
   }
 
   @Test
-  void refusesToEncodeATokenWithTooManyUuidsOrRevisions() {
-    TokenCodec small = new TokenCodec(config(ring("k1", "k1")).maxUuids(2).maxRevisions(0).build());
+  void refusesToEncodeATokenWithTooManyUuids() {
+    TokenCodec small = new TokenCodec(config(ring("k1", "k1")).maxUuids(2).build());
 
     assertThatThrownBy(() -> small.encode(threeUuids().compact(GtidSet.EMPTY)))
         .isInstanceOfSatisfying(
             TokenOverflowException.class,
             e -> assertThat(e.reason()).isEqualTo(TokenOverflowException.Limit.TOO_MANY_UUIDS));
-    assertThatThrownBy(
-            () -> small.encode(small.issue("orders", GtidSet.EMPTY).withRevision("k", 1)))
-        .isInstanceOfSatisfying(
-            TokenOverflowException.class,
-            e -> assertThat(e.reason()).isEqualTo(TokenOverflowException.Limit.TOO_MANY_REVISIONS));
   }
 
   @Test

@@ -20,7 +20,6 @@ class TokenConfigTests {
     assertThat(config.maxHeaderLength()).isEqualTo(TokenConfig.DEFAULT_MAX_HEADER_LENGTH);
     assertThat(config.maxUuids()).isEqualTo(TokenConfig.DEFAULT_MAX_UUIDS);
     assertThat(config.maxIntervals()).isEqualTo(TokenConfig.DEFAULT_MAX_INTERVALS);
-    assertThat(config.maxRevisions()).isEqualTo(TokenConfig.DEFAULT_MAX_REVISIONS);
     assertThat(config.timeToLive()).isEqualTo(TokenConfig.DEFAULT_TIME_TO_LIVE);
     assertThat(config.clockSkew()).isEqualTo(TokenConfig.DEFAULT_CLOCK_SKEW);
   }
@@ -33,7 +32,6 @@ class TokenConfigTests {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxTokenLength");
     assertThatThrownBy(() -> builder.maxUuids(0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> builder.maxRevisions(-1)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> builder.timeToLive(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> builder.clockSkew(Duration.ofSeconds(-1)))
