@@ -37,12 +37,16 @@ record Entry<V>(long revision, @Nullable V value, GtidSet gtids) {
   }
 
   /**
-   * The value, when this entry has at least {@code minRevision} and reflects a state that contains
-   * {@code required}; a miss sends the caller to the database, never to an older value.
+   * The value, when this entry has at least {@code minRevision}, reflects a state that contains
+   * {@code required} and none of {@code lost}; a miss sends the caller to the database, never to an
+   * older value.
    */
   static <V> Optional<CachedValue<V>> visible(
-      @Nullable Entry<V> entry, long minRevision, GtidSet required) {
-    if (entry == null || entry.revision() < minRevision || !entry.gtids().containsAll(required)) {
+      @Nullable Entry<V> entry, long minRevision, GtidSet required, GtidSet lost) {
+    if (entry == null
+        || entry.revision() < minRevision
+        || !entry.gtids().containsAll(required)
+        || (!lost.isEmpty() && !entry.gtids().intersection(lost).isEmpty())) {
       return Optional.empty();
     }
     V value = entry.value();

@@ -99,8 +99,9 @@ public final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<
   }
 
   @Override
-  public Optional<CachedValue<V>> get(String key, long minRevision, GtidSet required) {
-    return Entry.visible(lookup(key), minRevision, required);
+  public Optional<CachedValue<V>> get(
+      String key, long minRevision, GtidSet required, GtidSet lost) {
+    return Entry.visible(lookup(key), minRevision, required, lost);
   }
 
   @Override

@@ -53,7 +53,15 @@ public interface RevisionGuardedCache<V> {
    * or the cache could not be read. A miss sends the caller to the database, never to an older
    * value.
    */
-  Optional<CachedValue<V>> get(String key, long minRevision, GtidSet required);
+  default Optional<CachedValue<V>> get(String key, long minRevision, GtidSet required) {
+    return get(key, minRevision, required, GtidSet.EMPTY);
+  }
+
+  /**
+   * The cached value as {@link #get(String, long, GtidSet)} finds it, unless its entry reflects any
+   * of {@code lost}: GTIDs a failover lost, so the value may be one the database no longer holds.
+   */
+  Optional<CachedValue<V>> get(String key, long minRevision, GtidSet required, GtidSet lost);
 
   /** The cached value if it has at least {@code minRevision}, whatever state it reflects. */
   default Optional<CachedValue<V>> get(String key, long minRevision) {

@@ -46,19 +46,20 @@ public final class TwoTierRevisionGuardedCache<V> implements RevisionGuardedCach
   }
 
   @Override
-  public Optional<CachedValue<V>> get(String key, long minRevision, GtidSet required) {
+  public Optional<CachedValue<V>> get(
+      String key, long minRevision, GtidSet required, GtidSet lost) {
     Entry<V> near = local.lookup(key);
     if (near != null
         && near.revision() >= minRevision
         && (near.isTombstone() || near.gtids().containsAll(required))) {
-      return Entry.visible(near, minRevision, required);
+      return Entry.visible(near, minRevision, required, lost);
     }
     Entry<V> far = shared.lookup(key);
     if (far == null) {
       return Optional.empty();
     }
     local.write(key, far);
-    return Entry.visible(far, minRevision, required);
+    return Entry.visible(far, minRevision, required, lost);
   }
 
   @Override

@@ -134,6 +134,15 @@ public final class ConsistentReader {
   }
 
   /**
+   * GTIDs this reader found lost in a failover: committed on a former source, and missing on the
+   * one that reads go to now. A cached value that reflects any of them may be one the database no
+   * longer holds.
+   */
+  public GtidSet lostWrites() {
+    return lostWrites.known();
+  }
+
+  /**
    * Checks a read that joins the transaction open on {@code connection} (a {@link
    * CapturingDataSource}'s, on the source) instead of running on a connection of its own: that
    * transaction's read view must have been taken after the current context's writes, and its server

@@ -53,6 +53,11 @@ final class LostWrites {
         });
   }
 
+  /** The GTIDs found lost so far (bounded, as the class says). */
+  GtidSet known() {
+    return lost.get();
+  }
+
   /** Whether {@code required} names a GTID found lost. */
   boolean namedIn(GtidSet required) {
     GtidSet known = lost.get();

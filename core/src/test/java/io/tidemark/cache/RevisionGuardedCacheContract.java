@@ -77,6 +77,17 @@ abstract class RevisionGuardedCacheContract {
   private static final String A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
 
   @Test
+  void anEntryThatReflectsALostWriteIsNeverServed() {
+    RevisionGuardedCache<String> cache = cache(config());
+    String key = freshKey();
+    assertThat(cache.put(key, 3, "three", GtidSet.parse(A + ":1-3"))).isTrue();
+
+    assertThat(cache.get(key, 0, GtidSet.parse(A + ":1-2"), GtidSet.parse(A + ":3"))).isEmpty();
+    assertThat(cache.get(key, 0, GtidSet.parse(A + ":1-2"), GtidSet.parse(A + ":9")))
+        .contains(new CachedValue<>(3, "three"));
+  }
+
+  @Test
   void aLookupUnderATokenAcceptsOnlyAnEntryThatReflectsIt() {
     RevisionGuardedCache<String> cache = cache(config());
     String key = freshKey();

@@ -1,6 +1,8 @@
 package io.tidemark.spring;
 
+import io.tidemark.GtidSet;
 import io.tidemark.cache.RevisionGuardedCache;
+import io.tidemark.jdbc.ConsistentReader;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -9,6 +11,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 
@@ -29,12 +34,13 @@ import org.springframework.cache.CacheManager;
  * <p>A Redis or two-tier store makes the guard hold across instances; it needs a {@code ValueCodec}
  * for the cached type.
  */
-public final class RevisionGuardedCacheManager implements CacheManager {
+public final class RevisionGuardedCacheManager implements CacheManager, BeanFactoryAware {
 
   private final CacheManager delegate;
   private final Set<String> guarded;
   private final Function<String, RevisionGuardedCache<Object>> stores;
   private final Map<String, Cache> caches = new ConcurrentHashMap<>();
+  private @Nullable ObjectProvider<ConsistentReader> readers;
 
   /**
    * @param delegate the cache manager for every other cache
@@ -55,7 +61,20 @@ public final class RevisionGuardedCacheManager implements CacheManager {
     if (!guarded.contains(name)) {
       return delegate.getCache(name);
     }
-    return caches.computeIfAbsent(name, n -> new SpringRevisionGuardedCache(n, stores.apply(n)));
+    return caches.computeIfAbsent(
+        name, n -> new SpringRevisionGuardedCache(n, stores.apply(n), this::lostWrites));
+  }
+
+  /** Finds the application's reader, whose lost writes no cached value may reflect. */
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) {
+    this.readers = beanFactory.getBeanProvider(ConsistentReader.class);
+  }
+
+  private GtidSet lostWrites() {
+    ObjectProvider<ConsistentReader> provider = readers;
+    ConsistentReader reader = provider == null ? null : provider.getIfAvailable();
+    return reader == null ? GtidSet.EMPTY : reader.lostWrites();
   }
 
   @Override

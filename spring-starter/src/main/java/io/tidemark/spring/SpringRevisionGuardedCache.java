@@ -6,6 +6,7 @@ import io.tidemark.cache.CachedValue;
 import io.tidemark.cache.RevisionGuardedCache;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cache.Cache;
 import org.springframework.cache.support.SimpleValueWrapper;
@@ -21,16 +22,24 @@ import org.springframework.cache.support.SimpleValueWrapper;
  * read waited for), and a lookup under a context with GTIDs accepts only an entry whose set
  * contains them, else it reads through and stores the fresher value. A dirty context (a write that
  * escaped capture) never takes a cached value. Without a context, or with an empty one, lookups
- * behave as a plain revision-guarded cache.
+ * behave as a plain revision-guarded cache. An entry whose GTIDs a failover lost (as the
+ * application's reader found) is never served: its value may be gone from the database.
  */
 final class SpringRevisionGuardedCache implements Cache {
 
   private final String name;
   private final RevisionGuardedCache<Object> store;
+  private final Supplier<GtidSet> lost;
 
-  SpringRevisionGuardedCache(String name, RevisionGuardedCache<Object> store) {
+  /**
+   * @param lost GTIDs known lost in a failover: an entry that reflects any of them holds a value
+   *     the database may no longer have, and is never served
+   */
+  SpringRevisionGuardedCache(
+      String name, RevisionGuardedCache<Object> store, Supplier<GtidSet> lost) {
     this.name = name;
     this.store = store;
+    this.lost = lost;
   }
 
   @Override
@@ -81,7 +90,8 @@ final class SpringRevisionGuardedCache implements Cache {
     if (loaded == null || store.put(key(key), revision(loaded), loaded, contextGtids())) {
       return loaded;
     }
-    Optional<CachedValue<Object>> newer = store.get(key(key), revision(loaded), contextGtids());
+    Optional<CachedValue<Object>> newer =
+        store.get(key(key), revision(loaded), contextGtids(), lost.get());
     @SuppressWarnings("unchecked")
     T value = newer.map(v -> (T) v.value()).orElse(loaded);
     return value;
@@ -100,7 +110,7 @@ final class SpringRevisionGuardedCache implements Cache {
     if (context != null && context.isDirty()) {
       return Optional.empty();
     }
-    return store.get(key(key), 0, contextGtids());
+    return store.get(key(key), 0, contextGtids(), lost.get());
   }
 
   /**

@@ -77,6 +77,28 @@ class RevisionGuardedCacheManagerTests {
   }
 
   @Test
+  void neverServesTheValueOfAWriteAFailoverLost() {
+    String a = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+    AtomicReference<GtidSet> lost = new AtomicReference<>(GtidSet.EMPTY);
+    SpringRevisionGuardedCache cache =
+        new SpringRevisionGuardedCache(
+            "orders",
+            CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.defaults()),
+            lost::get);
+    try (ConsistencyContext.Binding writer = ConsistencyContext.open(GtidSet.parse(a + ":1-3"))) {
+      cache.put(7L, new Order(7, "PAID", 3));
+    }
+    lost.set(GtidSet.parse(a + ":3"));
+
+    try (ConsistencyContext.Binding reader = ConsistencyContext.open(GtidSet.parse(a + ":1-2"))) {
+      assertThat(cache.get(7L)).as("the lost write's value").isNull();
+      assertThat(cache.get(7L, () -> new Order(7, "CREATED", 2)))
+          .as("what the database holds, though the cache refuses it as older")
+          .isEqualTo(new Order(7, "CREATED", 2));
+    }
+  }
+
+  @Test
   void aSlowReadersOldValueNeverReplacesANewerOne() {
     orders.commit(new Order(101, "created", 1));
     assertThat(orders.find(101).revision()).isEqualTo(1);
