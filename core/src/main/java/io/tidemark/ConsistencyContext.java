@@ -36,6 +36,7 @@ public final class ConsistencyContext {
 
   private final AtomicReference<State> state;
   private final AtomicReference<@Nullable ExecutionRecord> lastRead = new AtomicReference<>();
+  private final AtomicReference<GtidSet> lost = new AtomicReference<>(GtidSet.EMPTY);
   private final Set<String> unrecordedScopes = new ConcurrentSkipListSet<>();
   private final @Nullable Deadline deadline;
   // Guarded by itself; few entries, rarely touched.
@@ -117,7 +118,16 @@ public final class ConsistencyContext {
     Objects.requireNonNull(lost, "lost");
     if (!lost.isEmpty()) {
       state.updateAndGet(s -> new State(s.gtids().subtract(lost), s.dirtyBecause()));
+      this.lost.updateAndGet(known -> known.union(lost));
     }
+  }
+
+  /**
+   * The GTIDs forgotten as lost: carried on in the answer's token, so that no cached value that
+   * reflects them is served to this client elsewhere.
+   */
+  public GtidSet lost() {
+    return lost.get();
   }
 
   /** Marks the context dirty: a write committed without a captured GTID; reads use the source. */

@@ -20,13 +20,15 @@ public final class ConsistencyToken {
 
   private final String cluster;
   private final GtidSet gtids;
+  private final GtidSet lost;
   private final Instant issuedAt;
   private final boolean requiresSource;
 
   private ConsistencyToken(
-      String cluster, GtidSet gtids, Instant issuedAt, boolean requiresSource) {
+      String cluster, GtidSet gtids, GtidSet lost, Instant issuedAt, boolean requiresSource) {
     this.cluster = cluster;
     this.gtids = gtids;
+    this.lost = lost;
     this.issuedAt = issuedAt;
     this.requiresSource = requiresSource;
   }
@@ -41,7 +43,11 @@ public final class ConsistencyToken {
    */
   public static ConsistencyToken of(String cluster, GtidSet gtids, Instant issuedAt) {
     return new ConsistencyToken(
-        checkCluster(cluster), Objects.requireNonNull(gtids), second(issuedAt), false);
+        checkCluster(cluster),
+        Objects.requireNonNull(gtids),
+        GtidSet.EMPTY,
+        second(issuedAt),
+        false);
   }
 
   /**
@@ -51,7 +57,7 @@ public final class ConsistencyToken {
    * can, and so replaces the marker.
    */
   public ConsistencyToken requiringSource() {
-    return requiresSource ? this : new ConsistencyToken(cluster, gtids, issuedAt, true);
+    return requiresSource ? this : new ConsistencyToken(cluster, gtids, lost, issuedAt, true);
   }
 
   /**
@@ -71,14 +77,32 @@ public final class ConsistencyToken {
     return gtids;
   }
 
+  /**
+   * GTIDs of writes a failover lost, once the loss was reported to the client: no read needs them,
+   * and a cached value that reflects any of them may be one the database no longer holds.
+   */
+  public GtidSet lost() {
+    return lost;
+  }
+
+  /** This token also naming {@code lost} as lost writes, and no longer requiring them. */
+  public ConsistencyToken withLost(GtidSet lost) {
+    if (lost.isEmpty()) {
+      return this;
+    }
+    return new ConsistencyToken(
+        cluster, gtids.subtract(lost), this.lost.union(lost), issuedAt, requiresSource);
+  }
+
   /** When the newest part of this token was issued, to the second. */
   public Instant issuedAt() {
     return issuedAt;
   }
 
   /**
-   * The token that requires everything either token requires: the union of the GTID sets, the later
-   * issue time, and the source when either requires it. Commutative, associative and idempotent.
+   * The token that requires everything either token requires: the union of the GTID sets but the
+   * writes either names lost, the later issue time, and the source when either requires it.
+   * Commutative, associative and idempotent.
    *
    * @throws IllegalArgumentException when the tokens belong to different clusters
    */
@@ -89,7 +113,11 @@ public final class ConsistencyToken {
     }
     Instant later = issuedAt.isAfter(other.issuedAt) ? issuedAt : other.issuedAt;
     return new ConsistencyToken(
-        cluster, gtids.union(other.gtids), later, requiresSource || other.requiresSource);
+        cluster,
+        gtids.union(other.gtids).subtract(lost.union(other.lost)),
+        lost.union(other.lost),
+        later,
+        requiresSource || other.requiresSource);
   }
 
   /**
@@ -109,13 +137,13 @@ public final class ConsistencyToken {
     GtidSet compacted = gtids.fillGaps(knownExecutedOnSource);
     return compacted.equals(gtids)
         ? this
-        : new ConsistencyToken(cluster, compacted, issuedAt, requiresSource);
+        : new ConsistencyToken(cluster, compacted, lost, issuedAt, requiresSource);
   }
 
   /** Creates a decoded token; the codec has checked every part already. */
   static ConsistencyToken decoded(
-      String cluster, GtidSet gtids, Instant issuedAt, boolean requiresSource) {
-    return new ConsistencyToken(cluster, gtids, issuedAt, requiresSource);
+      String cluster, GtidSet gtids, GtidSet lost, Instant issuedAt, boolean requiresSource) {
+    return new ConsistencyToken(cluster, gtids, lost, issuedAt, requiresSource);
   }
 
   static String checkCluster(String cluster) {
@@ -156,13 +184,14 @@ public final class ConsistencyToken {
     return o instanceof ConsistencyToken other
         && cluster.equals(other.cluster)
         && gtids.equals(other.gtids)
+        && lost.equals(other.lost)
         && issuedAt.equals(other.issuedAt)
         && requiresSource == other.requiresSource;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(cluster, gtids, issuedAt, requiresSource);
+    return Objects.hash(cluster, gtids, lost, issuedAt, requiresSource);
   }
 
   @Override
@@ -171,6 +200,7 @@ public final class ConsistencyToken {
         + cluster
         + ", gtids="
         + gtids.toSingleLineString()
+        + (lost.isEmpty() ? "" : ", lost=" + lost.toSingleLineString())
         + ", issuedAt="
         + issuedAt
         + (requiresSource ? ", requiresSource" : "")

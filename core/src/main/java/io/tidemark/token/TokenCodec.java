@@ -68,7 +68,8 @@ public final class TokenCodec {
           token,
           gtids.uuidCount() + " source UUIDs, more than " + config.maxUuids());
     }
-    if (gtids.intervalCount() > config.maxIntervals()) {
+    if (gtids.intervalCount() > config.maxIntervals()
+        || token.lost().intervalCount() > config.maxIntervals()) {
       throw overflow(
           TokenOverflowException.Limit.TOO_MANY_INTERVALS,
           token,
@@ -194,9 +195,12 @@ public final class TokenCodec {
     }
     Instant issuedAt = checkAge(reader.readEpochSecond());
     GtidSet gtids = reader.readGtids(config.maxUuids(), config.maxIntervals());
-    boolean requiresSource = reader.readRequiresSource();
+    long flags = reader.readFlags();
+    GtidSet lost = reader.readLost(flags, config.maxUuids(), config.maxIntervals());
     reader.expectEnd();
-    ConsistencyToken token = ConsistencyToken.decoded(cluster, gtids, issuedAt, requiresSource);
+    ConsistencyToken token =
+        ConsistencyToken.decoded(
+            cluster, gtids, lost, issuedAt, TokenPayload.requiresSource(flags));
     return token;
   }
 

@@ -217,7 +217,7 @@ public final class TokenExchange {
     GtidSet gtids = context.gtids();
     if (!context.isDirty()) {
       try {
-        return codec.encode(codec.issue(cluster, gtids));
+        return codec.encode(codec.issue(cluster, gtids).withLost(context.lost()));
       } catch (TokenOverflowException e) {
         LOG.log(Level.DEBUG, () -> "Compacting a token over the limits: " + e.getMessage());
       }
@@ -235,11 +235,12 @@ public final class TokenExchange {
       GtidSet executed = source.read(timeout);
       // Read after every commit of the context, so it holds those that escaped capture too.
       GtidSet covered = context.isDirty() ? gtids.union(executed) : gtids;
-      return codec.encode(codec.issue(cluster, covered).compact(executed));
+      return codec.encode(codec.issue(cluster, covered).compact(executed).withLost(context.lost()));
     } catch (SQLException | RuntimeException e) {
       problem = e.getMessage();
     }
-    ConsistencyToken marker = codec.issue(cluster, gtids).requiringSource();
+    ConsistencyToken marker =
+        codec.issue(cluster, gtids).withLost(context.lost()).requiringSource();
     LOG.log(
         Level.WARNING,
         "The "
@@ -353,6 +354,7 @@ public final class TokenExchange {
 
     static void apply(ConsistencyToken token, ConsistencyContext context) {
       context.merge(token.gtids());
+      context.forgetLost(token.lost());
       if (token.requiresSource()) {
         context.markDirty(
             "its token requires the source: an earlier answer could not cover its writes");

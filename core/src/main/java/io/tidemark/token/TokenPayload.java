@@ -14,11 +14,12 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Layout, every number an unsigned LEB128 varint: cluster name (length, ASCII); issue time in
  * epoch seconds; the GTID set in its binary form ({@link GtidSet#writeBinary}); flags (1: the token
- * requires the source).
+ * requires the source; 2: a second GTID set follows, the writes a failover lost).
  */
 final class TokenPayload {
 
   private static final long REQUIRES_SOURCE = 1;
+  private static final long NAMES_LOST = 2;
 
   private final ByteBuffer in;
 
@@ -36,7 +37,12 @@ final class TokenPayload {
     ascii(out, token.cluster());
     Varint.write(out, token.issuedAt().getEpochSecond());
     token.gtids().writeBinary(out);
-    Varint.write(out, token.requiresSource() ? REQUIRES_SOURCE : 0);
+    boolean namesLost = !token.lost().isEmpty();
+    Varint.write(
+        out, (token.requiresSource() ? REQUIRES_SOURCE : 0) | (namesLost ? NAMES_LOST : 0));
+    if (namesLost) {
+      token.lost().writeBinary(out);
+    }
     return out.toByteArray();
   }
 
@@ -68,13 +74,22 @@ final class TokenPayload {
     }
   }
 
-  /** Reads the flags: whether the token requires the source. */
-  boolean readRequiresSource() {
+  /** Reads the flags. */
+  long readFlags() {
     long flags = readVarint();
-    if ((flags & ~REQUIRES_SOURCE) != 0) {
+    if ((flags & ~(REQUIRES_SOURCE | NAMES_LOST)) != 0) {
       throw malformed("flags");
     }
-    return flags == REQUIRES_SOURCE;
+    return flags;
+  }
+
+  static boolean requiresSource(long flags) {
+    return (flags & REQUIRES_SOURCE) != 0;
+  }
+
+  /** The lost writes' GTIDs the flags announce, or none. */
+  GtidSet readLost(long flags, int maxUuids, int maxIntervals) {
+    return (flags & NAMES_LOST) == 0 ? GtidSet.EMPTY : readGtids(maxUuids, maxIntervals);
   }
 
   void expectEnd() {

@@ -71,6 +71,22 @@ class TokenCodecTests {
   }
 
   @Test
+  void lostWritesSurviveTheWireAndEveryMergeAndAreNeverRequired() {
+    GtidSet lost = GtidSet.parse(A + ":1005," + C + ":3");
+    ConsistencyToken told = threeUuids().withLost(lost);
+
+    ConsistencyToken decoded = codec.verify(codec.encode(told), "orders");
+
+    assertThat(decoded).isEqualTo(told);
+    assertThat(decoded.lost()).isEqualTo(lost);
+    assertThat(decoded.gtids().intersection(lost).isEmpty()).isTrue();
+    assertThat(threeUuids().merge(decoded).lost()).isEqualTo(lost);
+    assertThat(threeUuids().merge(decoded).gtids().intersection(lost).isEmpty()).isTrue();
+    assertThat(codec.verify(codec.encode(decoded.requiringSource()), "orders").lost())
+        .isEqualTo(lost);
+  }
+
+  @Test
   void aMarkerThatRequiresTheSourceSurvivesTheWireAndEveryMerge() {
     ConsistencyToken marker = threeUuids().requiringSource();
 

@@ -87,6 +87,17 @@ class TokenExchangeTests {
   }
 
   @Test
+  void writesReportedLostTravelInTheTokenToTheNextInstance() {
+    ConsistencyContext told = ConsistencyContext.create(GtidSet.parse(A + ":1-3"), null);
+    told.forgetLost(GtidSet.parse(A + ":3"));
+
+    ConsistencyContext next = exchange.receive("default=" + exchange.ownToken(told), null);
+
+    assertThat(next.gtids()).isEqualTo(GtidSet.parse(A + ":1-2"));
+    assertThat(next.lost()).isEqualTo(GtidSet.parse(A + ":3"));
+  }
+
+  @Test
   void anAnswerThatDoesNotVerifyMarksTheContextDirty() {
     ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, null);
 

@@ -91,7 +91,7 @@ final class SpringRevisionGuardedCache implements Cache {
       return loaded;
     }
     Optional<CachedValue<Object>> newer =
-        store.get(key(key), revision(loaded), contextGtids(), lost.get());
+        store.get(key(key), revision(loaded), contextGtids(), lost());
     @SuppressWarnings("unchecked")
     T value = newer.map(v -> (T) v.value()).orElse(loaded);
     return value;
@@ -110,7 +110,14 @@ final class SpringRevisionGuardedCache implements Cache {
     if (context != null && context.isDirty()) {
       return Optional.empty();
     }
-    return store.get(key(key), 0, contextGtids(), lost.get());
+    return store.get(key(key), 0, contextGtids(), lost());
+  }
+
+  /** What a served value must not reflect: writes lost in a failover, as known here or told. */
+  private GtidSet lost() {
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    GtidSet known = lost.get();
+    return context == null ? known : known.union(context.lost());
   }
 
   /**

@@ -77,6 +77,26 @@ class RevisionGuardedCacheManagerTests {
   }
 
   @Test
+  void neverServesTheValueOfAWriteTheClientWasToldIsLost() {
+    String a = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+    SpringRevisionGuardedCache cache =
+        new SpringRevisionGuardedCache(
+            "orders",
+            CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.defaults()),
+            () -> GtidSet.EMPTY);
+    try (ConsistencyContext.Binding writer = ConsistencyContext.open(GtidSet.parse(a + ":1-3"))) {
+      cache.put(7L, new Order(7, "PAID", 3));
+    }
+
+    try (ConsistencyContext.Binding reader = ConsistencyContext.open(GtidSet.parse(a + ":1-3"))) {
+      reader.context().forgetLost(GtidSet.parse(a + ":3"));
+      assertThat(cache.get(7L))
+          .as("the lost write's value, on an instance that never met the loss")
+          .isNull();
+    }
+  }
+
+  @Test
   void neverServesTheValueOfAWriteAFailoverLost() {
     String a = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
     AtomicReference<GtidSet> lost = new AtomicReference<>(GtidSet.EMPTY);
