@@ -112,6 +112,16 @@ final class ReadRun<T> {
     return value;
   }
 
+  /**
+   * With monotonic reads, what the read's server had executed right after the query joins the
+   * context, so that the client's next read sees at least as much.
+   */
+  void observe(Connection connection, KnownSourceUuids knownSources) {
+    if (options.monotonic() && context != null) {
+      context.merge(knownSources.observedOn(connection, budget.deadline()));
+    }
+  }
+
   /** Whether {@code value} has at least the read's minimum revision, when it asks for one. */
   boolean meetsRevision(T value) {
     return revisionOf == null

@@ -1,6 +1,5 @@
 package io.tidemark.jdbc;
 
-import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
@@ -204,10 +203,7 @@ final class ReplicaAttempt {
               + " returned a row older than revision "
               + read.options().minRevision());
     }
-    ConsistencyContext context = read.context();
-    if (read.options().monotonic() && context != null) {
-      context.merge(knownSources.observedOn(connection, deadline));
-    }
+    read.observe(connection, knownSources);
     return new Served<>(new ReadResult<>(value, read.record(uuid, NodeRole.REPLICA, served)));
   }
 }

@@ -1,6 +1,5 @@
 package io.tidemark.jdbc;
 
-import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
@@ -65,11 +64,8 @@ final class SourceFallback {
                 + " returned a row older than revision "
                 + read.options().minRevision());
       }
-      ConsistencyContext context = read.context();
-      if (read.options().monotonic() && context != null) {
-        // The source may be ahead of every replica: a later read must not go back behind it.
-        context.merge(knownSources.observedOn(connection, end));
-      }
+      // The source may be ahead of every replica: a later read must not go back behind it.
+      read.observe(connection, knownSources);
       return new ReadResult<>(value, read.record(uuid, NodeRole.SOURCE, reason));
     } catch (SQLTransientConnectionException e) {
       throw read.failed(Reason.DATABASE_BUSY, "no source connection in time: " + e.getMessage());

@@ -112,10 +112,11 @@ public final class ConsistencyToken {
           "cannot merge tokens of clusters " + cluster + " and " + other.cluster);
     }
     Instant later = issuedAt.isAfter(other.issuedAt) ? issuedAt : other.issuedAt;
+    GtidSet bothLost = lost.union(other.lost);
     return new ConsistencyToken(
         cluster,
-        gtids.union(other.gtids).subtract(lost.union(other.lost)),
-        lost.union(other.lost),
+        gtids.union(other.gtids).subtract(bothLost),
+        bothLost,
         later,
         requiresSource || other.requiresSource);
   }

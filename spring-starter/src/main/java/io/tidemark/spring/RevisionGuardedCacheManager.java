@@ -41,6 +41,8 @@ public final class RevisionGuardedCacheManager implements CacheManager, BeanFact
   private final Function<String, RevisionGuardedCache<Object>> stores;
   private final Map<String, Cache> caches = new ConcurrentHashMap<>();
   private @Nullable ObjectProvider<ConsistentReader> readers;
+  // Found once: every cache lookup asks for its lost writes.
+  private volatile @Nullable ConsistentReader reader;
 
   /**
    * @param delegate the cache manager for every other cache
@@ -72,9 +74,16 @@ public final class RevisionGuardedCacheManager implements CacheManager, BeanFact
   }
 
   private GtidSet lostWrites() {
-    ObjectProvider<ConsistentReader> provider = readers;
-    ConsistentReader reader = provider == null ? null : provider.getIfAvailable();
-    return reader == null ? GtidSet.EMPTY : reader.lostWrites();
+    ConsistentReader found = reader;
+    if (found == null) {
+      ObjectProvider<ConsistentReader> provider = readers;
+      found = provider == null ? null : provider.getIfAvailable();
+      if (found == null) {
+        return GtidSet.EMPTY;
+      }
+      reader = found;
+    }
+    return found.lostWrites();
   }
 
   @Override
