@@ -56,7 +56,7 @@ public final class ConsistentReader {
     this.defaults = b.defaults;
     this.fallbackReserve = b.fallbackReserve;
     this.recorder = b.recorder;
-    this.waiter = new GtidWaiter(ticker);
+    this.waiter = new GtidWaiter();
     this.knownSources = new KnownSourceUuids(routes, ticker);
     this.lostWrites = new LostWrites(waiter);
     this.replica =

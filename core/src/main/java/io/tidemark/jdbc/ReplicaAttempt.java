@@ -167,7 +167,7 @@ final class ReplicaAttempt {
       boolean executed;
       try {
         SocketTimeout.tighten(connection, ReadBudget.socketMillis(replicaDeadline));
-        executed = waiter.await(connection, uuid, required, budget);
+        executed = waiter.await(connection, required, budget);
       } catch (SQLException e) {
         read.waited(ticker.read() - begun);
         ConnectionFailures.abortIfBroken(connection, e);

@@ -2,35 +2,32 @@ package io.tidemark.jdbc;
 
 import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
-import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A MySQL server as far as the statements Tidemark sends go, for a {@link FakeConnection}: it has a
- * {@code server_uuid} and an executed GTID set, answers {@code WAIT_FOR_EXECUTED_GTID_SET}, {@code
- * GTID_SUBSET} and the timing probe, and moves a {@link FakeTicker} by as long as a real server
- * would take. Newer servers honour fractional wait timeouts; older ones truncate them to whole
- * seconds, so that a wait under one second times out at once. Other statements are answered as
- * scripted with {@link #answering}; anything else is an error.
+ * {@code server_uuid} and an executed GTID set, answers {@code WAIT_FOR_EXECUTED_GTID_SET} (in
+ * whole seconds, ended early by a {@code MAX_EXECUTION_TIME} hint with error 3024) and {@code
+ * GTID_SUBSET}, and moves a {@link FakeTicker} by as long as a real server would take. Other
+ * statements are answered as scripted with {@link #answering}; anything else is an error.
  */
 final class FakeMysql implements FakeConnection.Server {
 
-  /** How long the probe's 50 ms wait takes on a server that honours fractions. */
-  static final Duration PROBE_TIME = Duration.ofMillis(50);
+  private static final Pattern WAIT =
+      Pattern.compile(
+          "SELECT /\\*\\+ MAX_EXECUTION_TIME\\((\\d+)\\) \\*/ WAIT_FOR_EXECUTED_GTID_SET\\(\\?, (\\d+)\\)");
 
   private final String uuid;
   private final FakeTicker ticker;
   private final Map<String, @Nullable Object> answers = new HashMap<>();
   private final Map<String, SQLException> failures = new HashMap<>();
   private final Map<String, Duration> failureTimes = new HashMap<>();
-  private boolean honoursFractions = true;
-  private int slowProbesLeft;
-  private Duration checkTime = Duration.ofMillis(1);
   private GtidSet executed = GtidSet.EMPTY;
   private GtidSet applying = GtidSet.EMPTY;
   private long appliedAt;
@@ -38,24 +35,6 @@ final class FakeMysql implements FakeConnection.Server {
   FakeMysql(String uuid, FakeTicker ticker) {
     this.uuid = uuid;
     this.ticker = ticker;
-  }
-
-  /** Makes the next {@code count} probes take their full time even on a truncating server. */
-  synchronized FakeMysql stallingProbes(int count) {
-    slowProbesLeft = count;
-    return this;
-  }
-
-  /** Makes this an older server that truncates fractional timeouts to whole seconds. */
-  synchronized FakeMysql truncatingFractions() {
-    honoursFractions = false;
-    return this;
-  }
-
-  /** Time one {@code GTID_SUBSET} check takes, together with the caller's pause after it. */
-  synchronized FakeMysql checkTakes(Duration time) {
-    checkTime = time;
-    return this;
   }
 
   /** Adds {@code gtids} to what the server has executed now. */
@@ -108,19 +87,17 @@ final class FakeMysql implements FakeConnection.Server {
       ticker.advance(failureTimes.get(sql));
       throw failure;
     }
-    if (sql.contains("WAIT_FOR_EXECUTED_GTID_SET") && sql.contains("0.05")) {
-      boolean stalled = slowProbesLeft > 0;
-      slowProbesLeft = Math.max(0, slowProbesLeft - 1);
-      ticker.advance(honoursFractions || stalled ? PROBE_TIME : Duration.ZERO);
-      return 1;
+    Matcher wait = WAIT.matcher(sql);
+    if (wait.matches()) {
+      return waitFor(
+          required(statement),
+          Duration.ofMillis(Long.parseLong(wait.group(1))),
+          Duration.ofSeconds(Long.parseLong(wait.group(2))));
     }
-    if (sql.contains("WAIT_FOR_EXECUTED_GTID_SET(?, ?)")) {
-      return waitFor(required(statement), statement.parameter(2));
+    if (sql.contains("WAIT_FOR_EXECUTED_GTID_SET")) {
+      throw new AssertionError("a wait not bounded by the statement timer: " + sql);
     }
     if (sql.contains("GTID_SUBSET(?, @@GLOBAL.gtid_executed)")) {
-      ticker.advance(checkTime);
-      // The caller's pause after a check is part of checkTime: let it return at once.
-      LockSupport.unpark(Thread.currentThread());
       settle();
       return executed.containsAll(required(statement)) ? 1 : 0;
     }
@@ -150,32 +127,27 @@ final class FakeMysql implements FakeConnection.Server {
     }
   }
 
-  private int waitFor(GtidSet required, @Nullable Object timeoutParameter) {
-    if (!(timeoutParameter instanceof Number)) {
-      throw new AssertionError("WAIT_FOR_EXECUTED_GTID_SET with timeout " + timeoutParameter);
+  private int waitFor(GtidSet required, Duration timer, Duration timeout) throws SQLException {
+    if (timer.isZero() || timeout.isZero() || timeout.compareTo(timer) < 0) {
+      // A timeout of 0 waits forever, and one shorter than the timer is cut by a truncating server.
+      throw new AssertionError("WAIT_FOR_EXECUTED_GTID_SET bounded " + timer + ", " + timeout);
     }
-    BigDecimal timeout = new BigDecimal(timeoutParameter.toString());
-    if (timeout.signum() <= 0) {
-      // 0 waits forever, a negative timeout is an error: neither may ever be sent.
-      throw new AssertionError("WAIT_FOR_EXECUTED_GTID_SET with timeout " + timeout);
-    }
-    long waitNanos =
-        honoursFractions
-            ? timeout.movePointRight(9).longValue()
-            : timeout.longValue() * Duration.ofSeconds(1).toNanos();
     settle();
     if (executed.containsAll(required)) {
       return 0;
     }
     long untilApplied = appliedAt - ticker.read();
-    if (executed.union(applying).containsAll(required) && untilApplied <= waitNanos) {
+    if (executed.union(applying).containsAll(required) && untilApplied <= timer.toNanos()) {
       ticker.advanceNanos(untilApplied);
       settle();
       return 0;
     }
-    ticker.advanceNanos(waitNanos);
+    ticker.advance(timer);
     settle();
-    return 1;
+    throw new SQLException(
+        "Query execution was interrupted, maximum statement execution time exceeded",
+        "HY000",
+        GtidWaiter.STATEMENT_TIMER_EXPIRED);
   }
 
   private void settle() {

@@ -87,7 +87,11 @@ class ReadPathIT {
     assertThat(waits).isNotEmpty();
     for (String wait : waits) {
       String timeout = wait.substring(wait.lastIndexOf(',') + 1, wait.lastIndexOf(')')).trim();
+      String timer = wait.substring(wait.indexOf('(') + 1, wait.indexOf(')'));
       assertThat(new BigDecimal(timeout)).as(wait).isPositive();
+      assertThat(new BigDecimal(timeout).movePointRight(3))
+          .as(wait)
+          .isGreaterThanOrEqualTo(new BigDecimal(timer));
     }
   }
 
@@ -597,8 +601,8 @@ class ReadPathIT {
             c.prepareStatement(
                 "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
                     + " WHERE command_type = 'Query'"
-                    + " AND argument LIKE 'SELECT WAIT_FOR_EXECUTED_GTID_SET(%'"
-                    + " AND argument NOT LIKE '%@@GLOBAL.server_uuid%'"
+                    + " AND argument LIKE 'SELECT /*+ MAX_EXECUTION_TIME(%) */"
+                    + " WAIT_FOR_EXECUTED_GTID_SET(%'"
                     + " AND CONVERT(argument USING utf8mb4) LIKE ?")) {
       ps.setString(1, "%" + fragment.replace("\n", "%") + "%");
       try (ResultSet rs = ps.executeQuery()) {

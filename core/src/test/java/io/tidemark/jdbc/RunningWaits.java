@@ -10,7 +10,7 @@ final class RunningWaits {
 
   private static final String RUNNING =
       "SELECT ID FROM information_schema.PROCESSLIST"
-          + " WHERE INFO LIKE 'SELECT WAIT_FOR_EXECUTED_GTID_SET(%' LIMIT 1";
+          + " WHERE INFO LIKE 'SELECT /*+ MAX_EXECUTION_TIME(%) */ WAIT_FOR_EXECUTED_GTID_SET(%' LIMIT 1";
 
   private RunningWaits() {}
 

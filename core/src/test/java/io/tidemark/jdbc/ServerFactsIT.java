@@ -87,6 +87,54 @@ class ServerFactsIT {
     }
   }
 
+  /**
+   * The statement timer ends a wait at its milliseconds on every server, fractional timeouts
+   * honoured or not: error 3024, and the connection goes on as before. The read path bounds its
+   * waits this way.
+   */
+  @Test
+  void maxExecutionTimeEndsAWaitAtItsMilliseconds() throws SQLException {
+    try (Connection c = topology.replica().openConnection()) {
+      assertThat(single(c, "SELECT @@have_statement_timeout")).isEqualTo("YES");
+      long started = System.nanoTime();
+      assertThatThrownBy(() -> hintedWait(c, unreachable, 200, 2))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(3024));
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(ms(195), ms(600));
+      assertThat(single(c, "SELECT 1")).isEqualTo("1");
+      String executed = single(c, "SELECT @@GLOBAL.gtid_executed");
+      started = System.nanoTime();
+      assertThat(hintedWait(c, executed, 200, 2)).isZero();
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(ms(150));
+      // Past its milliseconds the timer is gone: the wait's own timeout ends the next one.
+      started = System.nanoTime();
+      assertThat(waitOn(c, unreachable, BigDecimal.ONE)).isEqualTo(1);
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(ms(950), ms(1500));
+    }
+  }
+
+  private static int hintedWait(Connection c, String gtids, long millis, int seconds)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT /*+ MAX_EXECUTION_TIME(" + millis + ") */ WAIT_FOR_EXECUTED_GTID_SET(?, ?)")) {
+      ps.setString(1, gtids);
+      ps.setInt(2, seconds);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1);
+      }
+    }
+  }
+
+  private static String single(Connection c, String sql) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
   private static final ServerVersion V8_0_15 = new ServerVersion(8, 0, 15);
 
   private static Duration ms(long millis) {
@@ -114,8 +162,20 @@ class ServerFactsIT {
   private int waitResult(
       @Nullable String gtids, @Nullable BigDecimal timeout, int queryTimeoutSeconds)
       throws SQLException {
-    try (Connection c = topology.replica().openConnection();
-        PreparedStatement ps = c.prepareStatement("SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)")) {
+    try (Connection c = topology.replica().openConnection()) {
+      return waitOn(c, gtids, timeout, queryTimeoutSeconds);
+    }
+  }
+
+  private static int waitOn(Connection c, @Nullable String gtids, BigDecimal timeout)
+      throws SQLException {
+    return waitOn(c, gtids, timeout, 3);
+  }
+
+  private static int waitOn(
+      Connection c, @Nullable String gtids, @Nullable BigDecimal timeout, int queryTimeoutSeconds)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)")) {
       ps.setString(1, gtids);
       ps.setBigDecimal(2, timeout);
       ps.setQueryTimeout(queryTimeoutSeconds);
