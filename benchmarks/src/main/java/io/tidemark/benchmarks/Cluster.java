@@ -2,6 +2,7 @@ package io.tidemark.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.jdbc.ReplicaPools;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import java.sql.Connection;
@@ -69,11 +70,22 @@ final class Cluster implements AutoCloseable {
     return pool(source, size, "");
   }
 
+  /** A replica pool as the starter builds it: reads take its connections on their own thread. */
   HikariDataSource replicaPool(int size) {
-    return pool(replica, size, "");
+    HikariDataSource pool = ReplicaPools.create(config(replica, size, ""));
+    closeables.add(pool);
+    warm(pool, size);
+    return pool;
   }
 
   private HikariDataSource pool(MySqlNode node, int size, String options) {
+    HikariDataSource pool = new HikariDataSource(config(node, size, options));
+    closeables.add(pool);
+    warm(pool, size);
+    return pool;
+  }
+
+  private HikariConfig config(MySqlNode node, int size, String options) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(node.jdbcUrl(database) + options);
     config.setUsername(node.user());
@@ -83,10 +95,7 @@ final class Cluster implements AutoCloseable {
     config.setMinimumIdle(size);
     config.setConnectionTimeout(10_000);
     config.setPoolName(node.name() + "-" + database + "-" + closeables.size());
-    HikariDataSource pool = new HikariDataSource(config);
-    closeables.add(pool);
-    warm(pool, size);
-    return pool;
+    return config;
   }
 
   /** Checks out all {@code size} connections at once, so the pool has opened them. */

@@ -22,10 +22,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * Takes a connection from a pool within a time limit. Pools bound {@code getConnection()} only by
  * their own connection timeout (seconds, typically), and validating a pooled connection to a frozen
- * server blocks for as long; a read must not. The connection is asked for on a helper thread; one
- * that arrives after the limit is closed, back into its pool. A helper left behind stays blocked
- * until the pool answers, so once {@value #MAX_ABANDONED} are for one pool, it is taken as stuck
- * and asked no more until some come back: threads cannot pile up behind a frozen server.
+ * server blocks for as long; a read must not. A pool that bounds its check-out itself ({@link
+ * BoundedCheckout}, the pools of {@link ReplicaPools}) is asked on the caller's thread; any other
+ * on a helper thread, at the cost of two thread wake-ups. A connection that arrives after the limit
+ * is closed, back into its pool. A helper left behind stays blocked until the pool answers, so once
+ * {@value #MAX_ABANDONED} are for one pool, it is taken as stuck and asked no more until some come
+ * back: threads cannot pile up behind a frozen server.
  */
 final class BoundedAcquire {
 
@@ -84,6 +86,9 @@ final class BoundedAcquire {
    * @throws SQLException when the pool failed
    */
   static Connection connection(DataSource pool, long timeoutNanos) throws SQLException {
+    if (pool instanceof BoundedCheckout bounded) {
+      return bounded.connection(timeoutNanos);
+    }
     AtomicInteger abandoned = abandonedOf(pool);
     if (abandoned.get() >= MAX_ABANDONED) {
       throw new SQLTransientConnectionException(

@@ -47,14 +47,16 @@ public final class CapturingDataSource implements DataSource {
   }
 
   private Connection capture(Connection connection) throws SQLException {
-    ConsistencyContext context = ConsistencyContext.currentOrNull();
-    if (context == null) {
-      counters.unscoped.increment();
-      return connection;
-    }
     try {
+      DriverSession driver = DriverSession.of(connection);
+      PhysicalConnection.writable(driver);
+      ConsistencyContext context = ConsistencyContext.currentOrNull();
+      if (context == null) {
+        counters.unscoped.increment();
+        return connection;
+      }
       CaptureSession session =
-          new CaptureSession(connection, PhysicalConnection.of(connection), context, counters);
+          new CaptureSession(connection, PhysicalConnection.of(driver), context, counters);
       return CapturingConnectionHandler.proxy(connection, session);
     } catch (SQLException | RuntimeException e) {
       connection.close();

@@ -1,7 +1,7 @@
 package io.tidemark.jdbc;
 
-import com.mysql.cj.MysqlConnection;
 import com.mysql.cj.conf.PropertyKey;
+import com.mysql.cj.jdbc.JdbcConnection;
 import com.mysql.cj.protocol.ServerSessionStateController;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -13,15 +13,15 @@ import org.jspecify.annotations.Nullable;
  */
 final class ConnectorJSession implements DriverSession {
 
-  private final MysqlConnection connection;
+  private final JdbcConnection connection;
 
-  private ConnectorJSession(MysqlConnection connection) {
+  private ConnectorJSession(JdbcConnection connection) {
     this.connection = connection;
   }
 
   static @Nullable DriverSession unwrap(Connection c) throws SQLException {
-    return c.isWrapperFor(MysqlConnection.class)
-        ? new ConnectorJSession(c.unwrap(MysqlConnection.class))
+    return c.isWrapperFor(JdbcConnection.class)
+        ? new ConnectorJSession(c.unwrap(JdbcConnection.class))
         : null;
   }
 
@@ -48,6 +48,26 @@ final class ConnectorJSession implements DriverSession {
         };
     connection.getServerSessionStateController().addSessionStateChangesListener(registered);
     return registered;
+  }
+
+  @Override
+  public boolean readOnly() throws SQLException {
+    return connection.isReadOnly(false);
+  }
+
+  @Override
+  public void readOnly(boolean readOnly) throws SQLException {
+    connection.setReadOnly(readOnly);
+  }
+
+  @Override
+  public boolean ping(int millis) {
+    try {
+      connection.pingInternal(false, millis);
+      return true;
+    } catch (SQLException e) {
+      return false;
+    }
   }
 
   @Override

@@ -28,6 +28,21 @@ interface DriverSession {
   /** Whether the server reported an open transaction in its last status flags. */
   boolean inTransactionOnServer();
 
+  /** Whether the physical connection is read-only, as the driver last set it: no round trip. */
+  boolean readOnly() throws SQLException;
+
+  /**
+   * Sets the physical connection read-only or writable, past any pool wrapping it: the pool does
+   * not see the change, so it does not undo it when the connection comes back.
+   */
+  void readOnly(boolean readOnly) throws SQLException;
+
+  /**
+   * Whether the server answers a ping within {@code millis}; a connection that does not is left
+   * unusable.
+   */
+  boolean ping(int millis);
+
   /** The Connector/J session behind {@code connection}, or {@code null} for other drivers. */
   static @Nullable DriverSession of(Connection connection) throws SQLException {
     return Holder.CONNECTOR_J ? ConnectorJSession.unwrap(connection) : null;

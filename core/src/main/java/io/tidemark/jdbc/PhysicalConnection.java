@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class PhysicalConnection {
 
-  private static final Map<Object, PhysicalConnection> KNOWN =
-      Collections.synchronizedMap(new WeakHashMap<>());
+  /** Striped by identity, so that concurrent reads rarely meet on one lock. */
+  private static final Map<Object, PhysicalConnection>[] KNOWN = stripes(16);
 
   private volatile @Nullable String serverUuid;
   private volatile @Nullable GtidSet executedWhenSeen;
@@ -35,11 +35,25 @@ final class PhysicalConnection {
   private PhysicalConnection() {}
 
   static PhysicalConnection of(Connection connection) throws SQLException {
-    DriverSession driver = DriverSession.of(connection);
+    return of(DriverSession.of(connection));
+  }
+
+  static PhysicalConnection of(@Nullable DriverSession driver) {
     if (driver == null) {
       return new PhysicalConnection();
     }
-    return KNOWN.computeIfAbsent(driver.physicalConnection(), key -> new PhysicalConnection());
+    Object key = driver.physicalConnection();
+    return KNOWN[System.identityHashCode(key) & (KNOWN.length - 1)].computeIfAbsent(
+        key, k -> new PhysicalConnection());
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"}) // an array of a generic type cannot be made
+  private static Map<Object, PhysicalConnection>[] stripes(int count) {
+    Map<Object, PhysicalConnection>[] stripes = new Map[count];
+    for (int i = 0; i < count; i++) {
+      stripes[i] = Collections.synchronizedMap(new WeakHashMap<>());
+    }
+    return stripes;
   }
 
   /**
@@ -128,16 +142,39 @@ final class PhysicalConnection {
    * an open REPEATABLE READ snapshot would otherwise survive the wait and show old rows. With
    * Connector/J the server's status flags tell whether a transaction is open, at no cost.
    */
-  static void endOpenTransaction(Connection connection) throws SQLException {
+  static void endOpenTransaction(Connection connection, @Nullable DriverSession driver)
+      throws SQLException {
     if (!connection.getAutoCommit()) {
       connection.rollback();
       connection.setAutoCommit(true);
     }
-    DriverSession driver = DriverSession.of(connection);
     if (driver == null || driver.inTransactionOnServer()) {
       try (Statement s = connection.createStatement()) {
         s.execute("ROLLBACK");
       }
+    }
+  }
+
+  /**
+   * Makes the physical connection read-only for a replica read and leaves it so when it goes back
+   * to its pool: setting it and undoing it on every read would cost two round trips, and the next
+   * read wants it read-only again. A connection taken for writes is made writable again by {@link
+   * #writable}. Returns {@code false}, changing nothing, with drivers other than Connector/J.
+   */
+  static boolean keepReadOnly(@Nullable DriverSession driver) throws SQLException {
+    if (driver == null) {
+      return false;
+    }
+    if (!driver.readOnly()) {
+      driver.readOnly(true);
+    }
+    return true;
+  }
+
+  /** Makes a connection taken for writes writable, if a read left it read-only. */
+  static void writable(@Nullable DriverSession driver) throws SQLException {
+    if (driver != null && driver.readOnly()) {
+      driver.readOnly(false);
     }
   }
 }

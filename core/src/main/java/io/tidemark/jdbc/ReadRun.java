@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.function.ToLongFunction;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,7 +29,9 @@ final class ReadRun<T> {
   private final @Nullable ConsistencyContext context;
   private final LostWrites lostWrites;
   private final Ticker ticker;
+  private long acquiringNanos;
   private long waitedNanos;
+  private long queryingNanos;
   private String replicaNode = "";
 
   ReadRun(
@@ -67,6 +70,21 @@ final class ReadRun<T> {
     return context;
   }
 
+  /** Adds time spent waiting for a permit to take a connection. */
+  void acquired(long nanos) {
+    acquiringNanos += nanos;
+  }
+
+  /** A connection of {@code pool} within {@code timeoutNanos} ({@link BoundedAcquire}). */
+  Connection take(DataSource pool, long timeoutNanos) throws SQLException {
+    long begun = ticker.read();
+    try {
+      return BoundedAcquire.connection(pool, timeoutNanos);
+    } finally {
+      acquiringNanos += ticker.read() - begun;
+    }
+  }
+
   /** Adds time spent waiting for the token. */
   void waited(long nanos) {
     waitedNanos += nanos;
@@ -78,24 +96,15 @@ final class ReadRun<T> {
   }
 
   /**
-   * Runs the query on a read-only connection, each of its statements bounded by what is left of the
-   * deadline: a write in it would escape capture on the source, so the token would miss it, and
-   * would be an errant transaction on a replica. A connection that cannot be made writable again
-   * after the query is aborted; what it read stays good.
+   * Runs the query on a read-only connection: a write in it would escape capture on the source, so
+   * the token would miss it, and would be an errant transaction on a replica. A connection that
+   * cannot be made writable again after the query is aborted; what it read stays good.
    */
   T readOnly(Connection connection) throws SQLException {
     connection.setReadOnly(true);
     T value;
     try {
-      value =
-          query.apply(
-              DeadlineBound.wrap(
-                  connection,
-                  () -> budget.deadline().remaining().toMillis(),
-                  () ->
-                      failed(
-                          Reason.BUDGET_EXHAUSTED,
-                          "the read's deadline passed before a statement of its query")));
+      value = query(connection);
     } catch (SQLException | RuntimeException e) {
       try {
         connection.setReadOnly(false);
@@ -110,6 +119,26 @@ final class ReadRun<T> {
       ConnectionFailures.abortIfBroken(connection, e);
     }
     return value;
+  }
+
+  /**
+   * Runs the query on {@code connection} as it is (read-only already), each of its statements
+   * bounded by what is left of the deadline.
+   */
+  T query(Connection connection) throws SQLException {
+    long begun = ticker.read();
+    try {
+      return query.apply(
+          DeadlineBound.wrap(
+              connection,
+              () -> budget.deadline().remaining().toMillis(),
+              () ->
+                  failed(
+                      Reason.BUDGET_EXHAUSTED,
+                      "the read's deadline passed before a statement of its query")));
+    } finally {
+      queryingNanos += ticker.read() - begun;
+    }
   }
 
   /**
@@ -145,7 +174,13 @@ final class ReadRun<T> {
 
   ExecutionRecord record(String node, NodeRole role, Reason reason) {
     return new ExecutionRecord(
-        node, role, reason, waited(), Duration.ofNanos(ticker.read() - budget.started()));
+        node,
+        role,
+        reason,
+        Duration.ofNanos(acquiringNanos),
+        waited(),
+        Duration.ofNanos(queryingNanos),
+        Duration.ofNanos(ticker.read() - budget.started()));
   }
 
   private String node() {

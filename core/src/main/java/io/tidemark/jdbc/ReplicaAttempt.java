@@ -71,14 +71,17 @@ final class ReplicaAttempt {
     // Only a wait on the replica chosen for this read is worth following: one stuck on another
     // (frozen, or its pool exhausted) would spend this read's budget for nothing.
     WaitCoalescer.Lead lead = required.isEmpty() ? null : coalesce(read, route.node());
+    long begun = ticker.read();
     try {
-      if (!permits.tryAcquire(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS)) {
+      boolean permitted =
+          permits.tryAcquire(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS);
+      read.acquired(ticker.read() - begun);
+      if (!permitted) {
         return new Failed<>(Reason.DATABASE_BUSY, "no replica connection within the budget");
       }
       // Every permit taken is given back in the finally below, whatever the attempt's end.
       long socketMillis = ReadBudget.socketMillis(replicaDeadline);
-      try (Connection connection =
-              BoundedAcquire.connection(replica, TimeUnit.MILLISECONDS.toNanos(socketMillis));
+      try (Connection connection = read.take(replica, TimeUnit.MILLISECONDS.toNanos(socketMillis));
           SocketTimeout bound = SocketTimeout.limit(connection, socketMillis)) {
         return onConnection(read, connection, lead);
       } catch (SQLException e) {
@@ -140,11 +143,13 @@ final class ReplicaAttempt {
       throws SQLException {
     GtidSet required = read.required();
     Deadline replicaDeadline = read.budget().replicaDeadline();
+    DriverSession driver;
     PhysicalConnection physical;
     String uuid;
     try {
-      physical = PhysicalConnection.of(connection);
-      PhysicalConnection.endOpenTransaction(connection);
+      driver = DriverSession.of(connection);
+      physical = PhysicalConnection.of(driver);
+      PhysicalConnection.endOpenTransaction(connection, driver);
       uuid = physical.serverUuid(connection);
     } catch (SQLException e) {
       ConnectionFailures.abortIfBroken(connection, e);
@@ -191,10 +196,12 @@ final class ReplicaAttempt {
       served = Reason.REPLICA_AFTER_WAIT;
     }
     // The replica holds the token now, so the fallback's reserve is better spent on its query
-    // than on a fallback begun late: cutting the query would also cost the connection.
-    Deadline deadline = read.budget().deadline();
-    SocketTimeout.tighten(connection, ReadBudget.millisLeft(deadline));
-    T value = read.readOnly(connection);
+    // than on a fallback begun late (the query's statements are bounded by the read's deadline):
+    // cutting the query would also cost the connection.
+    T value =
+        PhysicalConnection.keepReadOnly(driver)
+            ? read.query(connection)
+            : read.readOnly(connection);
     if (!read.meetsRevision(value)) {
       return new Failed<>(
           Reason.REVISION_NOT_REACHED,

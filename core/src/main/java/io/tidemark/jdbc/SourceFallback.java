@@ -44,17 +44,17 @@ final class SourceFallback {
     // each get what is left of it. No socket grace here, as no step waits on the server's clock.
     Deadline end = read.budget().deadline();
     GtidSet required = read.required();
-    try (Connection connection = BoundedAcquire.connection(source, end.remaining().toNanos());
+    try (Connection connection = read.take(source, end.remaining().toNanos());
         SocketTimeout bound = SocketTimeout.limit(connection, ReadBudget.millisLeft(end))) {
-      PhysicalConnection physical = PhysicalConnection.of(connection);
-      PhysicalConnection.endOpenTransaction(connection);
+      DriverSession driver = DriverSession.of(connection);
+      PhysicalConnection physical = PhysicalConnection.of(driver);
+      PhysicalConnection.endOpenTransaction(connection, driver);
       String uuid = physical.serverUuid(connection);
       SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
       if (!required.isEmpty() && !waiter.executed(connection, required)) {
         throw read.lost(
             connection, "source " + uuid + " has not executed the token: writes were lost");
       }
-      SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
       T value = read.readOnly(connection);
       if (!read.meetsRevision(value)) {
         throw read.failed(

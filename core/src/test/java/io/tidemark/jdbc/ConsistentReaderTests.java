@@ -96,6 +96,27 @@ class ConsistentReaderTests {
   }
 
   @Test
+  void recordsTheTimeOfEachPhase() throws SQLException {
+    replicaServer.executesAfter(Duration.ofMillis(120), WRITES);
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      ExecutionRecord record =
+          reader
+              .read(
+                  c -> {
+                    ticker.advance(Duration.ofMillis(7));
+                    return status(c);
+                  })
+              .record();
+
+      assertThat(record.waited()).isEqualTo(Duration.ofMillis(120));
+      assertThat(record.querying()).isEqualTo(Duration.ofMillis(7));
+      assertThat(record.elapsed()).isEqualTo(Duration.ofMillis(127));
+    }
+  }
+
+  @Test
   void skipsTheWaitOnceTheReplicaIsKnownToHaveTheToken() throws SQLException {
     replicaServer.executesAfter(Duration.ofMillis(10), WRITES);
     ConsistentReader reader = reader().build();
@@ -723,8 +744,10 @@ class ConsistentReaderTests {
       reader.read(
           ReadOptions.defaults().withTimeout(Duration.ofMillis(700)),
           c -> {
+            String status = status(c);
+            // Each statement is bounded anew when it runs.
             boundDuringRead[0] = c.getNetworkTimeout();
-            return status(c);
+            return status;
           });
     }
 

@@ -21,10 +21,20 @@ final class Pools {
   }
 
   static HikariDataSource plain(MySqlNode node, String database, int size) {
-    return pool(node, database, size, "", null);
+    return new HikariDataSource(config(node, database, size, "", null));
+  }
+
+  /** A pool of {@link ReplicaPools}, whose check-outs a read bounds on its own thread. */
+  static HikariDataSource replica(MySqlNode node, String database, int size) {
+    return ReplicaPools.create(config(node, database, size, "", null));
   }
 
   private static HikariDataSource pool(
+      MySqlNode node, String database, int size, String options, @Nullable String initSql) {
+    return new HikariDataSource(config(node, database, size, options, initSql));
+  }
+
+  private static HikariConfig config(
       MySqlNode node, String database, int size, String options, @Nullable String initSql) {
     HikariConfig config = new HikariConfig();
     config.setConnectionInitSql(initSql);
@@ -35,6 +45,6 @@ final class Pools {
     config.setMinimumIdle(0);
     config.setConnectionTimeout(5_000);
     config.setPoolName(node.name() + "-" + database);
-    return new HikariDataSource(config);
+    return config;
   }
 }

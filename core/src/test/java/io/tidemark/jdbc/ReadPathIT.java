@@ -67,7 +67,7 @@ class ReadPathIT {
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
     replica.execute("SET GLOBAL log_output = 'TABLE'", "SET GLOBAL general_log = 'ON'");
     sourcePool = Pools.tracking(topology.source(), db, 4);
-    replicaPool = Pools.plain(replica, db, 24);
+    replicaPool = Pools.replica(replica, db, 24);
     source = CapturingDataSource.wrap(sourcePool);
     background = Executors.newCachedThreadPool();
   }
@@ -142,6 +142,84 @@ class ReadPathIT {
                 .source()
                 .queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + written))
         .isEqualTo("0");
+  }
+
+  @Test
+  void aCaughtUpReadSendsNoStatementButItsQuery() throws SQLException {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = create("created");
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+      reader.read(c -> status(c, id));
+      String marker = "caught-up-" + id;
+      String since = replica.queryString("SELECT NOW(6)");
+
+      ReadResult<String> read =
+          reader.read(
+              c -> {
+                try (PreparedStatement ps =
+                    c.prepareStatement(
+                        "SELECT status FROM orders WHERE id = ? /* " + marker + " */")) {
+                  ps.setLong(1, id);
+                  try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getString(1) : null;
+                  }
+                }
+              });
+
+      assertThat(read.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+      assertThat(read.value()).isEqualTo("created");
+      ExecutionRecord record = read.record();
+      assertThat(record.acquiring()).isPositive();
+      assertThat(record.querying()).isPositive();
+      assertThat(record.acquiring().plus(record.querying())).isLessThan(record.elapsed());
+      // No read-only toggling, no checks: the query alone.
+      assertThat(loggedSince(since))
+          .singleElement()
+          .satisfies(sql -> assertThat(sql).contains(marker));
+    }
+  }
+
+  /** The statements the replica logged since {@code since} ({@code NOW(6)}), bar this look's. */
+  private static List<String> loggedSince(String since) {
+    List<String> statements = new ArrayList<>();
+    try (Connection c = replica.openConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
+                    + " WHERE command_type = 'Query' AND event_time >= ?"
+                    + " AND thread_id <> CONNECTION_ID()"
+                    + " AND CONVERT(argument USING utf8mb4) <> 'SELECT NOW(6)'"
+                    + " ORDER BY event_time")) {
+      ps.setString(1, since);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          statements.add(rs.getString(1));
+        }
+      }
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+    return statements;
+  }
+
+  @Test
+  void writesTakeAConnectionAReadLeftReadOnlyAndWriteOnIt() throws SQLException {
+    try (HikariDataSource pool = Pools.replica(topology.source(), db, 1)) {
+      CapturingDataSource writes = CapturingDataSource.wrap(pool);
+      ConsistentReader reader = ConsistentReader.builder(pool, writes).build();
+      long id = IDS.incrementAndGet();
+      assertThat(reader.read(c -> status(c, id)).record().reason())
+          .isEqualTo(Reason.REPLICA_NO_TOKEN);
+
+      try (Connection c = writes.getConnection();
+          PreparedStatement ps =
+              c.prepareStatement("INSERT INTO orders VALUES (?, 'written', 1)")) {
+        ps.setLong(1, id);
+        assertThat(ps.executeUpdate()).isEqualTo(1);
+      }
+
+      assertThat(reader.read(c -> status(c, id)).value()).isEqualTo("written");
+    }
   }
 
   @Test

@@ -33,6 +33,13 @@ class ExecutionHistoryTests {
   }
 
   private static ExecutionRecord record(String node, Reason reason) {
-    return new ExecutionRecord(node, NodeRole.REPLICA, reason, Duration.ZERO, Duration.ofMillis(1));
+    return new ExecutionRecord(
+        node,
+        NodeRole.REPLICA,
+        reason,
+        Duration.ZERO,
+        Duration.ZERO,
+        Duration.ZERO,
+        Duration.ofMillis(1));
   }
 }

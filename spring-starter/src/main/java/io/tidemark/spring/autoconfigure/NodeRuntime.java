@@ -1,7 +1,9 @@
 package io.tidemark.spring.autoconfigure;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.jdbc.CapturingDataSource;
+import io.tidemark.jdbc.ReplicaPools;
 import io.tidemark.topology.NodeConfig;
 import io.tidemark.topology.NodeSelector;
 import io.tidemark.topology.NodeState;
@@ -119,22 +121,23 @@ public final class NodeRuntime implements AutoCloseable {
   }
 
   private static HikariDataSource replicaPool(NodeConfig node, int maxReads) {
-    HikariDataSource pool = new HikariDataSource();
-    pool.setPoolName("tidemark-" + node.name());
-    pool.setJdbcUrl(node.jdbcUrl());
-    pool.setUsername(node.user());
-    pool.setPassword(node.password());
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("tidemark-" + node.name());
+    config.setJdbcUrl(node.jdbcUrl());
+    config.setUsername(node.user());
+    config.setPassword(node.password());
     // As many connections as reads may hold at once, so that a read given its turn finds one;
     // idle ones are few, since most replica reads are short.
-    pool.setMaximumPoolSize(maxReads);
-    pool.setMinimumIdle(Math.min(2, maxReads));
-    // Left writable: after a failover this pool takes the new source's writes, and a read-only
-    // flag would cost a round trip per checkout to undo. Reads only go to nodes the server itself
-    // reports read-only.
+    config.setMaximumPoolSize(maxReads);
+    config.setMinimumIdle(Math.min(2, maxReads));
+    // Left writable by default: after a failover this pool takes the new source's writes. Reads
+    // leave their connections read-only, writes make them writable again, each only when it
+    // changes; reads only go to nodes the server itself reports read-only.
 
     // The pool must not fail the application's start when a replica is down: reads skip it.
-    pool.setInitializationFailTimeout(-1);
-    return pool;
+    config.setInitializationFailTimeout(-1);
+    // Reads take its connections on their own thread, the pool's validation bounded by them.
+    return ReplicaPools.create(config);
   }
 
   private static void checkUsable(TopologySnapshot snapshot, TopologyView view) {

@@ -97,6 +97,12 @@ class ReadMetricsTests {
 
   private static ExecutionRecord record(String node, NodeRole role, Reason reason, long waitedMs) {
     return new ExecutionRecord(
-        node, role, reason, Duration.ofMillis(waitedMs), Duration.ofMillis(waitedMs + 2));
+        node,
+        role,
+        reason,
+        Duration.ZERO,
+        Duration.ofMillis(waitedMs),
+        Duration.ZERO,
+        Duration.ofMillis(waitedMs + 2));
   }
 }

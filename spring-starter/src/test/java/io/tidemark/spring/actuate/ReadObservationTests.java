@@ -110,6 +110,13 @@ class ReadObservationTests {
   }
 
   private static ExecutionRecord record(Reason reason) {
-    return new ExecutionRecord("", NodeRole.REPLICA, reason, Duration.ZERO, Duration.ofMillis(1));
+    return new ExecutionRecord(
+        "",
+        NodeRole.REPLICA,
+        reason,
+        Duration.ZERO,
+        Duration.ZERO,
+        Duration.ZERO,
+        Duration.ofMillis(1));
   }
 }

@@ -51,18 +51,28 @@ class TidemarkEndpointTests {
             REPLICA_UUID,
             NodeRole.REPLICA,
             Reason.REPLICA_AFTER_WAIT,
+            Duration.ZERO,
             Duration.ofMillis(20),
+            Duration.ZERO,
             Duration.ofMillis(25)));
     history.accept(
         new ExecutionRecord(
             SOURCE_UUID,
             NodeRole.SOURCE,
             Reason.SOURCE_FALLBACK,
+            Duration.ZERO,
             Duration.ofMillis(200),
+            Duration.ZERO,
             Duration.ofMillis(210)));
     history.accept(
         new ExecutionRecord(
-            "", NodeRole.NONE, Reason.TOKEN_REJECTED, Duration.ZERO, Duration.ofNanos(1_500_000)));
+            "",
+            NodeRole.NONE,
+            Reason.TOKEN_REJECTED,
+            Duration.ZERO,
+            Duration.ZERO,
+            Duration.ZERO,
+            Duration.ofNanos(1_500_000)));
 
     TidemarkEndpoint.Report report = endpoint.report();
 
