@@ -56,6 +56,11 @@ class BenchmarksSmokeIT {
     smoke(TokenCodecBenchmark.class, options().param("sets", "3x1"));
   }
 
+  @Test
+  void readerOverhead() throws RunnerException {
+    smoke(ReaderOverheadBenchmark.class, options());
+  }
+
   private static ChainedOptionsBuilder options() {
     return new OptionsBuilder()
         .forks(0)

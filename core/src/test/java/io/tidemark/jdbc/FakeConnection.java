@@ -53,6 +53,7 @@ final class FakeConnection {
   private final List<Sent> sent = new CopyOnWriteArrayList<>();
   private final Connection connection;
   private final DataSource pool;
+  private volatile boolean recording = true;
   private volatile boolean autoCommit = true;
   private volatile boolean readOnly;
   private int networkTimeoutMillis;
@@ -94,6 +95,15 @@ final class FakeConnection {
 
   void refuseConnections(SQLException error) {
     refusal = error;
+  }
+
+  /**
+   * Keeps {@link #log()} and {@link #sent()} empty from now on: over the millions of reads of a
+   * benchmark they would grow without end and cost more than the calls they record.
+   */
+  FakeConnection unrecorded() {
+    recording = false;
+    return this;
   }
 
   /** Calls and SQL texts in order: {@code getConnection()}, {@code commit()}, the SQL, ... */
@@ -144,7 +154,9 @@ final class FakeConnection {
         return autoCommit;
       }
       case "setReadOnly" -> {
-        log.add("setReadOnly(" + args[0] + ")");
+        if (recording) {
+          log.add("setReadOnly(" + args[0] + ")");
+        }
         readOnly = (Boolean) args[0];
         return null;
       }
@@ -152,19 +164,25 @@ final class FakeConnection {
         return readOnly;
       }
       case "setAutoCommit" -> {
-        log.add("setAutoCommit(" + args[0] + ")");
+        if (recording) {
+          log.add("setAutoCommit(" + args[0] + ")");
+        }
         autoCommit = (Boolean) args[0];
         return null;
       }
       case "commit" -> {
-        log.add("commit()");
+        if (recording) {
+          log.add("commit()");
+        }
         if (commitFailure != null) {
           throw commitFailure;
         }
         return null;
       }
       case "rollback", "close", "abort" -> {
-        log.add(method.getName() + (args.length == 0 ? "()" : "(...)"));
+        if (recording) {
+          log.add(method.getName() + (args.length == 0 ? "()" : "(...)"));
+        }
         return null;
       }
       case "isClosed" -> {
@@ -195,7 +213,9 @@ final class FakeConnection {
   private @Nullable Object onPool(Object proxy, Method method, Object[] args) throws SQLException {
     switch (method.getName()) {
       case "getConnection" -> {
-        log.add("getConnection()");
+        if (recording) {
+          log.add("getConnection()");
+        }
         SQLException error = refusal;
         if (error != null) {
           throw error;
@@ -301,8 +321,10 @@ final class FakeConnection {
   private @Nullable Object send(String sql, Map<Integer, @Nullable Object> parameters, int timeout)
       throws SQLException {
     Sent statement = new Sent(sql, Collections.unmodifiableMap(new HashMap<>(parameters)), timeout);
-    sent.add(statement);
-    log.add(sql);
+    if (recording) {
+      sent.add(statement);
+      log.add(sql);
+    }
     return server.answer(statement);
   }
 

@@ -13,15 +13,17 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Writes {@code PROFILE.md} (the table of all seven parts, with the goals checked) and {@code
- * PROFILE-wait-latency.svg} (read-after-write latency against the floor) from {@code PROFILE.json},
- * {@code PROFILE-codec.json} and {@code PROFILE-samples.jsonl} in a results folder. {@code
- * bin/bench} runs it after JMH: {@code java -cp benchmarks/target/benchmarks.jar
- * io.tidemark.benchmarks.report.ResultsReport benchmarks/results short}.
+ * Writes {@code PROFILE.md} (the table of all seven parts, with the goals checked, and the reader's
+ * own overhead) and {@code PROFILE-wait-latency.svg} (read-after-write latency against the floor)
+ * from {@code PROFILE.json}, {@code PROFILE-codec.json}, {@code PROFILE-reader-overhead.json} and
+ * {@code PROFILE-samples.jsonl} in a results folder. {@code bin/bench} runs it after JMH: {@code
+ * java -cp benchmarks/target/benchmarks.jar io.tidemark.benchmarks.report.ResultsReport
+ * benchmarks/results short}.
  */
 public final class ResultsReport {
 
   private static final String RAW = "ReadAfterWriteBenchmark.";
+  private static final String OVERHEAD = "ReaderOverheadBenchmark.";
 
   private final Results results;
   private final StringBuilder md = new StringBuilder();
@@ -40,7 +42,10 @@ public final class ResultsReport {
     String server = args[2];
     Results results =
         Results.read(
-            List.of(folder.resolve(profile + ".json"), folder.resolve(profile + "-codec.json")),
+            List.of(
+                folder.resolve(profile + ".json"),
+                folder.resolve(profile + "-codec.json"),
+                folder.resolve(profile + "-reader-overhead.json")),
             folder.resolve(profile + "-samples.jsonl"));
     ResultsReport report = new ResultsReport(results);
     report.md.append("Server: ").append(server).append(", on loopback.\n\n");
@@ -76,6 +81,7 @@ public final class ResultsReport {
     capture();
     manyWaiters();
     codec();
+    readerOverhead();
     md.append("\n![Read-after-write latency against the floor](").append(svgName).append(")\n");
     return md.toString();
   }
@@ -329,6 +335,50 @@ public final class ResultsReport {
     }
   }
 
+  private void readerOverhead() {
+    Jmh plain = results.find(OVERHEAD + "plain");
+    if (plain == null) {
+      return;
+    }
+    md.append("\n### 8. The reader's own overhead, over in-memory fakes\n\n")
+        .append("The same read as in part 3 on core's fake connection and server, so that only")
+        .append(" what runs in the JVM counts; each variant in a trial of its own.\n\n")
+        .append("| Read | ns/op | ± (99.9%) | bytes allocated / op | ratio to plain |\n")
+        .append("|---|---:|---:|---:|---:|\n");
+    Map<String, String> names = new LinkedHashMap<>();
+    names.put("plain", "plain read through the pool (baseline)");
+    names.put("fastPath", "fast path, replica known caught up (`REPLICA_CAUGHT_UP`)");
+    names.put("noToken", "no token (`REPLICA_NO_TOKEN`)");
+    names.put("afterWait", "wait the replica answers at once (`REPLICA_AFTER_WAIT`)");
+    names.forEach(
+        (variant, label) -> {
+          Jmh r = results.find(OVERHEAD + variant);
+          if (r == null) {
+            return;
+          }
+          md.append("| ")
+              .append(label)
+              .append(" | ")
+              .append(String.format(Locale.ROOT, "%,.0f", r.score()))
+              .append(" | ")
+              .append(String.format(Locale.ROOT, "%,.0f", r.error()))
+              .append(" | ")
+              .append(bytes(r.bytesPerOp()))
+              .append(" | ")
+              .append(String.format(Locale.ROOT, "%.2f", r.score() / plain.score()))
+              .append(" |\n");
+        });
+    Jmh fast = results.find(OVERHEAD + "fastPath");
+    if (fast != null) {
+      // The 5% goal is for a read on a server (part 3); without one, the ratio only grows.
+      md.append("\nThe fast path adds ")
+          .append(String.format(Locale.ROOT, "%,.0f", fast.score() - plain.score()))
+          .append(" ns and ")
+          .append(bytes(fast.bytesPerOp() - plain.bytesPerOp()))
+          .append(" bytes to each read; part 3 sets them against a server's round trips.\n");
+    }
+  }
+
   private void row(String label, @Nullable Jmh r, @Nullable Jmh baseline) {
     if (r == null) {
       return;
@@ -343,6 +393,10 @@ public final class ResultsReport {
                 ? ""
                 : String.format(Locale.ROOT, "%.2f", r.p("50.0") / baseline.p("50.0")))
         .append(" |\n");
+  }
+
+  private static String bytes(double value) {
+    return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%,.0f", value);
   }
 
   private static String jmhTriple(Jmh r) {
