@@ -51,9 +51,12 @@ public final class FakeCluster {
     return ticker;
   }
 
-  /** The replica's pool: one connection, handed out again on every check-out. */
+  /**
+   * The replica's pool: one connection, handed out again on every check-out, on the reader's own
+   * thread as from the pools the starter builds ({@code ReplicaPools}).
+   */
   public DataSource replicaPool() {
-    return replica.pool();
+    return replica.boundedPool();
   }
 
   public DataSource sourcePool() {

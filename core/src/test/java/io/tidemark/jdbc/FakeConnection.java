@@ -53,6 +53,7 @@ final class FakeConnection {
   private final List<Sent> sent = new CopyOnWriteArrayList<>();
   private final Connection connection;
   private final DataSource pool;
+  private final DataSource boundedPool;
   private volatile boolean recording = true;
   private volatile boolean autoCommit = true;
   private volatile boolean readOnly;
@@ -65,6 +66,11 @@ final class FakeConnection {
     this.server = server;
     this.connection = proxy(Connection.class, this::onConnection, new Class<?>[] {});
     this.pool = proxy(DataSource.class, this::onPool, new Class<?>[] {AutoCloseable.class});
+    this.boundedPool =
+        proxy(
+            DataSource.class,
+            this::onPool,
+            new Class<?>[] {AutoCloseable.class, BoundedCheckout.class});
   }
 
   /** The connection as a driver would hand it out. */
@@ -75,6 +81,14 @@ final class FakeConnection {
   /** A data source whose every {@code getConnection} returns {@link #connection()}. */
   DataSource pool() {
     return pool;
+  }
+
+  /**
+   * {@link #pool()} as a pool that bounds its check-outs itself ({@link BoundedCheckout}, as those
+   * of {@link ReplicaPools}), which a read asks on its own thread.
+   */
+  DataSource boundedPool() {
+    return boundedPool;
   }
 
   /** Leaves a transaction open, as a careless earlier user of a pooled connection would. */
@@ -212,7 +226,7 @@ final class FakeConnection {
 
   private @Nullable Object onPool(Object proxy, Method method, Object[] args) throws SQLException {
     switch (method.getName()) {
-      case "getConnection" -> {
+      case "getConnection", "connection" -> {
         if (recording) {
           log.add("getConnection()");
         }
