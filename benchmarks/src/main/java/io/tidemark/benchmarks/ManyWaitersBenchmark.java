@@ -46,10 +46,10 @@ import org.openjdk.jmh.runner.IterationType;
  * the source and returns when every reader has its row. Parameter {@code mode}:
  *
  * <ul>
- *   <li>{@code coalesced}: one {@link ConsistentReader} over a replica pool of 16; the first read
- *       waits on the server, the others wait in memory for its outcome and then take a pooled
- *       connection for their query. The budget is 3 s, so the server-side wait is used (2 whole
- *       seconds), not the polling that covers sub-second budgets on MySQL 8.0.15.
+ *   <li>{@code coalesced}: one {@link ConsistentReader} over a replica pool of 16, with as many
+ *       permits as connections (as the starter sizes them); the first read waits on the server,
+ *       the others wait in memory for its outcome and then, in waves of the free permits, take a
+ *       pooled connection for their query. The budget is 3 s.
  *   <li>{@code uncoalesced}: what a reader without coalescing does: every read has its own
  *       connection and its own {@code WAIT_FOR_EXECUTED_GTID_SET}, then queries on it.
  * </ul>
@@ -104,7 +104,7 @@ public class ManyWaitersBenchmark {
     if (coalesced()) {
       HikariDataSource replicaPool = cluster.replicaPool(16);
       HikariDataSource sourcePool = cluster.plainSourcePool(2);
-      reader = ConsistentReader.builder(replicaPool, sourcePool).build();
+      reader = ConsistentReader.builder(replicaPool, sourcePool).maxReplicaReads(16).build();
       options = ReadOptions.defaults().withTimeout(Duration.ofSeconds(3));
       // Loads what the reader learns once: the cluster's source UUIDs, how the replica waits.
       reader.read(

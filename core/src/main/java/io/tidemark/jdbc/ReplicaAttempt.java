@@ -10,10 +10,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -38,7 +36,7 @@ final class ReplicaAttempt {
   private final NodeRoutes routes;
   private final Semaphore permits;
   private final ReplicaProgress progress = new ReplicaProgress();
-  private final WaitCoalescer coalescer = new WaitCoalescer();
+  private final WaitCoalescer coalescer;
   private final GtidWaiter waiter;
   private final KnownSourceUuids knownSources;
   private final long queryReserveNanos;
@@ -54,6 +52,7 @@ final class ReplicaAttempt {
       Ticker ticker) {
     this.routes = routes;
     this.permits = new Semaphore(maxReplicaReads, true);
+    this.coalescer = new WaitCoalescer(permits::availablePermits);
     this.waiter = waiter;
     this.knownSources = knownSources;
     this.queryReserveNanos = queryReserve.toNanos();
@@ -70,7 +69,8 @@ final class ReplicaAttempt {
     }
     // Only a wait on the replica chosen for this read is worth following: one stuck on another
     // (frozen, or its pool exhausted) would spend this read's budget for nothing.
-    WaitCoalescer.Lead lead = required.isEmpty() ? null : coalesce(read, route.node());
+    WaitCoalescer.Turn turn = required.isEmpty() ? null : coalesce(read, route.node());
+    WaitCoalescer.Lead lead = turn instanceof WaitCoalescer.Lead l ? l : null;
     long begun = ticker.read();
     try {
       boolean permitted =
@@ -101,38 +101,36 @@ final class ReplicaAttempt {
       Thread.currentThread().interrupt();
       return new Failed<>(Reason.DATABASE_BUSY, "interrupted while waiting for a connection");
     } finally {
+      // A leader that served has told its followers already; any other end is no success.
       if (lead != null) {
-        lead.finish(progress.contains(lastReplicaUuid, required));
+        lead.finish(false);
+      } else if (turn instanceof WaitCoalescer.Follow follow) {
+        follow.done();
       }
     }
   }
 
-  private WaitCoalescer.@Nullable Lead coalesce(ReadRun<?> read, String node) {
+  /**
+   * The read's turn: its own lead of a wait, a follow the leader's successful wait let go (to be
+   * {@link WaitCoalescer.Follow#done done} after the attempt), or {@code null} to go on alone.
+   */
+  private WaitCoalescer.@Nullable Turn coalesce(ReadRun<?> read, String node) {
     GtidSet required = read.required();
     Deadline replicaDeadline = read.budget().replicaDeadline();
     while (!progress.contains(lastReplicaUuid, required) && !replicaDeadline.isExpired()) {
       WaitCoalescer.Turn turn = coalescer.join(node, required);
-      if (turn instanceof WaitCoalescer.Lead lead) {
-        return lead;
+      if (turn instanceof WaitCoalescer.Lead) {
+        return turn;
       }
       long begun = ticker.read();
-      try {
-        Boolean reached =
-            ((WaitCoalescer.Follow) turn)
-                .executed()
-                .get(Math.max(0, replicaDeadline.remaining().toNanos()), NANOS);
-        read.waited(ticker.read() - begun);
-        if (reached) {
-          return null;
-        }
-      } catch (TimeoutException e) {
-        read.waited(ticker.read() - begun);
+      Boolean reached =
+          ((WaitCoalescer.Follow) turn).await(Math.max(0, replicaDeadline.remaining().toNanos()));
+      read.waited(ticker.read() - begun);
+      if (reached == null) {
         return null;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return null;
-      } catch (ExecutionException e) {
-        throw new IllegalStateException("a coalesced wait failed", e);
+      }
+      if (reached) {
+        return turn;
       }
     }
     return null;
@@ -166,6 +164,9 @@ final class ReplicaAttempt {
       served = Reason.REPLICA_NO_TOKEN;
     } else if (progress.contains(uuid, required)) {
       served = Reason.REPLICA_CAUGHT_UP;
+      if (lead != null) {
+        lead.finish(true);
+      }
     } else {
       long budget = replicaDeadline.remaining().toNanos() - queryReserveNanos;
       long begun = ticker.read();

@@ -3,7 +3,16 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class WaitCoalescerTests {
@@ -12,10 +21,19 @@ class WaitCoalescerTests {
   private static final GtidSet UP_TO_5 = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-5");
   private static final GtidSet UP_TO_9 = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-9");
   private static final GtidSet OTHER = GtidSet.parse("bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb:1-2");
+  private static final long LONG = TimeUnit.SECONDS.toNanos(30);
 
   private static final String NODE = "replica1";
 
-  private final WaitCoalescer coalescer = new WaitCoalescer();
+  private final AtomicInteger wave = new AtomicInteger(2);
+  private final WaitCoalescer coalescer = new WaitCoalescer(wave::get);
+  private final ExecutorService followers = Executors.newCachedThreadPool();
+
+  @AfterEach
+  void stopFollowers() throws InterruptedException {
+    followers.shutdownNow();
+    assertThat(followers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+  }
 
   @Test
   void firstJoinLeads() {
@@ -23,27 +41,70 @@ class WaitCoalescerTests {
   }
 
   @Test
-  void sameTokenFollowsAndLearnsTheLeadersSuccess() {
+  void afterASuccessFollowersGoInWavesEachDoneOneLettingTheNextGo() throws Exception {
     WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
-    CompletableFuture<Boolean> first = follow(UP_TO_7);
-    CompletableFuture<Boolean> second = follow(GtidSet.parse(UP_TO_7.toString()));
-    assertThat(first).isNotDone();
-    assertThat(second).isNotDone();
+    List<Follower> waiting = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      waiting.add(follow(GtidSet.parse(UP_TO_7.toString()), LONG));
+    }
 
     lead.finish(true);
 
-    assertThat(first).isCompletedWithValue(true);
-    assertThat(second).isCompletedWithValue(true);
+    assertThat(waiting.get(0).outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(waiting.get(1).outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertStillWaiting(waiting.get(2));
+    assertStillWaiting(waiting.get(3));
+
+    waiting.get(0).turn.done();
+    waiting.get(0).turn.done();
+
+    assertThat(waiting.get(2).outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertStillWaiting(waiting.get(3));
+    waiting.get(1).turn.done();
+    assertThat(waiting.get(3).outcome.get(10, TimeUnit.SECONDS)).isTrue();
   }
 
   @Test
-  void sameTokenFollowsAndLearnsTheLeadersFailure() {
+  void atLeastOneFollowerGoesWhenNoPermitIsFree() throws Exception {
+    wave.set(0);
     WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
-    CompletableFuture<Boolean> follower = follow(UP_TO_7);
+    Follower first = follow(UP_TO_7, LONG);
+    Follower second = follow(UP_TO_7, LONG);
+
+    lead.finish(true);
+
+    assertThat(first.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertStillWaiting(second);
+  }
+
+  @Test
+  void afterAFailureEveryFollowerGoesAtOnceAndLearnsIt() throws Exception {
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
+    List<Follower> waiting = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      waiting.add(follow(UP_TO_7, LONG));
+    }
 
     lead.finish(false);
+    lead.finish(true);
 
-    assertThat(follower).isCompletedWithValue(false);
+    for (Follower follower : waiting) {
+      assertThat(follower.outcome.get(10, TimeUnit.SECONDS)).isFalse();
+    }
+  }
+
+  @Test
+  void aFollowerWhoseTimeRunsOutLeavesItsPlaceToTheNext() throws Exception {
+    wave.set(1);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
+    Follower impatient = follow(UP_TO_7, TimeUnit.MILLISECONDS.toNanos(20));
+    Follower patient = follow(UP_TO_7, LONG);
+
+    assertThat(impatient.outcome.get(10, TimeUnit.SECONDS)).isNull();
+    impatient.turn.done();
+    lead.finish(true);
+
+    assertThat(patient.outcome.get(10, TimeUnit.SECONDS)).isTrue();
   }
 
   @Test
@@ -72,7 +133,6 @@ class WaitCoalescerTests {
         .as("a leader on another replica (frozen, say) is not worth waiting for")
         .isInstanceOf(WaitCoalescer.Lead.class)
         .isNotSameAs(stuck);
-    assertThat(follow(UP_TO_7)).isNotDone();
   }
 
   @Test
@@ -80,14 +140,33 @@ class WaitCoalescerTests {
     WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
     first.finish(false);
 
-    WaitCoalescer.Turn next = coalescer.join(NODE, UP_TO_5);
+    WaitCoalescer.Turn next = coalescer.join(NODE, UP_TO_7);
 
     assertThat(next).isInstanceOf(WaitCoalescer.Lead.class).isNotSameAs(first);
   }
 
-  private CompletableFuture<Boolean> follow(GtidSet required) {
-    WaitCoalescer.Turn turn = coalescer.join(NODE, required);
-    assertThat(turn).isInstanceOf(WaitCoalescer.Follow.class);
-    return ((WaitCoalescer.Follow) turn).executed();
+  private record Follower(
+      WaitCoalescer.Follow turn, CompletableFuture<@Nullable Boolean> outcome) {}
+
+  /** A follower on a thread of its own, joined before this returns. */
+  private Follower follow(GtidSet required, long timeoutNanos) throws Exception {
+    CompletableFuture<WaitCoalescer.Follow> joined = new CompletableFuture<>();
+    CompletableFuture<@Nullable Boolean> outcome = new CompletableFuture<>();
+    followers.execute(
+        () -> {
+          WaitCoalescer.Turn turn = coalescer.join(NODE, required);
+          if (!(turn instanceof WaitCoalescer.Follow follow)) {
+            joined.completeExceptionally(new AssertionError("led instead of following"));
+            return;
+          }
+          joined.complete(follow);
+          outcome.complete(follow.await(timeoutNanos));
+        });
+    return new Follower(joined.get(10, TimeUnit.SECONDS), outcome);
+  }
+
+  private static void assertStillWaiting(Follower follower) throws InterruptedException {
+    Thread.sleep(Duration.ofMillis(50).toMillis());
+    assertThat(follower.outcome).isNotDone();
   }
 }
