@@ -61,6 +61,11 @@ final class ConnectorJSession implements DriverSession {
   }
 
   @Override
+  public boolean allowsMultiQueries() {
+    return connection.getPropertySet().getBooleanProperty(PropertyKey.allowMultiQueries).getValue();
+  }
+
+  @Override
   public boolean ping(int millis) {
     try {
       connection.pingInternal(false, millis);

@@ -104,11 +104,51 @@ public final class ConsistentReader {
       throw new IllegalArgumentException(
           "a minimum revision needs a revision function: use read(options, query, revisionOf)");
     }
+    return execute(options, query, revisionOf, null);
+  }
+
+  /**
+   * Runs one {@code SELECT}, {@code sql} with {@code parameters} bound to its {@code ?}s, and makes
+   * {@code rows} of its result; where the replica must be waited for, the wait and the query go to
+   * the server in one round trip instead of two (each still its own transaction, the query's rows
+   * used only when the wait succeeded). That needs {@code allowMultiQueries=true} on the replica
+   * pool's URL and MySQL Connector/J; {@code sql} must be one statement.
+   *
+   * <pre>{@code
+   * ReadResult<String> status =
+   *     reader.query(options, "SELECT status FROM orders WHERE id = ?",
+   *         rows -> rows.next() ? rows.getString(1) : null, 101);
+   * }</pre>
+   *
+   * @throws IllegalArgumentException when {@code sql} holds a {@code ;}
+   * @throws IllegalStateException when a wait is to be sent on a connection that does not allow
+   *     several statements in one text
+   * @throws ConsistentReadException when the read cannot be served as the policy allows
+   * @throws SQLException when the query itself fails
+   */
+  public <T> ReadResult<T> query(
+      ReadOptions options, String sql, ResultSetFunction<T> rows, Object... parameters)
+      throws SQLException {
+    if (options.minRevision() != Long.MIN_VALUE) {
+      throw new IllegalArgumentException(
+          "a minimum revision needs a revision function: use read(options, query, revisionOf)");
+    }
+    PipelinedQuery<T> pipelined = new PipelinedQuery<>(sql, parameters, rows);
+    return execute(options, pipelined.alone(), null, pipelined);
+  }
+
+  private <T> ReadResult<T> execute(
+      ReadOptions options,
+      SqlFunction<T> query,
+      @Nullable ToLongFunction<? super T> revisionOf,
+      @Nullable PipelinedQuery<T> pipelined)
+      throws SQLException {
     ReadRun<T> read =
         new ReadRun<>(
             options,
             query,
             revisionOf,
+            pipelined,
             ReadBudget.of(options, fallbackReserve, ticker),
             lostWrites,
             ticker);

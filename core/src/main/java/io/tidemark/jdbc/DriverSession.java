@@ -37,6 +37,9 @@ interface DriverSession {
    */
   void readOnly(boolean readOnly) throws SQLException;
 
+  /** Whether the driver sends several statements in one text ({@code allowMultiQueries}). */
+  boolean allowsMultiQueries();
+
   /**
    * Whether the server answers a ping within {@code millis}; a connection that does not is left
    * unusable.

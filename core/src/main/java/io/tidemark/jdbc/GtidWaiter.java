@@ -37,14 +37,7 @@ final class GtidWaiter {
     if (millis <= 0) {
       return executed(connection, required);
     }
-    long seconds = (millis + 999) / 1000;
-    try (PreparedStatement ps =
-        connection.prepareStatement(
-            "SELECT /*+ MAX_EXECUTION_TIME("
-                + millis
-                + ") */ WAIT_FOR_EXECUTED_GTID_SET(?, "
-                + seconds
-                + ")")) {
+    try (PreparedStatement ps = connection.prepareStatement(waitStatement(millis))) {
       ps.setString(1, required.toString());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
@@ -57,6 +50,18 @@ final class GtidWaiter {
       }
       throw e;
     }
+  }
+
+  /**
+   * The wait of {@code millis} (at least 1) for the GTID set of its one parameter: its own timeout
+   * in whole seconds, at least as long, the statement timer ending it at the millisecond.
+   */
+  static String waitStatement(long millis) {
+    return "SELECT /*+ MAX_EXECUTION_TIME("
+        + millis
+        + ") */ WAIT_FOR_EXECUTED_GTID_SET(?, "
+        + (millis + 999) / 1000
+        + ")";
   }
 
   /** Whether the server has executed {@code required} now: one round trip, never blocks. */

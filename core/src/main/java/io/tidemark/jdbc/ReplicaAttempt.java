@@ -141,14 +141,15 @@ final class ReplicaAttempt {
       throws SQLException {
     GtidSet required = read.required();
     Deadline replicaDeadline = read.budget().replicaDeadline();
-    DriverSession driver;
     PhysicalConnection physical;
     String uuid;
+    boolean keptReadOnly;
     try {
-      driver = DriverSession.of(connection);
+      DriverSession driver = DriverSession.of(connection);
       physical = PhysicalConnection.of(driver);
       PhysicalConnection.endOpenTransaction(connection, driver);
       uuid = physical.serverUuid(connection);
+      keptReadOnly = PhysicalConnection.keepReadOnly(driver);
     } catch (SQLException e) {
       ConnectionFailures.abortIfBroken(connection, e);
       return new Failed<>(Reason.REPLICA_ERROR, "replica connection failed: " + e);
@@ -160,6 +161,7 @@ final class ReplicaAttempt {
     read.onReplica(uuid);
     lastReplicaUuid = uuid;
     Reason served;
+    PipelinedQuery.Rows<T> rows = null;
     if (required.isEmpty()) {
       served = Reason.REPLICA_NO_TOKEN;
     } else if (progress.contains(uuid, required)) {
@@ -173,7 +175,14 @@ final class ReplicaAttempt {
       boolean executed;
       try {
         SocketTimeout.tighten(connection, ReadBudget.socketMillis(replicaDeadline));
-        executed = waiter.await(connection, required, budget);
+        PipelinedQuery<T> pipelined = read.pipelined();
+        if (pipelined != null && keptReadOnly && TimeUnit.NANOSECONDS.toMillis(budget) > 0) {
+          // Its time counts as waited: one round trip cannot be split.
+          rows = pipelined.afterWait(connection, required, budget);
+          executed = rows != null;
+        } else {
+          executed = waiter.await(connection, required, budget);
+        }
       } catch (SQLException e) {
         read.waited(ticker.read() - begun);
         ConnectionFailures.abortIfBroken(connection, e);
@@ -200,9 +209,9 @@ final class ReplicaAttempt {
     // than on a fallback begun late (the query's statements are bounded by the read's deadline):
     // cutting the query would also cost the connection.
     T value =
-        PhysicalConnection.keepReadOnly(driver)
-            ? read.query(connection)
-            : read.readOnly(connection);
+        rows != null
+            ? rows.value()
+            : keptReadOnly ? read.query(connection) : read.readOnly(connection);
     if (!read.meetsRevision(value)) {
       return new Failed<>(
           Reason.REVISION_NOT_REACHED,

@@ -725,6 +725,31 @@ class ConsistentReaderTests {
   }
 
   @Test
+  void refusesAQueryOfSeveralStatements() {
+    ConsistentReader reader = reader().build();
+
+    for (String sql :
+        List.of("SELECT 1; SELECT 2", "SELECT 'a;b'", "", " ; ", "SELECT 1; DROP TABLE t;")) {
+      assertThatThrownBy(() -> reader.query(reader.defaults(), sql, rows -> rows.next()))
+          .as(sql)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("one statement");
+    }
+  }
+
+  @Test
+  void runsAQueryOfOneStatementEndedBySemicolonAloneWhereNoWaitIsNeeded() throws SQLException {
+    ConsistentReader reader = reader().build();
+
+    ReadResult<String> read =
+        reader.query(
+            reader.defaults(), STATUS + " ;", rows -> rows.next() ? rows.getString(1) : "");
+
+    assertThat(read.value()).isEqualTo("NEW");
+    assertThat(read.record().reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
+  }
+
+  @Test
   void refusesAMinimumRevisionWithoutARevisionFunction() {
     ConsistentReader reader = reader().build();
     ReadOptions options = ReadOptions.defaults().withMinRevision(2);

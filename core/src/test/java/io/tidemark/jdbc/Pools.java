@@ -26,7 +26,12 @@ final class Pools {
 
   /** A pool of {@link ReplicaPools}, whose check-outs a read bounds on its own thread. */
   static HikariDataSource replica(MySqlNode node, String database, int size) {
-    return ReplicaPools.create(config(node, database, size, "", null));
+    return replica(node, database, size, "");
+  }
+
+  /** A pool of {@link ReplicaPools} whose URL ends in {@code options} ({@code &name=value...}). */
+  static HikariDataSource replica(MySqlNode node, String database, int size, String options) {
+    return ReplicaPools.create(config(node, database, size, options, null));
   }
 
   private static HikariDataSource pool(

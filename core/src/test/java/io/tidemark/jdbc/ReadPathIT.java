@@ -223,6 +223,90 @@ class ReadPathIT {
   }
 
   @Test
+  void aQuerySendsItsWaitAndItsStatementInOneRoundTrip() throws Exception {
+    try (HikariDataSource pipelining = Pools.replica(replica, db, 1, "&allowMultiQueries=true");
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = ConsistentReader.builder(pipelining, source).build();
+      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      replica.pauseApplier();
+      long id = create("created");
+      String marker = "pipelined-" + id;
+      String since = replica.queryString("SELECT NOW(6)");
+
+      Future<ReadResult<String>> pending =
+          background.submit(
+              () ->
+                  reader.query(
+                      reader.defaults().requiring(binding.context().gtids()),
+                      "SELECT status FROM orders WHERE id = ? /* " + marker + " */",
+                      rows -> rows.next() ? rows.getString(1) : null,
+                      id));
+      RunningWaits.awaitOne(replica);
+      replica.resumeApplier();
+      ReadResult<String> read = pending.get(10, TimeUnit.SECONDS);
+
+      assertThat(read.value()).isEqualTo("created");
+      assertThat(read.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      // The server logs each statement of a text apart; the wait's ends with the ';' after it.
+      assertThat(loggedSince(since))
+          .filteredOn(sql -> sql.startsWith("SELECT /*+") || sql.contains(marker))
+          .satisfiesExactly(
+              wait ->
+                  assertThat(wait)
+                      .startsWith("SELECT /*+ MAX_EXECUTION_TIME(")
+                      .contains("WAIT_FOR_EXECUTED_GTID_SET")
+                      .endsWith(";"),
+              query -> assertThat(query).contains(marker));
+    }
+  }
+
+  @Test
+  void aQueryWhoseWaitTimesOutNeverAnswersNotFound() throws SQLException {
+    try (HikariDataSource pipelining = Pools.replica(replica, db, 2, "&allowMultiQueries=true");
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = ConsistentReader.builder(pipelining, source).build();
+      replica.pauseApplier();
+      long id = create("lagging");
+      ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(500));
+      ResultSetFunction<@Nullable String> status = rows -> rows.next() ? rows.getString(1) : null;
+
+      ReadResult<@Nullable String> fallback =
+          reader.query(options, "SELECT status FROM orders WHERE id = ?", status, id);
+
+      assertThat(fallback.value()).isEqualTo("lagging");
+      assertThat(fallback.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThatThrownBy(
+              () ->
+                  reader.query(
+                      options.withPolicy(ReadPolicy.FAIL),
+                      "SELECT status FROM orders WHERE id = ?",
+                      status,
+                      id))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
+    }
+  }
+
+  @Test
+  void aQueryThatMustWaitNeedsSeveralStatementsAllowed() {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = create("created");
+
+      assertThatThrownBy(
+              () ->
+                  reader(ReadPolicy.FAIL)
+                      .query(
+                          ReadOptions.defaults(),
+                          "SELECT status FROM orders WHERE id = ?",
+                          rows -> rows.next() ? rows.getString(1) : null,
+                          id))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("allowMultiQueries=true");
+    }
+  }
+
+  @Test
   void aWriteInsideAReplicaReadIsRefusedEvenWhereTheReplicaWouldTakeIt() {
     // read_only alone lets a user with SUPER or CONNECTION_ADMIN write: an errant transaction.
     replica.execute("SET GLOBAL super_read_only = OFF");
