@@ -72,7 +72,12 @@ final class Cluster implements AutoCloseable {
 
   /** A replica pool as the starter builds it: reads take its connections on their own thread. */
   HikariDataSource replicaPool(int size) {
-    HikariDataSource pool = ReplicaPools.create(config(replica, size, ""));
+    return replicaPool(size, "");
+  }
+
+  /** {@link #replicaPool(int)} with {@code options} ({@code &name=value...}) on its URL. */
+  HikariDataSource replicaPool(int size, String options) {
+    HikariDataSource pool = ReplicaPools.create(config(replica, size, options));
     closeables.add(pool);
     warm(pool, size);
     return pool;

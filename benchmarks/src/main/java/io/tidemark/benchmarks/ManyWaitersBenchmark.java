@@ -47,9 +47,9 @@ import org.openjdk.jmh.runner.IterationType;
  *
  * <ul>
  *   <li>{@code coalesced}: one {@link ConsistentReader} over a replica pool of 16, with as many
- *       permits as connections (as the starter sizes them); the first read waits on the server,
- *       the others wait in memory for its outcome and then, in waves of the free permits, take a
- *       pooled connection for their query. The budget is 3 s.
+ *       permits as connections (as the starter sizes them); the first read waits on the server, the
+ *       others wait in memory for its outcome and then, in waves of the free permits, take a pooled
+ *       connection for their query. The budget is 3 s.
  *   <li>{@code uncoalesced}: what a reader without coalescing does: every read has its own
  *       connection and its own {@code WAIT_FOR_EXECUTED_GTID_SET}, then queries on it.
  * </ul>

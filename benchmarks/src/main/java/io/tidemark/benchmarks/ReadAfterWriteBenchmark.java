@@ -2,6 +2,7 @@ package io.tidemark.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
+import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.jdbc.CapturingDataSource;
@@ -43,7 +44,9 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@code floor}: nothing but the observer's answer, so its time is commit acknowledgement to
  *       the write being visible on the replica: the physical limit of reading one's write there.
  *   <li>{@code tidemark}: {@link ConsistentReader} with the captured token and the default budget
- *       of 1 s; {@code tidemarkTwoSecondBudget} the same with 2 s.
+ *       of 1 s; {@code tidemarkTwoSecondBudget} the same with 2 s; {@code tidemarkPipelined} the
+ *       same query through {@link ConsistentReader#query}, which sends the wait and the query in
+ *       one round trip (a replica pool with {@code allowMultiQueries=true}).
  *   <li>{@code alwaysSource}: read the source.
  *   <li>{@code sleepThenRead}: sleep 1 ms, read the replica, and the source when the row is not
  *       there yet.
@@ -77,6 +80,7 @@ public class ReadAfterWriteBenchmark {
   private HikariDataSource replicaPool;
   private CapturingDataSource capturing;
   private ConsistentReader reader;
+  private ConsistentReader pipelining;
   private ReadOptions oneSecond;
   private ReadOptions twoSeconds;
   private VisibilityObserver observer;
@@ -94,6 +98,8 @@ public class ReadAfterWriteBenchmark {
   private long doneAt;
   private boolean bySource;
   private long waitedNanos = -1;
+  private long acquiringNanos;
+  private long queryingNanos;
 
   /** Starts the servers, pools, reader and observer; one read warms the reader's caches. */
   @Setup(Level.Trial)
@@ -103,6 +109,9 @@ public class ReadAfterWriteBenchmark {
     replicaPool = cluster.replicaPool(4);
     capturing = CapturingDataSource.wrap(sourcePool);
     reader = ConsistentReader.builder(replicaPool, capturing).build();
+    pipelining =
+        ConsistentReader.builder(cluster.replicaPool(4, "&allowMultiQueries=true"), capturing)
+            .build();
     oneSecond = ReadOptions.defaults();
     twoSeconds = ReadOptions.defaults().withTimeout(Duration.ofSeconds(2));
     observer =
@@ -154,6 +163,8 @@ public class ReadAfterWriteBenchmark {
       // checks, the query).
       samples.add("waited", waitedNanos);
       samples.add("besidesWait", doneAt - ackAt - waitedNanos);
+      samples.add("acquiring", acquiringNanos);
+      samples.add("querying", queryingNanos);
     }
     samples.count("reads");
     if (bySource) {
@@ -182,6 +193,16 @@ public class ReadAfterWriteBenchmark {
   @Benchmark
   public int tidemarkTwoSecondBudget() throws SQLException {
     return throughTidemark(twoSeconds);
+  }
+
+  @Benchmark
+  public int tidemarkPipelined() throws SQLException {
+    return recorded(
+        pipelining.query(
+            oneSecond.requiring(required),
+            "SELECT v FROM t WHERE id = ?",
+            rows -> rows.next() ? rows.getInt(1) : null,
+            id));
   }
 
   @Benchmark
@@ -238,10 +259,15 @@ public class ReadAfterWriteBenchmark {
   }
 
   private int throughTidemark(ReadOptions options) throws SQLException {
-    ReadResult<@Nullable Integer> result =
-        reader.read(options.requiring(required), c -> Cluster.readRow(c, id));
-    bySource = result.record().role() == NodeRole.SOURCE;
-    waitedNanos = result.record().waited().toNanos();
+    return recorded(reader.read(options.requiring(required), c -> Cluster.readRow(c, id)));
+  }
+
+  private int recorded(ReadResult<@Nullable Integer> result) {
+    ExecutionRecord record = result.record();
+    bySource = record.role() == NodeRole.SOURCE;
+    waitedNanos = record.waited().toNanos();
+    acquiringNanos = record.acquiring().toNanos();
+    queryingNanos = record.querying().toNanos();
     return done(result.value());
   }
 

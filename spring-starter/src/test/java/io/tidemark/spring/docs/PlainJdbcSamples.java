@@ -1,10 +1,13 @@
 package io.tidemark.spring.docs;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadResult;
+import io.tidemark.jdbc.ReplicaPools;
 import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.KeyRing;
 import io.tidemark.token.TokenCodec;
@@ -60,6 +63,24 @@ final class PlainJdbcSamples {
       reader.read(c -> findStatus(c, 101)); // waits for the other service's writes
     }
     // end::tokens[]
+  }
+
+  static void fastReads(HikariConfig replicaConfig, DataSource source) throws SQLException {
+    // tag::fast-reads[]
+    // Reads take this pool's connections on their own thread, its validation bounded by them.
+    // allowMultiQueries=true only for query(...), which sends the wait and the query together.
+    replicaConfig.setJdbcUrl("jdbc:mysql://replica-1:3306/shop?allowMultiQueries=true");
+    HikariDataSource replicaPool = ReplicaPools.create(replicaConfig);
+    ConsistentReader reader = ConsistentReader.builder(replicaPool, source).build();
+
+    ReadResult<String> status =
+        reader.query(
+            reader.defaults(),
+            "SELECT status FROM orders WHERE id = ?",
+            rows -> rows.next() ? rows.getString(1) : "not found",
+            101);
+    ExecutionRecord record = status.record(); // acquiring, waited, querying, elapsed
+    // end::fast-reads[]
   }
 
   static void topology(
