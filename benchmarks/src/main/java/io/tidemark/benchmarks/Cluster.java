@@ -6,6 +6,7 @@ import io.tidemark.jdbc.ReplicaPools;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -121,6 +122,14 @@ final class Cluster implements AutoCloseable {
   /** A connection of its own, outside any pool, with the benchmark's database as default. */
   Connection connect(MySqlNode node) throws SQLException {
     Connection c = node.openConnection(database);
+    closeables.add(c);
+    return c;
+  }
+
+  /** {@link #connect(MySqlNode)} with {@code options} ({@code &name=value...}) on its URL. */
+  Connection connect(MySqlNode node, String options) throws SQLException {
+    Connection c =
+        DriverManager.getConnection(node.jdbcUrl(database) + options, node.user(), node.password());
     closeables.add(c);
     return c;
   }

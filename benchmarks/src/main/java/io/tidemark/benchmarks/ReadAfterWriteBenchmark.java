@@ -47,6 +47,9 @@ import org.openjdk.jmh.runner.IterationType;
  *       of 1 s; {@code tidemarkTwoSecondBudget} the same with 2 s; {@code tidemarkPipelined} the
  *       same query through {@link ConsistentReader#query}, which sends the wait and the query in
  *       one round trip (a replica pool with {@code allowMultiQueries=true}).
+ *   <li>{@code pinnedWaitThenRead} and {@code pinnedWaitAndReadTogether}: what no reader can beat
+ *       here, with no pool, checks or budget: on a connection pinned up front, the wait for the
+ *       token then the read, as two round trips, and as one text of both.
  *   <li>{@code alwaysSource}: read the source.
  *   <li>{@code sleepThenRead}: sleep 1 ms, read the replica, and the source when the row is not
  *       there yet.
@@ -85,6 +88,7 @@ public class ReadAfterWriteBenchmark {
   private ReadOptions twoSeconds;
   private VisibilityObserver observer;
   private Connection pinnedReplica;
+  private Connection pinnedMultiStatement;
   private String sourceUuid;
   private long lastGno;
   private long lastId;
@@ -117,6 +121,7 @@ public class ReadAfterWriteBenchmark {
     observer =
         new VisibilityObserver(cluster.connect(cluster.replica), cluster.connect(cluster.replica));
     pinnedReplica = cluster.connect(cluster.replica);
+    pinnedMultiStatement = cluster.connect(cluster.replica, "&allowMultiQueries=true");
     sourceUuid = cluster.source.serverUuid();
     lastGno = cluster.lastSourceGno();
   }
@@ -203,6 +208,33 @@ public class ReadAfterWriteBenchmark {
             "SELECT v FROM t WHERE id = ?",
             rows -> rows.next() ? rows.getInt(1) : null,
             id));
+  }
+
+  @Benchmark
+  public int pinnedWaitThenRead() throws SQLException {
+    try (PreparedStatement ps =
+        pinnedReplica.prepareStatement("SELECT WAIT_FOR_EXECUTED_GTID_SET(?, 1)")) {
+      ps.setString(1, required.toString());
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+      }
+    }
+    return done(Cluster.readRow(pinnedReplica, id));
+  }
+
+  @Benchmark
+  public int pinnedWaitAndReadTogether() throws SQLException {
+    try (PreparedStatement ps =
+        pinnedMultiStatement.prepareStatement(
+            "SELECT WAIT_FOR_EXECUTED_GTID_SET(?, 1); SELECT v FROM t WHERE id = ?")) {
+      ps.setString(1, required.toString());
+      ps.setLong(2, id);
+      ps.execute();
+      ps.getMoreResults();
+      try (ResultSet rs = ps.getResultSet()) {
+        return done(rs.next() ? rs.getInt(1) : null);
+      }
+    }
   }
 
   @Benchmark

@@ -48,8 +48,10 @@ import org.openjdk.jmh.runner.IterationType;
  *       already knows the replica has executed, which skips the wait; the difference is all
  *       Tidemark adds to a read that needs no waiting. {@code plainReadViaHelperThread} takes the
  *       pooled connection on a helper thread, as the reader does to bound the wait for it, to tell
- *       that hand-off's share of the difference. {@code interleavedReads} rotates the three within
- *       one trial and records each per invocation (see there).
+ *       that hand-off's share of the difference; {@code plainReadSocketBound} bounds the plain
+ *       read's socket reads as the reader does (set before, restored after), which makes the driver
+ *       read with a timeout. {@code interleavedReads} rotates the four within one trial and records
+ *       each per invocation (see there).
  * </ul>
  *
  * <p>Run alone: {@code java -jar benchmarks/target/benchmarks.jar SatisfiedWaitBenchmark -f 1 -wi 1
@@ -183,6 +185,20 @@ public class SatisfiedWaitBenchmark {
     }
   }
 
+  /** The plain read with its socket reads bounded for its time, as the reader bounds them. */
+  @Benchmark
+  public int plainReadSocketBound() throws SQLException {
+    try (Connection c = replicaPool.getConnection()) {
+      int before = c.getNetworkTimeout();
+      c.setNetworkTimeout(Runnable::run, 1050);
+      try {
+        return present(Cluster.readRow(c, 2));
+      } finally {
+        c.setNetworkTimeout(Runnable::run, before);
+      }
+    }
+  }
+
   @Benchmark
   public int fastPath() throws SQLException {
     ReadResult<@Nullable Integer> result = reader.read(caughtUp, c -> Cluster.readRow(c, 2));
@@ -193,33 +209,36 @@ public class SatisfiedWaitBenchmark {
   }
 
   /**
-   * {@code plainReplicaRead}, {@code plainReadViaHelperThread} and {@code fastPath} one after the
-   * other, in rotating order, each timed into {@link Samples}: compared within one trial and
-   * invocation by invocation, which separate trials on a noisy machine cannot do to within a few
-   * percent. The score is the time of all three.
+   * {@code plainReplicaRead}, {@code plainReadViaHelperThread}, {@code plainReadSocketBound} and
+   * {@code fastPath} one after the other, in rotating order, each timed into {@link Samples}:
+   * compared within one trial and invocation by invocation, which separate trials on a noisy
+   * machine cannot do to within a few percent. The score is the time of all three.
    */
   @Benchmark
   public int interleavedReads() throws Exception {
-    long[] nanos = new long[3];
-    for (int i = 0; i < 3; i++) {
-      int which = (turn + i) % 3;
+    long[] nanos = new long[4];
+    for (int i = 0; i < 4; i++) {
+      int which = (turn + i) % 4;
       long started = System.nanoTime();
       switch (which) {
         case 0 -> plainReplicaRead();
         case 1 -> plainReadViaHelperThread();
+        case 2 -> plainReadSocketBound();
         default -> fastPath();
       }
       nanos[which] = System.nanoTime() - started;
     }
-    turn = (turn + 1) % 3;
+    turn = (turn + 1) % 4;
     if (recording) {
       samples.add("plain", nanos[0]);
       samples.add("viaHelperThread", nanos[1]);
-      samples.add("fastPath", nanos[2]);
-      samples.add("difference", nanos[2] - nanos[0]);
+      samples.add("socketBound", nanos[2]);
+      samples.add("fastPath", nanos[3]);
+      samples.add("difference", nanos[3] - nanos[0]);
       samples.add("helperDifference", nanos[1] - nanos[0]);
+      samples.add("socketBoundDifference", nanos[2] - nanos[0]);
     }
-    return 3;
+    return 4;
   }
 
   private static int present(@Nullable Integer value) {

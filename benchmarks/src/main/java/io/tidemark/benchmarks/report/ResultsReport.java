@@ -97,7 +97,13 @@ public final class ResultsReport {
         .append(" | excess p50 / p90 / p99 | p50 read / p50 floor |\n")
         .append("|---|---:|---|---|---|---:|\n");
     for (String variant :
-        List.of("floor", "tidemark", "tidemarkTwoSecondBudget", "tidemarkPipelined")) {
+        List.of(
+            "floor",
+            "pinnedWaitThenRead",
+            "tidemark",
+            "tidemarkTwoSecondBudget",
+            "pinnedWaitAndReadTogether",
+            "tidemarkPipelined")) {
       Paired pairs = results.pairs(RAW + variant);
       if (pairs == null) {
         continue;
@@ -215,6 +221,10 @@ public final class ResultsReport {
           .append(triple(interleaved.sorted("viaHelperThread")))
           .append(" µs, paired difference to the plain read p50 ")
           .append(micros(Results.percentile(interleaved.sorted("helperDifference"), 50) / 1e3))
+          .append(" µs; the plain read with its socket reads bounded as the reader bounds them ")
+          .append(triple(interleaved.sorted("socketBound")))
+          .append(" µs, paired difference p50 ")
+          .append(micros(Results.percentile(interleaved.sorted("socketBoundDifference"), 50) / 1e3))
           .append(" µs. Goal fast path within 5% of the plain read (p50): ")
           .append(met(ratio <= 1.05))
           .append(String.format(Locale.ROOT, " (%.2f).%n", ratio));
