@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
-import javax.crypto.Mac;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -75,13 +74,13 @@ public final class TokenCodec {
           token,
           gtids.intervalCount() + " intervals, more than " + config.maxIntervals());
     }
-    String keyId = config.keyRing().activeKeyId();
-    String signed = VERSION + '.' + keyId + '.' + BASE64.encodeToString(TokenPayload.write(token));
-    Mac mac = Objects.requireNonNull(config.keyRing().mac(keyId));
-    String encoded =
-        signed
-            + '.'
-            + BASE64.encodeToString(mac.doFinal(signed.getBytes(StandardCharsets.US_ASCII)));
+    KeyRing.Key key = config.keyRing().activeKey();
+    String signed =
+        VERSION + '.' + key.id() + '.' + BASE64.encodeToString(TokenPayload.write(token));
+    byte[] text = signed.getBytes(StandardCharsets.US_ASCII);
+    byte[] mac = new byte[KeyRing.MAC_LENGTH];
+    key.sign(text, text.length, mac);
+    String encoded = signed + '.' + BASE64.encodeToString(mac);
     if (encoded.length() > config.maxTokenLength()) {
       throw overflow(
           TokenOverflowException.Limit.TOO_LARGE,
@@ -126,15 +125,16 @@ public final class TokenCodec {
         || length - payloadEnd - 1 != MAC_TEXT_LENGTH) {
       throw malformed("a key id, payload or signature of the wrong shape");
     }
-    Mac mac = config.keyRing().mac(keyId);
-    if (mac == null) {
+    KeyRing.Key key = config.keyRing().key(encoded, versionEnd + 1, keyIdEnd);
+    if (key == null) {
       throw new TokenRejectedException(
           Check.UNKNOWN_KEY_ID,
           "token signed with key id " + keyId + " not in " + config.keyRing());
     }
     byte[] text = encoded.getBytes(StandardCharsets.US_ASCII);
-    mac.update(text, 0, payloadEnd);
-    byte[] expected = BASE64.encode(mac.doFinal());
+    byte[] mac = new byte[KeyRing.MAC_LENGTH];
+    key.sign(text, payloadEnd, mac);
+    byte[] expected = BASE64.encode(mac);
     if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(text, payloadEnd + 1, length))) {
       throw new TokenRejectedException(Check.BAD_SIGNATURE, "token signature does not match");
     }

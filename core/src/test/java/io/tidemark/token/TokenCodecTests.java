@@ -15,6 +15,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -219,6 +222,44 @@ class TokenCodecTests {
     assertThatCode(() -> codec.verify(withinSkew, "orders")).doesNotThrowAnyException();
     assertThatThrownBy(() -> codec.verify(beyondSkew, "orders"))
         .satisfies(rejectedWith(Check.FROM_THE_FUTURE));
+  }
+
+  @Test
+  void verifiesFromManyThreadsAtOnce() throws Exception {
+    List<String> encoded = new ArrayList<>();
+    List<ConsistencyToken> tokens = new ArrayList<>();
+    RandomGtids gtids = new RandomGtids(3, true);
+    SplittableRandom random = new SplittableRandom(3);
+    for (int i = 0; i < 64; i++) {
+      ConsistencyToken token =
+          codec.issue("orders", ConsistencyTokenTests.randomToken(gtids, random).gtids());
+      tokens.add(token);
+      encoded.add(codec.encode(token));
+    }
+    ExecutorService threads = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<Integer>> wrong = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int offset = t;
+        wrong.add(
+            threads.submit(
+                () -> {
+                  int mismatches = 0;
+                  for (int i = 0; i < 20_000; i++) {
+                    int n = (i * 7 + offset) % tokens.size();
+                    if (!codec.verify(encoded.get(n), "orders").equals(tokens.get(n))) {
+                      mismatches++;
+                    }
+                  }
+                  return mismatches;
+                }));
+      }
+      for (Future<Integer> mismatches : wrong) {
+        assertThat(mismatches.get()).isZero();
+      }
+    } finally {
+      threads.shutdown();
+    }
   }
 
   @Test
