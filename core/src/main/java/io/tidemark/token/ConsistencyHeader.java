@@ -64,7 +64,7 @@ public final class ConsistencyHeader {
         if (!ConsistencyToken.isClusterName(cluster)) {
           throw malformed("an invalid cluster name", from);
         }
-        if (!TokenCodec.isTokenText(token)) {
+        if (!TokenText.isTokenText(token)) {
           throw malformed("an invalid token for cluster " + cluster, equals + 1);
         }
         List<String> list = tokens.computeIfAbsent(cluster, c -> new ArrayList<>(1));
@@ -96,7 +96,7 @@ public final class ConsistencyHeader {
    */
   public ConsistencyHeader with(String cluster, String encodedToken) {
     ConsistencyToken.checkCluster(cluster);
-    if (!TokenCodec.isTokenText(encodedToken)) {
+    if (!TokenText.isTokenText(encodedToken)) {
       throw new IllegalArgumentException("not an encoded token: " + encodedToken);
     }
     SortedMap<String, List<String>> copy = new TreeMap<>(tokens);

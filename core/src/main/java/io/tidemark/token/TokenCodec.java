@@ -4,9 +4,7 @@ import io.tidemark.GtidSet;
 import io.tidemark.token.TokenRejectedException.Check;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,13 +32,16 @@ public final class TokenCodec {
 
   private static final String VERSION = "v1";
   private static final int MAC_TEXT_LENGTH = 43;
-  private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
 
   private final TokenConfig config;
+  private final int pooledLength;
+  private final SlotPool<Scratch> scratches;
 
   /** Creates a codec for {@code config}. */
   public TokenCodec(TokenConfig config) {
     this.config = Objects.requireNonNull(config);
+    this.pooledLength = Math.min(config.maxTokenLength(), TokenConfig.DEFAULT_MAX_TOKEN_LENGTH);
+    this.scratches = new SlotPool<>(() -> new Scratch(pooledLength));
   }
 
   /** The settings this codec applies. */
@@ -75,12 +76,13 @@ public final class TokenCodec {
           gtids.intervalCount() + " intervals, more than " + config.maxIntervals());
     }
     KeyRing.Key key = config.keyRing().activeKey();
+    Base64.Encoder base64 = TokenText.encoder();
     String signed =
-        VERSION + '.' + key.id() + '.' + BASE64.encodeToString(TokenPayload.write(token));
+        VERSION + '.' + key.id() + '.' + base64.encodeToString(TokenPayload.write(token));
     byte[] text = signed.getBytes(StandardCharsets.US_ASCII);
     byte[] mac = new byte[KeyRing.MAC_LENGTH];
     key.sign(text, text.length, mac);
-    String encoded = signed + '.' + BASE64.encodeToString(mac);
+    String encoded = signed + '.' + base64.encodeToString(mac);
     if (encoded.length() > config.maxTokenLength()) {
       throw overflow(
           TokenOverflowException.Limit.TOO_LARGE,
@@ -102,7 +104,19 @@ public final class TokenCodec {
           Check.TOO_LARGE,
           "token of " + length + " characters is longer than " + config.maxTokenLength());
     }
-    if (!isTokenText(encoded)) {
+    if (length > pooledLength) {
+      return verify(encoded, cluster, new Scratch(length));
+    }
+    Scratch scratch = scratches.take();
+    try {
+      return verify(encoded, cluster, scratch);
+    } finally {
+      scratches.giveBack(scratch);
+    }
+  }
+
+  private ConsistencyToken verify(String encoded, String cluster, Scratch scratch) {
+    if (!TokenText.isTokenText(encoded)) {
       throw malformed("characters other than letters, digits and . _ -");
     }
     int versionEnd = encoded.indexOf('.');
@@ -119,26 +133,34 @@ public final class TokenCodec {
       }
       throw malformed("no format version");
     }
-    String keyId = encoded.substring(versionEnd + 1, keyIdEnd);
-    if (!KeyRing.isKeyId(keyId)
+    // Token text without dots is made of key id characters: only the length can be wrong.
+    int keyIdLength = keyIdEnd - versionEnd - 1;
+    if (keyIdLength == 0
+        || keyIdLength > KeyRing.MAX_KEY_ID_LENGTH
         || payloadEnd == keyIdEnd + 1
-        || length - payloadEnd - 1 != MAC_TEXT_LENGTH) {
+        || encoded.length() - payloadEnd - 1 != MAC_TEXT_LENGTH) {
       throw malformed("a key id, payload or signature of the wrong shape");
     }
     KeyRing.Key key = config.keyRing().key(encoded, versionEnd + 1, keyIdEnd);
     if (key == null) {
       throw new TokenRejectedException(
           Check.UNKNOWN_KEY_ID,
-          "token signed with key id " + keyId + " not in " + config.keyRing());
+          "token signed with key id "
+              + encoded.substring(versionEnd + 1, keyIdEnd)
+              + " not in "
+              + config.keyRing());
     }
-    byte[] text = encoded.getBytes(StandardCharsets.US_ASCII);
-    byte[] mac = new byte[KeyRing.MAC_LENGTH];
-    key.sign(text, payloadEnd, mac);
-    byte[] expected = BASE64.encode(mac);
-    if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(text, payloadEnd + 1, length))) {
+    TokenText.copyLowBytes(encoded, payloadEnd, scratch.text);
+    key.sign(scratch.text, payloadEnd, scratch.mac);
+    if (!TokenText.isBase64Of(scratch.mac, scratch.macText, encoded, payloadEnd + 1)) {
       throw new TokenRejectedException(Check.BAD_SIGNATURE, "token signature does not match");
     }
-    return read(decodePayload(text, keyIdEnd + 1, payloadEnd), cluster);
+    ByteBuffer payload = scratch.payload;
+    int payloadLength = TokenText.decode(encoded, keyIdEnd + 1, payloadEnd, payload.array());
+    if (payloadLength < 0) {
+      throw malformed("a payload that is not Base64");
+    }
+    return read(payload.clear().limit(payloadLength), cluster);
   }
 
   /**
@@ -186,7 +208,7 @@ public final class TokenCodec {
     return result;
   }
 
-  private ConsistencyToken read(byte[] payload, String cluster) {
+  private ConsistencyToken read(ByteBuffer payload, String cluster) {
     TokenPayload reader = TokenPayload.reading(payload);
     String tokenCluster = reader.readCluster();
     if (!tokenCluster.equals(cluster)) {
@@ -232,15 +254,6 @@ public final class TokenCodec {
     return issuedAt;
   }
 
-  private static byte[] decodePayload(byte[] text, int from, int to) {
-    try {
-      ByteBuffer decoded = Base64.getUrlDecoder().decode(ByteBuffer.wrap(text, from, to - from));
-      return Arrays.copyOfRange(decoded.array(), decoded.position(), decoded.limit());
-    } catch (IllegalArgumentException e) {
-      throw malformed("a payload that is not Base64");
-    }
-  }
-
   private static boolean isVersion(String part) {
     if (part.length() < 2 || part.length() > 4 || part.charAt(0) != 'v') {
       return false;
@@ -253,27 +266,21 @@ public final class TokenCodec {
     return true;
   }
 
-  /** Whether {@code text} is non-empty and holds only the characters tokens are written with. */
-  static boolean isTokenText(CharSequence text) {
-    if (text.isEmpty()) {
-      return false;
-    }
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (!((c >= 'a' && c <= 'z')
-          || (c >= 'A' && c <= 'Z')
-          || (c >= '0' && c <= '9')
-          || c == '.'
-          || c == '_'
-          || c == '-')) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private static TokenRejectedException malformed(String problem) {
     return new TokenRejectedException(Check.MALFORMED, "token has " + problem);
+  }
+
+  /** The buffers of one verification, lent to later ones. */
+  private static final class Scratch {
+    final byte[] text;
+    final byte[] mac = new byte[KeyRing.MAC_LENGTH];
+    final byte[] macText = new byte[MAC_TEXT_LENGTH];
+    final ByteBuffer payload;
+
+    Scratch(int maxTokenLength) {
+      this.text = new byte[maxTokenLength];
+      this.payload = ByteBuffer.wrap(new byte[maxTokenLength * 3 / 4]);
+    }
   }
 
   private static TokenOverflowException overflow(

@@ -27,9 +27,9 @@ final class TokenPayload {
     this.in = in;
   }
 
-  /** A reader over a decoded payload. */
-  static TokenPayload reading(byte[] bytes) {
-    return new TokenPayload(ByteBuffer.wrap(bytes));
+  /** A reader over a decoded payload, from the buffer's position to its limit. */
+  static TokenPayload reading(ByteBuffer payload) {
+    return new TokenPayload(payload);
   }
 
   static byte[] write(ConsistencyToken token) {

@@ -159,6 +159,22 @@ class TokenCodecTests {
   }
 
   @Test
+  void rejectsAsMalformedEveryCharacterBeyondAsciiWhoseLowByteIsTheOriginal() {
+    String encoded = codec.encode(threeUuids());
+    for (int i = 0; i < encoded.length(); i++) {
+      for (int high : new int[] {0x100, 0x4e00, 0xff00}) {
+        String tampered =
+            encoded.substring(0, i) + (char) (high | encoded.charAt(i)) + encoded.substring(i + 1);
+
+        assertThatThrownBy(() -> codec.verify(tampered, "orders"))
+            .as("%x at %d", high, i)
+            .satisfies(rejectedWith(Check.MALFORMED))
+            .hasMessageContaining("characters other than");
+      }
+    }
+  }
+
+  @Test
   void rejectsTokenSignedWithTheSameKeyIdButAnotherSecret() {
     TokenCodec forger = codec(KeyRing.builder().key("k1", secret('x')).active("k1").build());
 
@@ -222,6 +238,24 @@ class TokenCodecTests {
     assertThatCode(() -> codec.verify(withinSkew, "orders")).doesNotThrowAnyException();
     assertThatThrownBy(() -> codec.verify(beyondSkew, "orders"))
         .satisfies(rejectedWith(Check.FROM_THE_FUTURE));
+  }
+
+  @Test
+  void verifiesTokensLongerThanTheDefaultLimitWhenTheLimitAllowsThem() {
+    StringBuilder scattered = new StringBuilder(A);
+    for (long gno = 1; gno <= 3_000; gno += 2) {
+      scattered.append(':').append(gno);
+    }
+    TokenCodec roomy =
+        new TokenCodec(
+            config(ring("k1", "k1")).maxTokenLength(100_000).maxIntervals(10_000).build());
+    ConsistencyToken token = roomy.issue("orders", GtidSet.parse(scattered));
+
+    String encoded = roomy.encode(token);
+
+    assertThat(encoded.length()).isGreaterThan(TokenConfig.DEFAULT_MAX_TOKEN_LENGTH);
+    assertThat(roomy.verify(encoded, "orders")).isEqualTo(token);
+    assertThat(roomy.verify(codec.encode(threeUuids()), "orders")).isEqualTo(threeUuids());
   }
 
   @Test
