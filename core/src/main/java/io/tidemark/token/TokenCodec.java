@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,6 +32,7 @@ import org.jspecify.annotations.Nullable;
 public final class TokenCodec {
 
   private static final String VERSION = "v1";
+  private static final String PREFIX = VERSION + '.';
   private static final int MAC_TEXT_LENGTH = 43;
 
   private final TokenConfig config;
@@ -77,8 +79,7 @@ public final class TokenCodec {
     }
     KeyRing.Key key = config.keyRing().activeKey();
     Base64.Encoder base64 = TokenText.encoder();
-    String signed =
-        VERSION + '.' + key.id() + '.' + base64.encodeToString(TokenPayload.write(token));
+    String signed = PREFIX + key.id() + '.' + base64.encodeToString(TokenPayload.write(token));
     byte[] text = signed.getBytes(StandardCharsets.US_ASCII);
     byte[] mac = new byte[KeyRing.MAC_LENGTH];
     key.sign(text, text.length, mac);
@@ -116,22 +117,68 @@ public final class TokenCodec {
   }
 
   private ConsistencyToken verify(String encoded, String cluster, Scratch scratch) {
+    // Where the parts of a token that verifies are: the signature at the end, the key id up to the
+    // first dot after the version. Every character is then compared with the version or a key id,
+    // decoded, or compared with the signature, so a text that passes is token text in four parts,
+    // and the low bytes the MAC is computed over are its characters. A text that fails any of it
+    // goes to rejection(), which runs the checks in their documented order.
+    int payloadEnd = encoded.length() - MAC_TEXT_LENGTH - 1;
+    int keyIdEnd = encoded.indexOf('.', PREFIX.length());
+    KeyRing.Key key =
+        encoded.startsWith(PREFIX)
+                && keyIdEnd > PREFIX.length()
+                && keyIdEnd < payloadEnd - 1
+                && encoded.charAt(payloadEnd) == '.'
+            ? config.keyRing().key(encoded, PREFIX.length(), keyIdEnd)
+            : null;
+    if (key == null) {
+      throw rejection(
+          encoded,
+          () ->
+              new TokenRejectedException(
+                  Check.UNKNOWN_KEY_ID,
+                  "token signed with key id "
+                      + encoded.substring(PREFIX.length(), keyIdEnd)
+                      + " not in "
+                      + config.keyRing()));
+    }
+    TokenText.copyLowBytes(encoded, payloadEnd, scratch.text);
+    key.sign(scratch.text, payloadEnd, scratch.mac);
+    if (!TokenText.isBase64Of(scratch.mac, scratch.macText, encoded, payloadEnd + 1)) {
+      throw rejection(
+          encoded,
+          () -> new TokenRejectedException(Check.BAD_SIGNATURE, "token signature does not match"));
+    }
+    ByteBuffer payload = scratch.payload;
+    int payloadLength = TokenText.decode(encoded, keyIdEnd + 1, payloadEnd, payload.array());
+    if (payloadLength < 0) {
+      throw rejection(encoded, () -> malformed("a payload that is not Base64"));
+    }
+    return read(payload.clear().limit(payloadLength), cluster);
+  }
+
+  /**
+   * The rejection of the first syntax check {@code encoded} fails, in the documented order, or
+   * {@code later}'s when it passes them all. These checks find where the parts are in any text;
+   * they run only for rejected texts, as the one over all characters would slow every request.
+   */
+  private static TokenRejectedException rejection(
+      String encoded, Supplier<TokenRejectedException> later) {
     if (!TokenText.isTokenText(encoded)) {
-      throw malformed("characters other than letters, digits and . _ -");
+      return malformed("characters other than letters, digits and . _ -");
     }
     int versionEnd = encoded.indexOf('.');
     int keyIdEnd = versionEnd < 0 ? -1 : encoded.indexOf('.', versionEnd + 1);
     int payloadEnd = keyIdEnd < 0 ? -1 : encoded.indexOf('.', keyIdEnd + 1);
     if (payloadEnd < 0 || encoded.indexOf('.', payloadEnd + 1) >= 0) {
-      throw malformed("not four parts separated by dots");
+      return malformed("not four parts separated by dots");
     }
     String version = encoded.substring(0, versionEnd);
     if (!version.equals(VERSION)) {
-      if (isVersion(version)) {
-        throw new TokenRejectedException(
-            Check.UNSUPPORTED_VERSION, "token format " + version + " is not " + VERSION);
-      }
-      throw malformed("no format version");
+      return TokenText.isVersion(version)
+          ? new TokenRejectedException(
+              Check.UNSUPPORTED_VERSION, "token format " + version + " is not " + VERSION)
+          : malformed("no format version");
     }
     // Token text without dots is made of key id characters: only the length can be wrong.
     int keyIdLength = keyIdEnd - versionEnd - 1;
@@ -139,28 +186,9 @@ public final class TokenCodec {
         || keyIdLength > KeyRing.MAX_KEY_ID_LENGTH
         || payloadEnd == keyIdEnd + 1
         || encoded.length() - payloadEnd - 1 != MAC_TEXT_LENGTH) {
-      throw malformed("a key id, payload or signature of the wrong shape");
+      return malformed("a key id, payload or signature of the wrong shape");
     }
-    KeyRing.Key key = config.keyRing().key(encoded, versionEnd + 1, keyIdEnd);
-    if (key == null) {
-      throw new TokenRejectedException(
-          Check.UNKNOWN_KEY_ID,
-          "token signed with key id "
-              + encoded.substring(versionEnd + 1, keyIdEnd)
-              + " not in "
-              + config.keyRing());
-    }
-    TokenText.copyLowBytes(encoded, payloadEnd, scratch.text);
-    key.sign(scratch.text, payloadEnd, scratch.mac);
-    if (!TokenText.isBase64Of(scratch.mac, scratch.macText, encoded, payloadEnd + 1)) {
-      throw new TokenRejectedException(Check.BAD_SIGNATURE, "token signature does not match");
-    }
-    ByteBuffer payload = scratch.payload;
-    int payloadLength = TokenText.decode(encoded, keyIdEnd + 1, payloadEnd, payload.array());
-    if (payloadLength < 0) {
-      throw malformed("a payload that is not Base64");
-    }
-    return read(payload.clear().limit(payloadLength), cluster);
+    return later.get();
   }
 
   /**
@@ -252,18 +280,6 @@ public final class TokenCodec {
               + now);
     }
     return issuedAt;
-  }
-
-  private static boolean isVersion(String part) {
-    if (part.length() < 2 || part.length() > 4 || part.charAt(0) != 'v') {
-      return false;
-    }
-    for (int i = 1; i < part.length(); i++) {
-      if (part.charAt(i) < '0' || part.charAt(i) > '9') {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static TokenRejectedException malformed(String problem) {

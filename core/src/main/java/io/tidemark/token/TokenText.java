@@ -43,6 +43,19 @@ final class TokenText {
     return true;
   }
 
+  /** Whether {@code part} has the form of a format version: {@code v} and 1 to 3 digits. */
+  static boolean isVersion(String part) {
+    if (part.length() < 2 || part.length() > 4 || part.charAt(0) != 'v') {
+      return false;
+    }
+    for (int i = 1; i < part.length(); i++) {
+      if (part.charAt(i) < '0' || part.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * Copies the low byte of each character of {@code text[0, to)} to {@code bytes}: the characters
    * themselves where they are ASCII, as they are in a text that verifies.
