@@ -255,21 +255,20 @@ public final class TokenCodec {
   }
 
   private Instant checkAge(long epochSecond) {
-    Instant now = config.clock().instant();
-    Instant latest = now.plus(config.clockSkew());
-    // Compared in seconds first: a forged huge value must not overflow Instant arithmetic.
-    if (epochSecond > latest.getEpochSecond()) {
+    long now = config.clock().millis();
+    // Compared in seconds first: a forged huge value must not overflow the sum below.
+    if (epochSecond > Math.floorDiv(now + config.skewMillis(), 1000)) {
       throw new TokenRejectedException(
           Check.FROM_THE_FUTURE,
           "token issued at epoch second "
               + epochSecond
               + ", later than now ("
-              + now
+              + Instant.ofEpochMilli(now)
               + ") plus the allowed skew of "
               + config.clockSkew());
     }
     Instant issuedAt = Instant.ofEpochSecond(epochSecond);
-    if (issuedAt.plus(config.timeToLive()).plus(config.clockSkew()).isBefore(now)) {
+    if (epochSecond * 1000 + config.lifetimeMillis() < now) {
       throw new TokenRejectedException(
           Check.EXPIRED,
           "token issued at "
@@ -277,7 +276,7 @@ public final class TokenCodec {
               + " expired; time to live "
               + config.timeToLive()
               + ", now "
-              + now);
+              + Instant.ofEpochMilli(now));
     }
     return issuedAt;
   }

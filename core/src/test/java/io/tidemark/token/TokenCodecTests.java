@@ -241,6 +241,38 @@ class TokenCodecTests {
   }
 
   @Test
+  void agesTokensByTheMillisecondOfTimeToLivePlusSkewSummedToTheNanosecond() {
+    // 1.0012 s in all: the parts' fractions of a millisecond add up to one more millisecond.
+    TokenCodec precise =
+        new TokenCodec(
+            config(ring("k1", "k1"))
+                .timeToLive(Duration.ofSeconds(1).plusNanos(600_000))
+                .clockSkew(Duration.ofNanos(600_000))
+                .build());
+    String encoded = precise.encode(precise.issue("orders", GtidSet.parse(A + ":1")));
+
+    clock.advance(Duration.ofMillis(1_001));
+    assertThatCode(() -> precise.verify(encoded, "orders")).doesNotThrowAnyException();
+    clock.advance(Duration.ofMillis(1));
+    assertThatThrownBy(() -> precise.verify(encoded, "orders"))
+        .satisfies(rejectedWith(Check.EXPIRED));
+  }
+
+  @Test
+  void allowsTokensFromTheFutureUpToTheSecondThatNowPlusTheSkewHasReached() {
+    TokenCodec skewed =
+        new TokenCodec(config(ring("k1", "k1")).clockSkew(Duration.ofMillis(1_500)).build());
+    clock.advance(Duration.ofSeconds(2));
+    String twoSecondsAhead = skewed.encode(skewed.issue("orders", GtidSet.parse(A + ":1")));
+    clock.advance(Duration.ofMillis(-1_501));
+
+    assertThatThrownBy(() -> skewed.verify(twoSecondsAhead, "orders"))
+        .satisfies(rejectedWith(Check.FROM_THE_FUTURE));
+    clock.advance(Duration.ofMillis(1));
+    assertThatCode(() -> skewed.verify(twoSecondsAhead, "orders")).doesNotThrowAnyException();
+  }
+
+  @Test
   void verifiesTokensLongerThanTheDefaultLimitWhenTheLimitAllowsThem() {
     StringBuilder scattered = new StringBuilder(A);
     for (long gno = 1; gno <= 3_000; gno += 2) {
