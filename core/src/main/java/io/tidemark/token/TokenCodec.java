@@ -238,7 +238,7 @@ public final class TokenCodec {
 
   private ConsistencyToken read(ByteBuffer payload, String cluster) {
     TokenPayload reader = TokenPayload.reading(payload);
-    String tokenCluster = reader.readCluster();
+    String tokenCluster = reader.readCluster(cluster);
     if (!tokenCluster.equals(cluster)) {
       throw new TokenRejectedException(
           Check.WRONG_CLUSTER, "token for cluster " + tokenCluster + " presented for " + cluster);
@@ -248,10 +248,8 @@ public final class TokenCodec {
     long flags = reader.readFlags();
     GtidSet lost = reader.readLost(flags, config.maxUuids(), config.maxIntervals());
     reader.expectEnd();
-    ConsistencyToken token =
-        ConsistencyToken.decoded(
-            cluster, gtids, lost, issuedAt, TokenPayload.requiresSource(flags));
-    return token;
+    return ConsistencyToken.decoded(
+        cluster, gtids, lost, issuedAt, TokenPayload.requiresSource(flags));
   }
 
   private Instant checkAge(long epochSecond) {

@@ -241,6 +241,18 @@ class TokenCodecTests {
   }
 
   @Test
+  void rejectsTokensForClustersWhoseNamesDifferInOneCharacterOrInLength() {
+    String encoded = codec.encode(threeUuids());
+
+    for (String other : List.of("order", "orderss", "orderS", "Orders", "ordérs")) {
+      assertThatThrownBy(() -> codec.verify(encoded, other))
+          .satisfies(rejectedWith(Check.WRONG_CLUSTER))
+          .hasMessage("token for cluster orders presented for " + other);
+    }
+    assertThat(codec.verify(encoded, "orders").cluster()).isEqualTo("orders");
+  }
+
+  @Test
   void agesTokensByTheMillisecondOfTimeToLivePlusSkewSummedToTheNanosecond() {
     // 1.0012 s in all: the parts' fractions of a millisecond add up to one more millisecond.
     TokenCodec precise =
