@@ -24,6 +24,7 @@ public final class ConsistencyHeader {
   /** The header without tokens; its value is the empty string. */
   public static final ConsistencyHeader EMPTY = new ConsistencyHeader(new TreeMap<>());
 
+  /** Unmodifiable lists: {@link #tokens(String)} hands them out as they are. */
   private final SortedMap<String, List<String>> tokens;
 
   private ConsistencyHeader(SortedMap<String, List<String>> tokens) {
@@ -64,13 +65,10 @@ public final class ConsistencyHeader {
         if (!ConsistencyToken.isClusterName(cluster)) {
           throw malformed("an invalid cluster name", from);
         }
-        if (!TokenCodec.isTokenText(token)) {
+        if (!TokenText.isTokenText(token)) {
           throw malformed("an invalid token for cluster " + cluster, equals + 1);
         }
-        List<String> list = tokens.computeIfAbsent(cluster, c -> new ArrayList<>(1));
-        if (!list.contains(token)) {
-          list.add(token);
-        }
+        tokens.merge(cluster, List.of(token), ConsistencyHeader::union);
       }
       pos = end + 1;
     }
@@ -85,7 +83,7 @@ public final class ConsistencyHeader {
   /** The encoded tokens for {@code cluster}, usually one; empty when there are none. */
   public List<String> tokens(String cluster) {
     List<String> list = tokens.get(cluster);
-    return list == null ? List.of() : Collections.unmodifiableList(list);
+    return list == null ? List.of() : list;
   }
 
   /**
@@ -96,12 +94,23 @@ public final class ConsistencyHeader {
    */
   public ConsistencyHeader with(String cluster, String encodedToken) {
     ConsistencyToken.checkCluster(cluster);
-    if (!TokenCodec.isTokenText(encodedToken)) {
+    if (!TokenText.isTokenText(encodedToken)) {
       throw new IllegalArgumentException("not an encoded token: " + encodedToken);
     }
     SortedMap<String, List<String>> copy = new TreeMap<>(tokens);
     copy.put(cluster, List.of(encodedToken));
     return new ConsistencyHeader(copy);
+  }
+
+  /** {@code tokens} followed by the tokens of {@code added} it does not hold yet, unmodifiable. */
+  private static List<String> union(List<String> tokens, List<String> added) {
+    List<String> all = new ArrayList<>(tokens);
+    for (String token : added) {
+      if (!all.contains(token)) {
+        all.add(token);
+      }
+    }
+    return all.size() == tokens.size() ? tokens : List.copyOf(all);
   }
 
   /** Whether this header holds no tokens. */

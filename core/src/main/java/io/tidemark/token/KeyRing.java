@@ -3,9 +3,11 @@ package io.tidemark.token;
 import java.security.GeneralSecurityException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import javax.crypto.Mac;
+import javax.crypto.ShortBufferException;
 import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 
@@ -30,12 +32,21 @@ public final class KeyRing {
 
   private static final String ALGORITHM = "HmacSHA256";
 
-  private final Map<String, Mac> prototypes;
-  private final String activeKeyId;
+  /** The bytes of an HMAC-SHA256. */
+  static final int MAC_LENGTH = 32;
 
-  private KeyRing(Map<String, Mac> prototypes, String activeKeyId) {
-    this.prototypes = prototypes;
-    this.activeKeyId = activeKeyId;
+  private final Key[] keys;
+  private final Set<String> keyIds;
+  private final Key active;
+
+  private KeyRing(Key[] keys, Key active) {
+    this.keys = keys;
+    Set<String> ids = new LinkedHashSet<>();
+    for (Key key : keys) {
+      ids.add(key.id);
+    }
+    this.keyIds = Collections.unmodifiableSet(ids);
+    this.active = active;
   }
 
   /** Starts a key ring; add at least one key and name the active one. */
@@ -45,26 +56,61 @@ public final class KeyRing {
 
   /** The id of the key new tokens are signed with. */
   public String activeKeyId() {
-    return activeKeyId;
+    return active.id;
   }
 
   /** Every key id a token may be signed with, in the order added. */
   public Set<String> keyIds() {
-    return prototypes.keySet();
+    return keyIds;
+  }
+
+  Key activeKey() {
+    return active;
   }
 
   /**
-   * A fresh MAC for the key, or null when the ring has no such key; a MAC is not thread-safe, and
-   * cloning an initialized one is much cheaper than looking up the algorithm and initializing anew.
+   * The key whose id is {@code text} from {@code from} to {@code to}, or null when the ring has no
+   * such key; compared in place, as a ring holds a few keys.
    */
-  @Nullable Mac mac(String keyId) {
-    Mac prototype = prototypes.get(keyId);
-    if (prototype == null) {
-      return null;
+  @Nullable Key key(String text, int from, int to) {
+    int length = to - from;
+    for (Key key : keys) {
+      if (key.id.length() == length && text.regionMatches(from, key.id, 0, length)) {
+        return key;
+      }
     }
-    return copy(prototype);
+    return null;
   }
 
+  /** A secret with its id, signing with initialized MACs that are reused, not made per call. */
+  static final class Key {
+    private final String id;
+    private final SlotPool<Mac> macs;
+
+    private Key(String id, Mac prototype) {
+      this.id = id;
+      this.macs = new SlotPool<>(() -> copy(prototype));
+    }
+
+    String id() {
+      return id;
+    }
+
+    /** Writes the MAC of {@code input[0, length)} to {@code mac[0, MAC_LENGTH)}. */
+    void sign(byte[] input, int length, byte[] mac) {
+      Mac engine = macs.take();
+      engine.update(input, 0, length);
+      try {
+        engine.doFinal(mac, 0);
+      } catch (ShortBufferException e) {
+        throw new IllegalArgumentException("a MAC needs " + MAC_LENGTH + " bytes", e);
+      }
+      // Only a MAC that finished, and so was reset, goes back.
+      macs.giveBack(engine);
+    }
+  }
+
+  /** Cloning an initialized MAC is much cheaper than looking up the algorithm and initializing. */
   private static Mac copy(Mac prototype) {
     try {
       return (Mac) prototype.clone();
@@ -93,7 +139,7 @@ public final class KeyRing {
 
   @Override
   public String toString() {
-    return "KeyRing{active=" + activeKeyId + ", keys=" + prototypes.keySet() + "}";
+    return "KeyRing{active=" + active.id + ", keys=" + keyIds + "}";
   }
 
   /** Collects keys and the active key id; {@link #build()} checks them. */
@@ -161,7 +207,16 @@ public final class KeyRing {
         throw new IllegalArgumentException(
             "active key " + active + " is not among the keys " + prototypes.keySet());
       }
-      return new KeyRing(Collections.unmodifiableMap(new LinkedHashMap<>(prototypes)), active);
+      Key[] keys = new Key[prototypes.size()];
+      int activeIndex = 0;
+      int i = 0;
+      for (Map.Entry<String, Mac> entry : prototypes.entrySet()) {
+        if (entry.getKey().equals(active)) {
+          activeIndex = i;
+        }
+        keys[i++] = new Key(entry.getKey(), entry.getValue());
+      }
+      return new KeyRing(keys, keys[activeIndex]);
     }
   }
 }

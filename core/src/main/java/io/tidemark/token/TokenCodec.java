@@ -4,13 +4,11 @@ import io.tidemark.GtidSet;
 import io.tidemark.token.TokenRejectedException.Check;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
-import javax.crypto.Mac;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,14 +32,18 @@ import org.jspecify.annotations.Nullable;
 public final class TokenCodec {
 
   private static final String VERSION = "v1";
+  private static final String PREFIX = VERSION + '.';
   private static final int MAC_TEXT_LENGTH = 43;
-  private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
 
   private final TokenConfig config;
+  private final int pooledLength;
+  private final SlotPool<Scratch> scratches;
 
   /** Creates a codec for {@code config}. */
   public TokenCodec(TokenConfig config) {
     this.config = Objects.requireNonNull(config);
+    this.pooledLength = Math.min(config.maxTokenLength(), TokenConfig.DEFAULT_MAX_TOKEN_LENGTH);
+    this.scratches = new SlotPool<>(() -> new Scratch(pooledLength));
   }
 
   /** The settings this codec applies. */
@@ -75,13 +77,13 @@ public final class TokenCodec {
           token,
           gtids.intervalCount() + " intervals, more than " + config.maxIntervals());
     }
-    String keyId = config.keyRing().activeKeyId();
-    String signed = VERSION + '.' + keyId + '.' + BASE64.encodeToString(TokenPayload.write(token));
-    Mac mac = Objects.requireNonNull(config.keyRing().mac(keyId));
-    String encoded =
-        signed
-            + '.'
-            + BASE64.encodeToString(mac.doFinal(signed.getBytes(StandardCharsets.US_ASCII)));
+    KeyRing.Key key = config.keyRing().activeKey();
+    Base64.Encoder base64 = TokenText.encoder();
+    String signed = PREFIX + key.id() + '.' + base64.encodeToString(TokenPayload.write(token));
+    byte[] text = signed.getBytes(StandardCharsets.US_ASCII);
+    byte[] mac = new byte[KeyRing.MAC_LENGTH];
+    key.sign(text, text.length, mac);
+    String encoded = signed + '.' + base64.encodeToString(mac);
     if (encoded.length() > config.maxTokenLength()) {
       throw overflow(
           TokenOverflowException.Limit.TOO_LARGE,
@@ -103,42 +105,90 @@ public final class TokenCodec {
           Check.TOO_LARGE,
           "token of " + length + " characters is longer than " + config.maxTokenLength());
     }
-    if (!isTokenText(encoded)) {
-      throw malformed("characters other than letters, digits and . _ -");
+    if (length > pooledLength) {
+      return verify(encoded, cluster, new Scratch(length));
+    }
+    Scratch scratch = scratches.take();
+    try {
+      return verify(encoded, cluster, scratch);
+    } finally {
+      scratches.giveBack(scratch);
+    }
+  }
+
+  private ConsistencyToken verify(String encoded, String cluster, Scratch scratch) {
+    // Where the parts of a token that verifies are: the signature at the end, the key id up to the
+    // first dot after the version. Every character is then compared with the version or a key id,
+    // decoded, or compared with the signature, so a text that passes is token text in four parts,
+    // and the low bytes the MAC is computed over are its characters. A text that fails any of it
+    // goes to rejection(), which runs the checks in their documented order.
+    int payloadEnd = encoded.length() - MAC_TEXT_LENGTH - 1;
+    int keyIdEnd = encoded.indexOf('.', PREFIX.length());
+    KeyRing.Key key =
+        encoded.startsWith(PREFIX)
+                && keyIdEnd > PREFIX.length()
+                && keyIdEnd < payloadEnd - 1
+                && encoded.charAt(payloadEnd) == '.'
+            ? config.keyRing().key(encoded, PREFIX.length(), keyIdEnd)
+            : null;
+    if (key == null) {
+      throw rejection(
+          encoded,
+          () ->
+              new TokenRejectedException(
+                  Check.UNKNOWN_KEY_ID,
+                  "token signed with key id "
+                      + encoded.substring(PREFIX.length(), keyIdEnd)
+                      + " not in "
+                      + config.keyRing()));
+    }
+    TokenText.copyLowBytes(encoded, payloadEnd, scratch.text);
+    key.sign(scratch.text, payloadEnd, scratch.mac);
+    if (!TokenText.isBase64Of(scratch.mac, scratch.macText, encoded, payloadEnd + 1)) {
+      throw rejection(
+          encoded,
+          () -> new TokenRejectedException(Check.BAD_SIGNATURE, "token signature does not match"));
+    }
+    ByteBuffer payload = scratch.payload;
+    int payloadLength = TokenText.decode(encoded, keyIdEnd + 1, payloadEnd, payload.array());
+    if (payloadLength < 0) {
+      throw rejection(encoded, () -> malformed("a payload that is not Base64"));
+    }
+    return read(payload.clear().limit(payloadLength), cluster);
+  }
+
+  /**
+   * The rejection of the first syntax check {@code encoded} fails, in the documented order, or
+   * {@code later}'s when it passes them all. These checks find where the parts are in any text;
+   * they run only for rejected texts, as the one over all characters would slow every request.
+   */
+  private static TokenRejectedException rejection(
+      String encoded, Supplier<TokenRejectedException> later) {
+    if (!TokenText.isTokenText(encoded)) {
+      return malformed("characters other than letters, digits and . _ -");
     }
     int versionEnd = encoded.indexOf('.');
     int keyIdEnd = versionEnd < 0 ? -1 : encoded.indexOf('.', versionEnd + 1);
     int payloadEnd = keyIdEnd < 0 ? -1 : encoded.indexOf('.', keyIdEnd + 1);
     if (payloadEnd < 0 || encoded.indexOf('.', payloadEnd + 1) >= 0) {
-      throw malformed("not four parts separated by dots");
+      return malformed("not four parts separated by dots");
     }
     String version = encoded.substring(0, versionEnd);
     if (!version.equals(VERSION)) {
-      if (isVersion(version)) {
-        throw new TokenRejectedException(
-            Check.UNSUPPORTED_VERSION, "token format " + version + " is not " + VERSION);
-      }
-      throw malformed("no format version");
+      return TokenText.isVersion(version)
+          ? new TokenRejectedException(
+              Check.UNSUPPORTED_VERSION, "token format " + version + " is not " + VERSION)
+          : malformed("no format version");
     }
-    String keyId = encoded.substring(versionEnd + 1, keyIdEnd);
-    if (!KeyRing.isKeyId(keyId)
+    // Token text without dots is made of key id characters: only the length can be wrong.
+    int keyIdLength = keyIdEnd - versionEnd - 1;
+    if (keyIdLength == 0
+        || keyIdLength > KeyRing.MAX_KEY_ID_LENGTH
         || payloadEnd == keyIdEnd + 1
-        || length - payloadEnd - 1 != MAC_TEXT_LENGTH) {
-      throw malformed("a key id, payload or signature of the wrong shape");
+        || encoded.length() - payloadEnd - 1 != MAC_TEXT_LENGTH) {
+      return malformed("a key id, payload or signature of the wrong shape");
     }
-    Mac mac = config.keyRing().mac(keyId);
-    if (mac == null) {
-      throw new TokenRejectedException(
-          Check.UNKNOWN_KEY_ID,
-          "token signed with key id " + keyId + " not in " + config.keyRing());
-    }
-    byte[] text = encoded.getBytes(StandardCharsets.US_ASCII);
-    mac.update(text, 0, payloadEnd);
-    byte[] expected = BASE64.encode(mac.doFinal());
-    if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(text, payloadEnd + 1, length))) {
-      throw new TokenRejectedException(Check.BAD_SIGNATURE, "token signature does not match");
-    }
-    return read(decodePayload(text, keyIdEnd + 1, payloadEnd), cluster);
+    return later.get();
   }
 
   /**
@@ -186,9 +236,9 @@ public final class TokenCodec {
     return result;
   }
 
-  private ConsistencyToken read(byte[] payload, String cluster) {
+  private ConsistencyToken read(ByteBuffer payload, String cluster) {
     TokenPayload reader = TokenPayload.reading(payload);
-    String tokenCluster = reader.readCluster();
+    String tokenCluster = reader.readCluster(cluster);
     if (!tokenCluster.equals(cluster)) {
       throw new TokenRejectedException(
           Check.WRONG_CLUSTER, "token for cluster " + tokenCluster + " presented for " + cluster);
@@ -198,28 +248,25 @@ public final class TokenCodec {
     long flags = reader.readFlags();
     GtidSet lost = reader.readLost(flags, config.maxUuids(), config.maxIntervals());
     reader.expectEnd();
-    ConsistencyToken token =
-        ConsistencyToken.decoded(
-            cluster, gtids, lost, issuedAt, TokenPayload.requiresSource(flags));
-    return token;
+    return ConsistencyToken.decoded(
+        cluster, gtids, lost, issuedAt, TokenPayload.requiresSource(flags));
   }
 
   private Instant checkAge(long epochSecond) {
-    Instant now = config.clock().instant();
-    Instant latest = now.plus(config.clockSkew());
-    // Compared in seconds first: a forged huge value must not overflow Instant arithmetic.
-    if (epochSecond > latest.getEpochSecond()) {
+    long now = config.clock().millis();
+    // Compared in seconds first: a forged huge value must not overflow the sum below.
+    if (epochSecond > Math.floorDiv(now + config.skewMillis(), 1000)) {
       throw new TokenRejectedException(
           Check.FROM_THE_FUTURE,
           "token issued at epoch second "
               + epochSecond
               + ", later than now ("
-              + now
+              + Instant.ofEpochMilli(now)
               + ") plus the allowed skew of "
               + config.clockSkew());
     }
     Instant issuedAt = Instant.ofEpochSecond(epochSecond);
-    if (issuedAt.plus(config.timeToLive()).plus(config.clockSkew()).isBefore(now)) {
+    if (epochSecond * 1000 + config.lifetimeMillis() < now) {
       throw new TokenRejectedException(
           Check.EXPIRED,
           "token issued at "
@@ -227,53 +274,26 @@ public final class TokenCodec {
               + " expired; time to live "
               + config.timeToLive()
               + ", now "
-              + now);
+              + Instant.ofEpochMilli(now));
     }
     return issuedAt;
   }
 
-  private static byte[] decodePayload(byte[] text, int from, int to) {
-    try {
-      ByteBuffer decoded = Base64.getUrlDecoder().decode(ByteBuffer.wrap(text, from, to - from));
-      return Arrays.copyOfRange(decoded.array(), decoded.position(), decoded.limit());
-    } catch (IllegalArgumentException e) {
-      throw malformed("a payload that is not Base64");
-    }
-  }
-
-  private static boolean isVersion(String part) {
-    if (part.length() < 2 || part.length() > 4 || part.charAt(0) != 'v') {
-      return false;
-    }
-    for (int i = 1; i < part.length(); i++) {
-      if (part.charAt(i) < '0' || part.charAt(i) > '9') {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Whether {@code text} is non-empty and holds only the characters tokens are written with. */
-  static boolean isTokenText(CharSequence text) {
-    if (text.isEmpty()) {
-      return false;
-    }
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (!((c >= 'a' && c <= 'z')
-          || (c >= 'A' && c <= 'Z')
-          || (c >= '0' && c <= '9')
-          || c == '.'
-          || c == '_'
-          || c == '-')) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private static TokenRejectedException malformed(String problem) {
     return new TokenRejectedException(Check.MALFORMED, "token has " + problem);
+  }
+
+  /** The buffers of one verification, lent to later ones. */
+  private static final class Scratch {
+    final byte[] text;
+    final byte[] mac = new byte[KeyRing.MAC_LENGTH];
+    final byte[] macText = new byte[MAC_TEXT_LENGTH];
+    final ByteBuffer payload;
+
+    Scratch(int maxTokenLength) {
+      this.text = new byte[maxTokenLength];
+      this.payload = ByteBuffer.wrap(new byte[maxTokenLength * 3 / 4]);
+    }
   }
 
   private static TokenOverflowException overflow(

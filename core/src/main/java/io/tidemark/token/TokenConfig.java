@@ -36,6 +36,9 @@ public final class TokenConfig {
   /** Default for {@link #clockSkew()}. */
   public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(30);
 
+  /** Longer than any token lives; ages are bounded by it so that their sums cannot overflow. */
+  private static final Duration FOREVER = Duration.ofMillis(Long.MAX_VALUE / 4);
+
   private final KeyRing keyRing;
   private final int maxTokenLength;
   private final int maxHeaderLength;
@@ -44,6 +47,8 @@ public final class TokenConfig {
   private final Duration timeToLive;
   private final Duration clockSkew;
   private final InstantSource clock;
+  private final long skewMillis;
+  private final long lifetimeMillis;
 
   private TokenConfig(Builder builder) {
     this.keyRing = builder.keyRing;
@@ -54,6 +59,10 @@ public final class TokenConfig {
     this.timeToLive = builder.timeToLive;
     this.clockSkew = builder.clockSkew;
     this.clock = builder.clock;
+    this.skewMillis = bounded(clockSkew).toMillis();
+    // Truncating the sum, not each part, makes comparing it with a now in whole milliseconds decide
+    // as comparing instants does.
+    this.lifetimeMillis = bounded(bounded(timeToLive).plus(bounded(clockSkew))).toMillis();
   }
 
   /** Starts a configuration with the defaults and {@code keyRing}. */
@@ -99,6 +108,20 @@ public final class TokenConfig {
   /** Clock that stamps and ages tokens. */
   public InstantSource clock() {
     return clock;
+  }
+
+  /** {@link #clockSkew()} in whole milliseconds. */
+  long skewMillis() {
+    return skewMillis;
+  }
+
+  /** {@link #timeToLive()} plus {@link #clockSkew()}, in whole milliseconds. */
+  long lifetimeMillis() {
+    return lifetimeMillis;
+  }
+
+  private static Duration bounded(Duration duration) {
+    return duration.compareTo(FOREVER) > 0 ? FOREVER : duration;
   }
 
   /** Builds a {@link TokenConfig}; every setter checks its argument at once. */

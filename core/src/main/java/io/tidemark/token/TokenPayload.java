@@ -27,9 +27,9 @@ final class TokenPayload {
     this.in = in;
   }
 
-  /** A reader over a decoded payload. */
-  static TokenPayload reading(byte[] bytes) {
-    return new TokenPayload(ByteBuffer.wrap(bytes));
+  /** A reader over a decoded payload, from the buffer's position to its limit. */
+  static TokenPayload reading(ByteBuffer payload) {
+    return new TokenPayload(payload);
   }
 
   static byte[] write(ConsistencyToken token) {
@@ -46,12 +46,38 @@ final class TokenPayload {
     return out.toByteArray();
   }
 
-  String readCluster() {
-    String cluster = readAscii(ConsistencyToken.MAX_CLUSTER_LENGTH);
+  /** Reads the cluster name; {@code expected} itself when it is that name, so none is made. */
+  String readCluster(String expected) {
+    long length = readVarint();
+    if (length > ConsistencyToken.MAX_CLUSTER_LENGTH || length > in.remaining()) {
+      throw malformed("length");
+    }
+    String cluster;
+    if (isAt(expected, (int) length)) {
+      cluster = expected;
+      in.position(in.position() + (int) length);
+    } else {
+      byte[] text = new byte[(int) length];
+      in.get(text);
+      cluster = new String(text, StandardCharsets.ISO_8859_1);
+    }
     if (!ConsistencyToken.isClusterName(cluster)) {
       throw malformed("cluster name");
     }
     return cluster;
+  }
+
+  private boolean isAt(String text, int length) {
+    if (text.length() != length) {
+      return false;
+    }
+    int position = in.position();
+    for (int i = 0; i < length; i++) {
+      if ((in.get(position + i) & 0xff) != text.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   long readEpochSecond() {
@@ -96,16 +122,6 @@ final class TokenPayload {
     if (in.hasRemaining()) {
       throw malformed("trailing bytes");
     }
-  }
-
-  private String readAscii(int maxLength) {
-    long length = readVarint();
-    if (length > maxLength || length > in.remaining()) {
-      throw malformed("length");
-    }
-    byte[] text = new byte[(int) length];
-    in.get(text);
-    return new String(text, StandardCharsets.ISO_8859_1);
   }
 
   private long readVarint() {

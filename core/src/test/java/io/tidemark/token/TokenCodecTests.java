@@ -15,6 +15,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -156,6 +159,22 @@ class TokenCodecTests {
   }
 
   @Test
+  void rejectsAsMalformedEveryCharacterBeyondAsciiWhoseLowByteIsTheOriginal() {
+    String encoded = codec.encode(threeUuids());
+    for (int i = 0; i < encoded.length(); i++) {
+      for (int high : new int[] {0x100, 0x4e00, 0xff00}) {
+        String tampered =
+            encoded.substring(0, i) + (char) (high | encoded.charAt(i)) + encoded.substring(i + 1);
+
+        assertThatThrownBy(() -> codec.verify(tampered, "orders"))
+            .as("%x at %d", high, i)
+            .satisfies(rejectedWith(Check.MALFORMED))
+            .hasMessageContaining("characters other than");
+      }
+    }
+  }
+
+  @Test
   void rejectsTokenSignedWithTheSameKeyIdButAnotherSecret() {
     TokenCodec forger = codec(KeyRing.builder().key("k1", secret('x')).active("k1").build());
 
@@ -219,6 +238,106 @@ class TokenCodecTests {
     assertThatCode(() -> codec.verify(withinSkew, "orders")).doesNotThrowAnyException();
     assertThatThrownBy(() -> codec.verify(beyondSkew, "orders"))
         .satisfies(rejectedWith(Check.FROM_THE_FUTURE));
+  }
+
+  @Test
+  void rejectsTokensForClustersWhoseNamesDifferInOneCharacterOrInLength() {
+    String encoded = codec.encode(threeUuids());
+
+    for (String other : List.of("order", "orderss", "orderS", "Orders", "ordérs")) {
+      assertThatThrownBy(() -> codec.verify(encoded, other))
+          .satisfies(rejectedWith(Check.WRONG_CLUSTER))
+          .hasMessage("token for cluster orders presented for " + other);
+    }
+    assertThat(codec.verify(encoded, "orders").cluster()).isEqualTo("orders");
+  }
+
+  @Test
+  void agesTokensByTheMillisecondOfTimeToLivePlusSkewSummedToTheNanosecond() {
+    // 1.0012 s in all: the parts' fractions of a millisecond add up to one more millisecond.
+    TokenCodec precise =
+        new TokenCodec(
+            config(ring("k1", "k1"))
+                .timeToLive(Duration.ofSeconds(1).plusNanos(600_000))
+                .clockSkew(Duration.ofNanos(600_000))
+                .build());
+    String encoded = precise.encode(precise.issue("orders", GtidSet.parse(A + ":1")));
+
+    clock.advance(Duration.ofMillis(1_001));
+    assertThatCode(() -> precise.verify(encoded, "orders")).doesNotThrowAnyException();
+    clock.advance(Duration.ofMillis(1));
+    assertThatThrownBy(() -> precise.verify(encoded, "orders"))
+        .satisfies(rejectedWith(Check.EXPIRED));
+  }
+
+  @Test
+  void allowsTokensFromTheFutureUpToTheSecondThatNowPlusTheSkewHasReached() {
+    TokenCodec skewed =
+        new TokenCodec(config(ring("k1", "k1")).clockSkew(Duration.ofMillis(1_500)).build());
+    clock.advance(Duration.ofSeconds(2));
+    String twoSecondsAhead = skewed.encode(skewed.issue("orders", GtidSet.parse(A + ":1")));
+    clock.advance(Duration.ofMillis(-1_501));
+
+    assertThatThrownBy(() -> skewed.verify(twoSecondsAhead, "orders"))
+        .satisfies(rejectedWith(Check.FROM_THE_FUTURE));
+    clock.advance(Duration.ofMillis(1));
+    assertThatCode(() -> skewed.verify(twoSecondsAhead, "orders")).doesNotThrowAnyException();
+  }
+
+  @Test
+  void verifiesTokensLongerThanTheDefaultLimitWhenTheLimitAllowsThem() {
+    StringBuilder scattered = new StringBuilder(A);
+    for (long gno = 1; gno <= 3_000; gno += 2) {
+      scattered.append(':').append(gno);
+    }
+    TokenCodec roomy =
+        new TokenCodec(
+            config(ring("k1", "k1")).maxTokenLength(100_000).maxIntervals(10_000).build());
+    ConsistencyToken token = roomy.issue("orders", GtidSet.parse(scattered));
+
+    String encoded = roomy.encode(token);
+
+    assertThat(encoded.length()).isGreaterThan(TokenConfig.DEFAULT_MAX_TOKEN_LENGTH);
+    assertThat(roomy.verify(encoded, "orders")).isEqualTo(token);
+    assertThat(roomy.verify(codec.encode(threeUuids()), "orders")).isEqualTo(threeUuids());
+  }
+
+  @Test
+  void verifiesFromManyThreadsAtOnce() throws Exception {
+    List<String> encoded = new ArrayList<>();
+    List<ConsistencyToken> tokens = new ArrayList<>();
+    RandomGtids gtids = new RandomGtids(3, true);
+    SplittableRandom random = new SplittableRandom(3);
+    for (int i = 0; i < 64; i++) {
+      ConsistencyToken token =
+          codec.issue("orders", ConsistencyTokenTests.randomToken(gtids, random).gtids());
+      tokens.add(token);
+      encoded.add(codec.encode(token));
+    }
+    ExecutorService threads = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<Integer>> wrong = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int offset = t;
+        wrong.add(
+            threads.submit(
+                () -> {
+                  int mismatches = 0;
+                  for (int i = 0; i < 20_000; i++) {
+                    int n = (i * 7 + offset) % tokens.size();
+                    if (!codec.verify(encoded.get(n), "orders").equals(tokens.get(n))) {
+                      mismatches++;
+                    }
+                  }
+                  return mismatches;
+                }));
+      }
+      for (Future<Integer> mismatches : wrong) {
+        assertThat(mismatches.get()).isZero();
+      }
+    } finally {
+      threads.shutdown();
+    }
   }
 
   @Test
