@@ -181,25 +181,10 @@ class ReadPathIT {
 
   /** The statements the replica logged since {@code since} ({@code NOW(6)}), bar this look's. */
   private static List<String> loggedSince(String since) {
-    List<String> statements = new ArrayList<>();
-    try (Connection c = replica.openConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
-                    + " WHERE command_type = 'Query' AND event_time >= ?"
-                    + " AND thread_id <> CONNECTION_ID()"
-                    + " AND CONVERT(argument USING utf8mb4) <> 'SELECT NOW(6)'"
-                    + " ORDER BY event_time")) {
-      ps.setString(1, since);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          statements.add(rs.getString(1));
-        }
-      }
-    } catch (SQLException e) {
-      throw new AssertionError(e);
-    }
-    return statements;
+    return logged(
+        "event_time >= ? AND thread_id <> CONNECTION_ID()"
+            + " AND CONVERT(argument USING utf8mb4) <> 'SELECT NOW(6)' ORDER BY event_time",
+        since);
   }
 
   @Test
@@ -757,25 +742,31 @@ class ReadPathIT {
 
   /** The waits the replica received whose text contains {@code fragment} (SQL LIKE). */
   private static List<String> sentWaits(String fragment) {
-    List<String> waits = new ArrayList<>();
+    return logged(
+        "argument LIKE 'SELECT /*+ MAX_EXECUTION_TIME(%) */ WAIT_FOR_EXECUTED_GTID_SET(%'"
+            + " AND CONVERT(argument USING utf8mb4) LIKE ?",
+        "%" + fragment.replace("\n", "%") + "%");
+  }
+
+  /** The statements the replica's general log holds that meet {@code condition} (one {@code ?}). */
+  private static List<String> logged(String condition, String parameter) {
+    List<String> statements = new ArrayList<>();
     try (Connection c = replica.openConnection();
         PreparedStatement ps =
             c.prepareStatement(
                 "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
-                    + " WHERE command_type = 'Query'"
-                    + " AND argument LIKE 'SELECT /*+ MAX_EXECUTION_TIME(%) */"
-                    + " WAIT_FOR_EXECUTED_GTID_SET(%'"
-                    + " AND CONVERT(argument USING utf8mb4) LIKE ?")) {
-      ps.setString(1, "%" + fragment.replace("\n", "%") + "%");
+                    + " WHERE command_type = 'Query' AND "
+                    + condition)) {
+      ps.setString(1, parameter);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          waits.add(rs.getString(1));
+          statements.add(rs.getString(1));
         }
       }
     } catch (SQLException e) {
-      throw new IllegalStateException(e);
+      throw new AssertionError(e);
     }
-    return waits;
+    return statements;
   }
 
   private static Duration elapsedSince(long startedNanos) {

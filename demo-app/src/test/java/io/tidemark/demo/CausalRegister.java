@@ -141,7 +141,9 @@ final class CausalRegister {
   /**
    * Whether a write answered as a failure is on {@code source} all the same: the order created for
    * the chain's customer, or its status set to the one that write sent. A chain ends at its first
-   * write not acknowledged, so no later write of its own can have overwritten it.
+   * write not acknowledged, so no later write of its own can have overwritten it. The order is
+   * looked for by its customer too: a source promoted after a failover that lost an order gives its
+   * id to the next order created, another chain's, whose status may be the same.
    */
   Predicate<Operation> committedOn(MySqlNode source, String database) {
     return write -> {
@@ -156,8 +158,11 @@ final class CausalRegister {
         }
         return count(
                 c,
-                "SELECT COUNT(*) FROM `" + database + "`.orders WHERE id = ? AND status = ?",
+                "SELECT COUNT(*) FROM `"
+                    + database
+                    + "`.orders WHERE id = ? AND customer = ? AND status = ?",
                 chain.order,
+                chain.customer,
                 status(write.step()))
             > 0;
       } catch (SQLException e) {
