@@ -100,10 +100,6 @@ public final class ConsistentReader {
   public <T> ReadResult<T> read(
       ReadOptions options, SqlFunction<T> query, @Nullable ToLongFunction<? super T> revisionOf)
       throws SQLException {
-    if (options.minRevision() != Long.MIN_VALUE && revisionOf == null) {
-      throw new IllegalArgumentException(
-          "a minimum revision needs a revision function: use read(options, query, revisionOf)");
-    }
     return execute(options, query, revisionOf, null);
   }
 
@@ -129,10 +125,6 @@ public final class ConsistentReader {
   public <T> ReadResult<T> query(
       ReadOptions options, String sql, ResultSetFunction<T> rows, Object... parameters)
       throws SQLException {
-    if (options.minRevision() != Long.MIN_VALUE) {
-      throw new IllegalArgumentException(
-          "a minimum revision needs a revision function: use read(options, query, revisionOf)");
-    }
     PipelinedQuery<T> pipelined = new PipelinedQuery<>(sql, parameters, rows);
     return execute(options, pipelined.alone(), null, pipelined);
   }
@@ -143,6 +135,10 @@ public final class ConsistentReader {
       @Nullable ToLongFunction<? super T> revisionOf,
       @Nullable PipelinedQuery<T> pipelined)
       throws SQLException {
+    if (options.minRevision() != Long.MIN_VALUE && revisionOf == null) {
+      throw new IllegalArgumentException(
+          "a minimum revision needs a revision function: use read(options, query, revisionOf)");
+    }
     ReadRun<T> read =
         new ReadRun<>(
             options,

@@ -40,16 +40,24 @@ final class GtidWaiter {
     try (PreparedStatement ps = connection.prepareStatement(waitStatement(millis))) {
       ps.setString(1, required.toString());
       try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        int result = rs.getInt(1);
-        return result == 0 && !rs.wasNull();
+        return reached(rs);
       }
     } catch (SQLException e) {
-      if (e.getErrorCode() == STATEMENT_TIMER_EXPIRED) {
+      if (timerEnded(e)) {
         return false;
       }
       throw e;
     }
+  }
+
+  /** Whether the result of a {@link #waitStatement} says the set was executed (0). */
+  static boolean reached(ResultSet waitResult) throws SQLException {
+    return waitResult.next() && waitResult.getInt(1) == 0 && !waitResult.wasNull();
+  }
+
+  /** Whether {@code e} is a wait ended by its statement timer: the budget ran out. */
+  static boolean timerEnded(SQLException e) {
+    return e.getErrorCode() == STATEMENT_TIMER_EXPIRED;
   }
 
   /**

@@ -75,7 +75,7 @@ final class PipelinedQuery<T> {
       ps.execute();
       boolean reached;
       try (ResultSet wait = ps.getResultSet()) {
-        reached = wait.next() && wait.getInt(1) == 0 && !wait.wasNull();
+        reached = GtidWaiter.reached(wait);
       }
       if (!reached) {
         return null;
@@ -87,7 +87,7 @@ final class PipelinedQuery<T> {
         return new Rows<>(rows.apply(rs));
       }
     } catch (SQLException e) {
-      if (e.getErrorCode() == GtidWaiter.STATEMENT_TIMER_EXPIRED) {
+      if (GtidWaiter.timerEnded(e)) {
         return null;
       }
       throw e;
