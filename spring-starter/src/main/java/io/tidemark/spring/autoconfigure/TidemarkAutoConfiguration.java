@@ -14,22 +14,26 @@ import java.sql.SQLException;
 import java.util.List;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.boot.web.context.reactive.ReactiveWebApplicationContext;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
 
 /**
  * Tidemark's core beans: the application's {@code DataSource} wrapped so that writes are captured
@@ -38,9 +42,11 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(after = DataSourceAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
-@ConditionalOnSingleCandidate(DataSource.class)
+@Conditional(SourceCondition.Protected.class)
 @EnableConfigurationProperties(TidemarkProperties.class)
 public final class TidemarkAutoConfiguration {
+
+  static final String ADVICE_ORDER = "tidemark.advice-order";
 
   @Bean
   @ConditionalOnMissingBean
@@ -51,11 +57,16 @@ public final class TidemarkAutoConfiguration {
   @Bean(destroyMethod = "close")
   NodeRuntime tidemarkNodes(
       TidemarkProperties properties,
-      DataSource dataSource,
+      ConfigurableListableBeanFactory beans,
+      Environment environment,
       ObjectProvider<JdbcConnectionDetails> connectionDetails) {
-    DataSource source = RoutingDataSourceBeanPostProcessor.applicationPool(dataSource);
+    String name = ApplicationDataSource.name(beans, environment);
+    DataSource source =
+        RoutingDataSourceBeanPostProcessor.applicationPool(beans.getBean(name, DataSource.class));
     return NodeRuntime.start(
-        properties, sourceNode(properties, source, connectionDetails.getIfAvailable()), source);
+        properties,
+        sourceNode(properties, name, source, connectionDetails.getIfAvailable()),
+        source);
   }
 
   @Bean
@@ -82,14 +93,32 @@ public final class TidemarkAutoConfiguration {
   }
 
   @Bean
+  @ConditionalOnWebApplication
+  WebCheck tidemarkWebCheck(TidemarkProperties properties, ApplicationContext context) {
+    return new WebCheck(
+        context instanceof ReactiveWebApplicationContext, properties.getWeb().isEnabled());
+  }
+
+  @Bean
   static JtaCheck tidemarkJtaCheck(ListableBeanFactory beans) {
     return new JtaCheck(beans);
   }
 
   @Bean
   static RoutingDataSourceBeanPostProcessor tidemarkDataSourceWrapper(
-      ObjectProvider<NodeRuntime> nodes) {
-    return new RoutingDataSourceBeanPostProcessor(() -> nodes.getObject().writes());
+      ObjectProvider<NodeRuntime> nodes,
+      ConfigurableListableBeanFactory beans,
+      Environment environment) {
+    return new RoutingDataSourceBeanPostProcessor(
+        () -> nodes.getObject().writes(),
+        name -> name.equals(ApplicationDataSource.name(beans, environment)));
+  }
+
+  @Bean
+  static SessionTrackingPostProcessor tidemarkSessionTracking(
+      ConfigurableListableBeanFactory beans, Environment environment) {
+    return new SessionTrackingPostProcessor(
+        name -> name.equals(ApplicationDataSource.name(beans, environment)));
   }
 
   @Bean
@@ -97,8 +126,12 @@ public final class TidemarkAutoConfiguration {
       ObjectProvider<ConsistentReader> reader,
       ObjectProvider<ScopeStore> store,
       ObjectProvider<ReadInstrumentation> instrumentation,
-      BeanFactory beans) {
-    return new ReadYourWritesBeanPostProcessor(reader, store, instrumentation, beans);
+      ConfigurableListableBeanFactory beans,
+      Environment environment) {
+    ReadYourWritesBeanPostProcessor advising =
+        new ReadYourWritesBeanPostProcessor(reader, store, instrumentation, beans);
+    advising.setAdviceOrder(environment.getProperty(ADVICE_ORDER, Integer.class));
+    return advising;
   }
 
   @Bean(destroyMethod = "close")
@@ -134,45 +167,64 @@ public final class TidemarkAutoConfiguration {
     return CaffeineScopeStore.create(CoreConfigs.storeConfig(properties));
   }
 
+  /**
+   * The source as probes reach it: from the pool itself where it says, since a test may have
+   * replaced the DataSource that {@code spring.datasource.*} describes.
+   */
   private static NodeConfig sourceNode(
-      TidemarkProperties properties, DataSource source, @Nullable JdbcConnectionDetails details) {
+      TidemarkProperties properties,
+      String name,
+      DataSource source,
+      @Nullable JdbcConnectionDetails details) {
     String url;
     String user;
     String password;
-    if (details != null) {
+    HikariDataSource hikari = unwrapped(source, HikariDataSource.class);
+    if (hikari != null) {
+      url = hikari.getJdbcUrl();
+      user = hikari.getUsername();
+      password = hikari.getPassword();
+    } else if (source instanceof EmbeddedDatabase
+        || unwrapped(source, EmbeddedDatabase.class) != null) {
+      throw notMySql(name, "an embedded database");
+    } else if (details != null) {
       url = details.getJdbcUrl();
       user = details.getUsername();
       password = details.getPassword();
     } else {
-      HikariDataSource hikari = hikari(source);
-      if (hikari == null) {
-        throw new TidemarkStartupException(
-            "Tidemark cannot tell where the source is: the application's DataSource is neither"
-                + " configured with spring.datasource.url nor a HikariDataSource.",
-            "Set spring.datasource.url, username and password, or define a HikariDataSource.");
-      }
-      url = hikari.getJdbcUrl();
-      user = hikari.getUsername();
-      password = hikari.getPassword();
+      throw new TidemarkStartupException(
+          "Tidemark cannot tell where the source is: DataSource "
+              + name
+              + " is neither configured with spring.datasource.url nor a HikariDataSource.",
+          "Set spring.datasource.url, username and password, or define a HikariDataSource.");
+    }
+    String mysql = ApplicationDataSource.connectorJUrl(url);
+    if (mysql == null) {
+      throw notMySql(name, url == null ? "a DataSource without a URL" : "not MySQL");
     }
     try {
       return new NodeConfig(
           properties.getSourceName(),
-          url,
+          mysql,
           user == null ? "" : user,
           password == null ? "" : password);
-    } catch (RuntimeException e) {
+    } catch (IllegalArgumentException e) {
       throw new TidemarkStartupException(
           "The source's connection settings are not usable by Tidemark: " + e.getMessage(),
-          "Tidemark supports MySQL only: spring.datasource.url must be jdbc:mysql://...");
+          "Point DataSource " + name + " at the MySQL source, jdbc:mysql://host:port/database.");
     }
   }
 
-  private static @Nullable HikariDataSource hikari(DataSource source) {
+  private static TidemarkStartupException notMySql(String name, String what) {
+    return new TidemarkStartupException(
+        "DataSource " + name + " is " + what + ": Tidemark protects MySQL sources only.",
+        "Set tidemark.enabled=false where this DataSource is used (e.g. in a test profile), or"
+            + " point it at the MySQL source (jdbc:mysql://host:port/database).");
+  }
+
+  private static <T> @Nullable T unwrapped(DataSource source, Class<T> type) {
     try {
-      return source.isWrapperFor(HikariDataSource.class)
-          ? source.unwrap(HikariDataSource.class)
-          : null;
+      return source.isWrapperFor(type) ? source.unwrap(type) : null;
     } catch (SQLException e) {
       return null;
     }

@@ -32,6 +32,19 @@ public class TidemarkProperties {
    */
   private String cluster = "default";
 
+  /**
+   * Name of the DataSource bean whose connections Tidemark captures and routes; needed when the
+   * application has several and none is @Primary.
+   */
+  private @Nullable String datasource;
+
+  /**
+   * Order of Tidemark's advice among a bean's advisors: it runs after those of lower or equal
+   * order. When not set, it runs right before the transaction advice, after every other (method
+   * security, caching).
+   */
+  private @Nullable Integer adviceOrder;
+
   /** Name of the source node in the topology, health and metrics. */
   private String sourceName = "source";
 
@@ -55,6 +68,22 @@ public class TidemarkProperties {
 
   public boolean isEnabled() {
     return enabled;
+  }
+
+  public @Nullable String getDatasource() {
+    return datasource;
+  }
+
+  public void setDatasource(@Nullable String datasource) {
+    this.datasource = datasource;
+  }
+
+  public @Nullable Integer getAdviceOrder() {
+    return adviceOrder;
+  }
+
+  public void setAdviceOrder(@Nullable Integer adviceOrder) {
+    this.adviceOrder = adviceOrder;
   }
 
   public void setEnabled(boolean enabled) {
@@ -394,6 +423,12 @@ public class TidemarkProperties {
   /** How tokens travel over HTTP. */
   public static class Web {
 
+    /**
+     * Whether the consistency header of HTTP requests is read and written; when off, reads wait
+     * only for tokens the code puts in the consistency context.
+     */
+    private boolean enabled = true;
+
     /** Name of the request and response header that carries the tokens. */
     private String header = "Consistency-Token";
 
@@ -414,6 +449,14 @@ public class TidemarkProperties {
      * the context.
      */
     private int filterOrder = -105;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
 
     public String getHeader() {
       return header;

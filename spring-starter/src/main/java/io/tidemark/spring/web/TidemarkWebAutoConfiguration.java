@@ -33,6 +33,7 @@ import org.springframework.web.servlet.DispatcherServlet;
  */
 @AutoConfiguration(after = TidemarkAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "tidemark.web.enabled", matchIfMissing = true)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({Filter.class, OncePerRequestFilter.class})
 @ConditionalOnBean(TokenCodec.class)

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
 import io.tidemark.jdbc.CaptureStats;
 import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.jdbc.ReadResult;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
 import io.tidemark.testkit.MySqlTopology;
@@ -16,6 +18,7 @@ import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenConfig;
 import io.tidemark.topology.ExecutionHistory;
 import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,6 +98,48 @@ class TidemarkAutoConfigurationIT {
               assertThat(written.isEmpty()).isFalse();
               CaptureStats stats = context.getBean(NodeRuntime.class).writes().stats();
               assertThat(stats.tracked()).isEqualTo(1);
+              assertThat(stats.queried()).isZero();
+            });
+  }
+
+  @Test
+  void capturesAndProbesThroughAWrappingDriver() {
+    runner()
+        .withPropertyValues(
+            "spring.datasource.url=jdbc:p6spy:" + topology.source().jdbcUrl(db).substring(5),
+            "spring.datasource.driver-class-name=com.p6spy.engine.spy.P6SpyDriver")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              DataSource dataSource = context.getBean(DataSource.class);
+              assertThat(dataSource.unwrap(HikariDataSource.class).getJdbcUrl())
+                  .startsWith("jdbc:p6spy:mysql:");
+              assertThat(context.getBean(NodeRuntime.class).view().snapshot().nodes())
+                  .extracting(n -> n.name() + ":" + n.available())
+                  .containsExactly("source:true", "replica-1:true");
+              topology.source().execute("CREATE TABLE IF NOT EXISTS `" + db + "`.spied (id INT)");
+              JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+              try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
+                jdbc.update("INSERT INTO spied VALUES (1)");
+                assertThat(scope.context().gtids().isEmpty()).isFalse();
+                ReadResult<Integer> read =
+                    context
+                        .getBean(ConsistentReader.class)
+                        .read(
+                            connection -> {
+                              try (ResultSet rows =
+                                  connection
+                                      .createStatement()
+                                      .executeQuery("SELECT COUNT(*) FROM spied")) {
+                                rows.next();
+                                return rows.getInt(1);
+                              }
+                            });
+                assertThat(read.value()).as("the replica has the write").isPositive();
+                assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
+              }
+              CaptureStats stats = context.getBean(NodeRuntime.class).writes().stats();
+              assertThat(stats.tracked()).as("from the reply, through the spy").isEqualTo(1);
               assertThat(stats.queried()).isZero();
             });
   }

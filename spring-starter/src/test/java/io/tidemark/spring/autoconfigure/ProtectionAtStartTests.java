@@ -1,0 +1,308 @@
+package io.tidemark.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.ApplicationContextAssertProvider;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
+
+/**
+ * Every application Tidemark cannot protect either starts protected, or stops with what to set, or
+ * starts with one line saying Tidemark is off and why: never silently unprotected. No server is
+ * needed, the nodes do not answer.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class ProtectionAtStartTests {
+
+  private static final String OFF = "Tidemark is off: ";
+
+  private static ApplicationContextRunner runner() {
+    return new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                DataSourceAutoConfiguration.class,
+                TidemarkAutoConfiguration.class,
+                TidemarkOffAutoConfiguration.class))
+        .withPropertyValues(UnreachableNodes.PROPERTIES);
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class TwoDataSources {
+    @Bean
+    HikariDataSource orders() {
+      return pool("jdbc:mysql://127.0.0.1:1/orders");
+    }
+
+    @Bean
+    HikariDataSource reports() {
+      return pool("jdbc:mysql://127.0.0.1:1/reports");
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class TwoDataSourcesOnePrimary {
+    @Bean
+    @Primary
+    HikariDataSource orders() {
+      return pool("jdbc:mysql://127.0.0.1:1/orders");
+    }
+
+    @Bean
+    HikariDataSource reports() {
+      return pool("jdbc:mysql://127.0.0.1:1/reports");
+    }
+  }
+
+  /** What a test that swaps the application's MySQL for an embedded database defines. */
+  @Configuration(proxyBeanMethods = false)
+  static class EmbeddedReplacement {
+    @Bean
+    @Primary
+    DataSource embedded() {
+      return new EmbeddedDatabaseBuilder()
+          .setType(EmbeddedDatabaseType.H2)
+          .generateUniqueName(true)
+          .build();
+    }
+  }
+
+  private static HikariDataSource pool(String url) {
+    HikariDataSource pool = new HikariDataSource();
+    pool.setJdbcUrl(url);
+    pool.setUsername("app");
+    pool.setPassword("secret");
+    return pool;
+  }
+
+  @Test
+  void twoDataSourcesWithoutAPrimaryStopTheStartNamingTheSetting() {
+    runner()
+        .withUserConfiguration(TwoDataSources.class)
+        .run(
+            context ->
+                assertThat(analysis(context))
+                    .satisfies(
+                        analysis -> {
+                          assertThat(analysis.getDescription())
+                              .contains(
+                                  "2 DataSource beans (orders, reports) and none is @Primary");
+                          assertThat(analysis.getAction())
+                              .contains("tidemark.datasource")
+                              .contains("orders, reports");
+                        }));
+  }
+
+  @Test
+  void theNamedDataSourceIsTheOneRouted() {
+    runner()
+        .withUserConfiguration(TwoDataSources.class)
+        .withPropertyValues("tidemark.datasource=reports")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed().hasSingleBean(ConsistentReader.class);
+              assertThat(routed(context.getBean("reports", DataSource.class))).isTrue();
+              assertThat(context.getBean("orders")).isInstanceOf(HikariDataSource.class);
+              assertThat(context.getBean(NodeRuntime.class).view().snapshot().nodes())
+                  .extracting(node -> node.name())
+                  .containsExactly("source", "replica-1");
+            });
+  }
+
+  @Test
+  void thePrimaryDataSourceIsTheOneRoutedWithoutTheSetting() {
+    runner()
+        .withUserConfiguration(TwoDataSourcesOnePrimary.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(routed(context.getBean("orders", DataSource.class))).isTrue();
+              assertThat(context.getBean("reports")).isInstanceOf(HikariDataSource.class);
+              DataSource orders =
+                  RoutingDataSourceBeanPostProcessor.applicationPool(
+                      context.getBean("orders", DataSource.class));
+              assertThat(((HikariDataSource) orders).getDataSourceProperties())
+                  .containsEntry("trackSessionState", "true");
+              assertThat(
+                      context.getBean("reports", HikariDataSource.class).getDataSourceProperties())
+                  .doesNotContainKey("trackSessionState");
+            });
+  }
+
+  @Test
+  void aSettingNamingNoDataSourceStopsTheStartWithTheChoices() {
+    runner()
+        .withUserConfiguration(TwoDataSources.class)
+        .withPropertyValues("tidemark.datasource=invoices")
+        .run(
+            context ->
+                assertThat(analysis(context))
+                    .satisfies(
+                        analysis -> {
+                          assertThat(analysis.getDescription())
+                              .contains("tidemark.datasource=invoices names no DataSource bean");
+                          assertThat(analysis.getAction()).contains("orders, reports");
+                        }));
+  }
+
+  @Test
+  void anH2UrlLeavesTidemarkOffWithOneLine(CapturedOutput output) {
+    runner()
+        .withPropertyValues("spring.datasource.url=jdbc:h2:mem:orders")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed().doesNotHaveBean(ConsistentReader.class);
+              assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
+              assertThat(context.getBean(TidemarkOffAutoConfiguration.Off.class).reason())
+                  .isEqualTo("spring.datasource.url is a jdbc:h2 URL, not MySQL");
+            });
+    assertThat(linesWith(output, OFF)).isEqualTo(1);
+    assertThat(output).contains("WARN").contains(OFF + "spring.datasource.url is a jdbc:h2 URL");
+  }
+
+  @Test
+  void bootsEmbeddedDatabaseLeavesTidemarkOffWithOneLine(CapturedOutput output) {
+    runner()
+        .withPropertyValues("spring.datasource.url=")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed().doesNotHaveBean(ConsistentReader.class);
+              assertThat(context.getBean(TidemarkOffAutoConfiguration.Off.class).reason())
+                  .isEqualTo(
+                      "spring.datasource.url is not set, so the DataSource is an embedded H2"
+                          + " database");
+            });
+    assertThat(linesWith(output, OFF)).isEqualTo(1);
+  }
+
+  @Test
+  void anEmbeddedDatabaseReplacingTheMySqlOneStopsTheStart() {
+    runner()
+        .withUserConfiguration(EmbeddedReplacement.class)
+        .run(
+            context ->
+                assertThat(analysis(context))
+                    .satisfies(
+                        analysis -> {
+                          assertThat(analysis.getDescription())
+                              .contains("DataSource embedded is an embedded database");
+                          assertThat(analysis.getAction()).contains("tidemark.enabled=false");
+                        }));
+  }
+
+  @Test
+  void aMariaDbUrlStopsTheStartWhenTheDataSourceIsTheApplicationsOwn() {
+    runner()
+        .withBean("orders", HikariDataSource.class, () -> pool("jdbc:mariadb://127.0.0.1:1/o"))
+        .run(
+            context ->
+                assertThat(analysis(context).getDescription())
+                    .contains("DataSource orders is not MySQL"));
+  }
+
+  @Test
+  void turnedOffOnPurposeSaysSoInOneLine(CapturedOutput output) {
+    runner()
+        .withPropertyValues("tidemark.enabled=false")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed().doesNotHaveBean(ConsistentReader.class);
+              assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
+            });
+    assertThat(linesWith(output, OFF + "tidemark.enabled=false")).isEqualTo(1);
+    assertThat(output).doesNotContain("WARN");
+  }
+
+  @Test
+  void noDataSourceSaysTidemarkIsOff(CapturedOutput output) {
+    new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                TidemarkAutoConfiguration.class, TidemarkOffAutoConfiguration.class))
+        .withClassLoader(new FilteredClassLoader("org.h2", "org.hsqldb", "org.apache.derby"))
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(NodeRuntime.class));
+    assertThat(linesWith(output, OFF + "the application has no DataSource")).isEqualTo(1);
+  }
+
+  @Test
+  void aReactiveWebServerStopsTheStartNamingTheOptOut() {
+    new ReactiveWebApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                DataSourceAutoConfiguration.class,
+                TidemarkAutoConfiguration.class,
+                TidemarkOffAutoConfiguration.class))
+        .withPropertyValues(UnreachableNodes.PROPERTIES)
+        .run(
+            context ->
+                assertThat(analysis(context))
+                    .satisfies(
+                        analysis -> {
+                          assertThat(analysis.getDescription())
+                              .contains("This is a reactive web application");
+                          assertThat(analysis.getAction()).contains("tidemark.web.enabled=false");
+                        }));
+  }
+
+  @Test
+  void aReactiveWebServerThatOptedOutStartsAndSaysSo(CapturedOutput output) {
+    new ReactiveWebApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                DataSourceAutoConfiguration.class,
+                TidemarkAutoConfiguration.class,
+                TidemarkOffAutoConfiguration.class))
+        .withPropertyValues(UnreachableNodes.PROPERTIES)
+        .withPropertyValues("tidemark.web.enabled=false")
+        .run(context -> assertThat(context).hasNotFailed().hasSingleBean(ConsistentReader.class));
+    assertThat(linesWith(output, "tidemark.web.enabled=false")).isEqualTo(1);
+  }
+
+  @Test
+  void wrappingDriversAreSeenThroughToConnectorJ() {
+    assertThat(ApplicationDataSource.connectorJUrl("jdbc:p6spy:mysql://db:3306/shop"))
+        .isEqualTo("jdbc:mysql://db:3306/shop");
+    assertThat(ApplicationDataSource.connectorJUrl("jdbc:otel:mysql://db/shop"))
+        .isEqualTo("jdbc:mysql://db/shop");
+    assertThat(ApplicationDataSource.connectorJUrl("jdbc:aws-wrapper:mysql://db/shop"))
+        .isEqualTo("jdbc:mysql://db/shop");
+    assertThat(ApplicationDataSource.connectorJUrl("jdbc:mysql://db/shop"))
+        .isEqualTo("jdbc:mysql://db/shop");
+    assertThat(ApplicationDataSource.connectorJUrl("jdbc:p6spy:h2:mem:shop")).isNull();
+    assertThat(ApplicationDataSource.connectorJUrl("jdbc:mariadb://db/shop")).isNull();
+    assertThat(ApplicationDataSource.connectorJUrl("jdbc:aws-wrapper:postgresql://db/shop"))
+        .isNull();
+    assertThat(ApplicationDataSource.connectorJUrl(null)).isNull();
+  }
+
+  private static FailureAnalysis analysis(ApplicationContextAssertProvider<?> context) {
+    assertThat(context).hasFailed();
+    FailureAnalysis analysis = new TidemarkFailureAnalyzer().analyze(context.getStartupFailure());
+    assertThat(analysis).as("a Tidemark failure analysis").isNotNull();
+    return analysis;
+  }
+
+  private static boolean routed(DataSource dataSource) {
+    return RoutingDataSourceBeanPostProcessor.applicationPool(dataSource) != dataSource;
+  }
+
+  private static long linesWith(CapturedOutput output, String text) {
+    return output.getOut().lines().filter(line -> line.contains(text)).count();
+  }
+}

@@ -1,0 +1,131 @@
+package io.tidemark.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.spring.ReadYourWrites;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A whole Boot application, every auto-configuration on the class path, in each shape Tidemark
+ * cannot protect as is: it stops with Boot's failure report saying what to set, or starts with one
+ * line saying Tidemark is off. The nodes do not answer; no server is needed.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class StartupMessagesTests {
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class App {}
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class TwoDataSources {
+    @Bean
+    HikariDataSource orders() {
+      return pool("orders");
+    }
+
+    @Bean
+    HikariDataSource reports() {
+      return pool("reports");
+    }
+
+    private static HikariDataSource pool(String db) {
+      HikariDataSource pool = new HikariDataSource();
+      pool.setJdbcUrl("jdbc:mysql://127.0.0.1:1/" + db);
+      return pool;
+    }
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class H2Orders {
+    @Bean
+    Orders orders(JdbcTemplate jdbc) {
+      return new Orders(jdbc);
+    }
+  }
+
+  static class Orders {
+    private final JdbcTemplate jdbc;
+
+    Orders(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @ReadYourWrites
+    public int count() {
+      jdbc.execute("CREATE TABLE IF NOT EXISTS orders (id INT)");
+      jdbc.update("INSERT INTO orders VALUES (1)");
+      return jdbc.queryForObject("SELECT COUNT(*) FROM orders", Integer.class);
+    }
+  }
+
+  @Test
+  void twoDataSourcesWithoutAPrimaryFailToStartNamingTheSetting(CapturedOutput output) {
+    assertThatThrownBy(() -> start(TwoDataSources.class, WebApplicationType.NONE))
+        .satisfies(StartupMessagesTests::isTidemarks);
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("the application has 2 DataSource beans (orders, reports)")
+        .contains("Set tidemark.datasource to the bean");
+  }
+
+  @Test
+  void aWebFluxServerFailsToStartNamingTheOptOut(CapturedOutput output) {
+    assertThatThrownBy(() -> start(App.class, WebApplicationType.REACTIVE))
+        .satisfies(StartupMessagesTests::isTidemarks);
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("This is a reactive web application")
+        .contains("tidemark.web.enabled=false");
+  }
+
+  @Test
+  void anH2TestDatabaseStartsWithTidemarkOffInOneLine(CapturedOutput output) {
+    try (ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(H2Orders.class)
+            .web(WebApplicationType.SERVLET)
+            .properties(UnreachableNodes.PROPERTIES)
+            .properties("spring.datasource.url=jdbc:h2:mem:orders", "server.port=0")
+            .run()) {
+      assertThat(context.getBean(Orders.class).count()).isEqualTo(1);
+    }
+    assertThat(output.getOut().lines().filter(line -> line.contains("Tidemark is off")))
+        .singleElement()
+        .asString()
+        .contains("WARN")
+        .contains("spring.datasource.url is a jdbc:h2 URL, not MySQL");
+  }
+
+  private static void isTidemarks(Throwable failure) {
+    assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
+        .isInstanceOf(TidemarkStartupException.class);
+  }
+
+  private static void start(Class<?> app, WebApplicationType type) {
+    new SpringApplicationBuilder(app)
+        .web(type)
+        .properties(UnreachableNodes.PROPERTIES)
+        .properties(
+            "server.port=0",
+            // JPA starts without asking the source that does not answer.
+            "spring.jpa.properties.hibernate.boot.allow_jdbc_metadata_access=false",
+            "spring.jpa.database-platform=org.hibernate.dialect.MySQLDialect")
+        .run()
+        .close();
+  }
+}
