@@ -20,8 +20,10 @@ import org.jspecify.annotations.Nullable;
  * bounds every read's wait, and the tokens of other clusters, forwarded unread.
  *
  * <p>A context is bound to the current thread with {@link #open()} or {@link #attach()}; the bound
- * one is {@link #current()}. Work handed to another thread takes it along with {@link #wrap}. A
- * context only grows: merging is set union, and dirty stays dirty.
+ * one is {@link #current()}. Work handed to another thread takes it along with {@link #wrap}, or,
+ * when the application has io.micrometer:context-propagation, with whatever carries that library's
+ * thread locals ({@link ConsistencyContextAccessor}). A context only grows: merging is set union,
+ * and dirty stays dirty.
  *
  * <pre>{@code
  * try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
@@ -85,6 +87,18 @@ public final class ConsistencyContext {
   /** The context bound to this thread, without binding one. */
   public static @Nullable ConsistencyContext currentOrNull() {
     return CURRENT.get();
+  }
+
+  /**
+   * Binds {@code context} to this thread, or unbinds when {@code null}, with no scope to close: for
+   * {@link ConsistencyContextAccessor}, whose caller restores what was bound before.
+   */
+  static void bind(@Nullable ConsistencyContext context) {
+    if (context == null) {
+      CURRENT.remove();
+    } else {
+      CURRENT.set(context);
+    }
   }
 
   /** Binds this context to the current thread until the returned scope closes. */

@@ -11,6 +11,9 @@ import org.springframework.core.task.TaskDecorator;
  *
  * <p>The context is shared, not copied: a write the task commits before the response is committed
  * is in the response token; one committed later is not, and the task's own reads still see it.
+ *
+ * <p>Not registered when the application has Spring's {@code ContextPropagatingTaskDecorator} bean,
+ * which carries the context through core's {@code ConsistencyContextAccessor} the same way.
  */
 final class ConsistencyTaskDecorator implements TaskDecorator {
 

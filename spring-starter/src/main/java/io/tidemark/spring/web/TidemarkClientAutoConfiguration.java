@@ -33,7 +33,10 @@ import org.springframework.web.reactive.function.client.WebClient;
  * <p>A {@code TaskDecorator} carries the context, the request's deadline and forwarded tokens into
  * tasks run by the executors and schedulers Spring Boot configures ({@code @Async}, Spring MVC's
  * async requests, {@code ThreadPoolTaskExecutor}s built by its builders); Boot combines it with the
- * application's own decorators.
+ * application's own decorators. An application that declares Spring's {@code
+ * ContextPropagatingTaskDecorator} as a bean of that type gets no such decorator: that one carries
+ * the context already, through core's {@code ConsistencyContextAccessor}, and a task is bound to
+ * its context once, by one mechanism.
  *
  * <p>Work queued in a message broker carries the token in a message header through the {@link
  * TokenExchange} bean: {@code headerFor(context)} on the producer, {@code receive(value, deadline)}
@@ -50,10 +53,16 @@ import org.springframework.web.reactive.function.client.WebClient;
 @EnableConfigurationProperties(TidemarkProperties.class)
 public final class TidemarkClientAutoConfiguration {
 
-  @Bean
-  @ConditionalOnMissingBean(name = "tidemarkTaskDecorator")
-  ConsistencyTaskDecorator tidemarkTaskDecorator() {
-    return new ConsistencyTaskDecorator();
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingBean(
+      type = "org.springframework.core.task.support.ContextPropagatingTaskDecorator")
+  static class TaskDecoratorConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "tidemarkTaskDecorator")
+    ConsistencyTaskDecorator tidemarkTaskDecorator() {
+      return new ConsistencyTaskDecorator();
+    }
   }
 
   @Configuration(proxyBeanMethods = false)

@@ -3,10 +3,20 @@ package io.tidemark.spring.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
 import io.tidemark.spring.Revisioned;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
+import org.springframework.jdbc.core.JdbcTemplate;
+import reactor.core.publisher.Hooks;
 
 /** The documentation's samples that need no servers, run. */
 class DocumentationSamplesTests {
@@ -29,5 +39,62 @@ class DocumentationSamplesTests {
     other.put(7L, new Order(7, 2));
     other.put(7L, new Order(7, 1));
     assertThat(other.get(7L, Order.class)).isEqualTo(new Order(7, 1));
+  }
+
+  private static final GtidSet WRITTEN = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-5");
+
+  @Test
+  void theSamplesOfOtherThreadsReadInTheContextOfTheRequest() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    AtomicReference<String> audited = new AtomicReference<>();
+    try (ConsistencyContext.Binding request = ConsistencyContext.open(WRITTEN)) {
+      Orders orders = new ContextReporting(request.context());
+
+      assertThat(ThreadSamples.contextExecutor(pool, orders, 7).get(10, TimeUnit.SECONDS))
+          .contains("in the request's context");
+      ThreadSamples.snapshot(orders, 7, audited::set).get(10, TimeUnit.SECONDS);
+      assertThat(audited).hasValue("in the request's context");
+
+      String[] decorated = new String[1];
+      pool.submit(
+              new ThreadSamples()
+                  .contextPropagatingTaskDecorator()
+                  .decorate(() -> decorated[0] = orders.customer(7).orElseThrow()))
+          .get(10, TimeUnit.SECONDS);
+      assertThat(decorated[0]).isEqualTo("in the request's context");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void theReactorSampleReadsInTheContextItWrites() {
+    ConsistencyContext context = ConsistencyContext.create(WRITTEN, null);
+    try {
+      Optional<String> customer =
+          ThreadSamples.reactor(new ContextReporting(context), 7, context)
+              .block(Duration.ofSeconds(10));
+
+      assertThat(customer).contains("in the request's context");
+    } finally {
+      Hooks.disableAutomaticContextPropagation();
+    }
+  }
+
+  /** Orders whose read tells whether it ran in the request's context instead of reading. */
+  private static final class ContextReporting extends Orders {
+    private final ConsistencyContext request;
+
+    ContextReporting(ConsistencyContext request) {
+      super(new JdbcTemplate());
+      this.request = request;
+    }
+
+    @Override
+    public Optional<String> customer(long id) {
+      ConsistencyContext bound = ConsistencyContext.currentOrNull();
+      return Optional.of(
+          bound == request ? "in the request's context" : "in " + bound + " on another thread");
+    }
   }
 }

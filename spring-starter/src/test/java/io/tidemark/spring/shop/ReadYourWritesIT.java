@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.micrometer.context.ContextExecutorService;
+import io.micrometer.context.ContextSnapshotFactory;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.ExecutionRecord;
@@ -19,6 +21,8 @@ import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -33,7 +37,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@code @ReadYourWrites} in a full application on the real topology: a write on one instance, its
  * token handed to another instance (the only thing the two share), and the second instance's
  * replica read sees the write — also when the replica is held back, where a plain replica read does
- * not; with JdbcTemplate and with JPA inside {@code @Transactional(readOnly = true)}.
+ * not; with JdbcTemplate and with JPA inside {@code @Transactional(readOnly = true)}, and on
+ * another thread the context was carried to.
  */
 @ExtendWith(TestkitExtension.class)
 class ReadYourWritesIT {
@@ -80,6 +85,34 @@ class ReadYourWritesIT {
     assertThat(record.role()).isEqualTo(NodeRole.REPLICA);
     assertThat(record.reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
     assertThat(record.waited()).isGreaterThan(Duration.ofMillis(200));
+  }
+
+  @Test
+  void readRunByAContextExecutorOnAnotherThreadWaitsForTheWrite() throws Exception {
+    long id = ids.incrementAndGet();
+    topology.replica().pauseApplier();
+    String token = writeOnWriter(id);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    ExecutorService contextExecutor =
+        ContextExecutorService.wrap(pool, ContextSnapshotFactory.builder().build());
+    try {
+      CompletableFuture<Void> resume =
+          topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+      Optional<Order> order =
+          readOnReader(
+              token,
+              () ->
+                  CompletableFuture.supplyAsync(() -> reads(reader).find(id), contextExecutor)
+                      .join());
+      resume.join();
+
+      assertThat(order).map(Order::customer).contains("ada");
+      ExecutionRecord record = lastRecord(reader);
+      assertThat(record.reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertThat(record.waited()).isGreaterThan(Duration.ofMillis(200));
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
