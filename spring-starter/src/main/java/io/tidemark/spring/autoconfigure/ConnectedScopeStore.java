@@ -1,9 +1,11 @@
 package io.tidemark.spring.autoconfigure;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.tidemark.GtidSet;
 import io.tidemark.scope.NearCacheScopeStore;
 import io.tidemark.scope.RedisScopeStore;
@@ -12,17 +14,18 @@ import io.tidemark.scope.ScopeState;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.scope.ScopeStoreConfig;
 import io.tidemark.scope.ScopeStoreStats;
+import java.util.function.Supplier;
 
 /**
- * The scope store on a standalone or Sentinel-managed Redis ({@code redis://}, {@code
- * redis-sentinel://}), optionally with a near cache kept fresh by pub/sub; owns its Lettuce client.
+ * The scope store on a standalone, Sentinel-managed or cluster Redis, optionally with a near cache
+ * kept fresh by pub/sub; owns its Lettuce client (not the client resources it may share).
  */
 final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
 
-  private final RedisClient client;
+  private final AbstractRedisClient client;
   private final ScopeStore store;
 
-  private ConnectedScopeStore(RedisClient client, ScopeStore store) {
+  private ConnectedScopeStore(AbstractRedisClient client, ScopeStore store) {
     this.client = client;
     this.store = store;
   }
@@ -41,23 +44,54 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
           "tidemark.scope.redis-uri is not a Redis URI: " + e.getMessage(),
           "Use redis://host:6379 or redis-sentinel://host:26379#primary-name.");
     }
-    // A store call must fail at once while Redis is away, so that reads take the source path.
-    client.setOptions(
-        ClientOptions.builder()
-            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-            .build());
+    return connect(client, config, nearCache, "tidemark.scope.redis-uri " + uri);
+  }
+
+  /** Connects to the store through {@code client}, a standalone or Sentinel client. */
+  static ConnectedScopeStore connect(
+      RedisClient client, ScopeStoreConfig config, boolean nearCache, String where) {
+    client.setOptions(rejectWhileDisconnected(ClientOptions.builder()).build());
+    return connected(
+        client,
+        () -> {
+          RedisScopeStore shared = RedisScopeStore.create(client.connect(), config);
+          return nearCache
+              ? NearCacheScopeStore.create(shared, client.connectPubSub(), config)
+              : shared;
+        },
+        where);
+  }
+
+  /** Connects to the store on a Redis Cluster through {@code client}. */
+  static ConnectedScopeStore connect(
+      RedisClusterClient client, ScopeStoreConfig config, boolean nearCache, String where) {
+    client.setOptions(rejectWhileDisconnected(ClusterClientOptions.builder()).build());
+    return connected(
+        client,
+        () -> {
+          RedisScopeStore shared = RedisScopeStore.create(client.connect(), config);
+          return nearCache
+              ? NearCacheScopeStore.create(shared, client.connectPubSub(), config)
+              : shared;
+        },
+        where);
+  }
+
+  /** A store call must fail at once while Redis is away, so that reads take the source path. */
+  private static <B extends ClientOptions.Builder> B rejectWhileDisconnected(B options) {
+    options.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+    return options;
+  }
+
+  private static ConnectedScopeStore connected(
+      AbstractRedisClient client, Supplier<ScopeStore> store, String where) {
     try {
-      StatefulRedisConnection<String, String> connection = client.connect();
-      RedisScopeStore shared = RedisScopeStore.create(connection, config);
-      return new ConnectedScopeStore(
-          client,
-          nearCache ? NearCacheScopeStore.create(shared, client.connectPubSub(), config) : shared);
+      return new ConnectedScopeStore(client, store.get());
     } catch (RuntimeException e) {
       client.shutdown();
       throw new TidemarkStartupException(
-          "Tidemark could not connect to the scope store at " + uri + ": " + e.getMessage(),
-          "Check tidemark.scope.redis-uri and that Redis is running, or set"
-              + " tidemark.scope.store=NONE.");
+          "Tidemark could not connect to the scope store at " + where + ": " + e.getMessage(),
+          "Check the Redis settings and that Redis is running, or set tidemark.scope.store=NONE.");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.tidemark.spring.autoconfigure;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.lettuce.core.resource.ClientResources;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.scope.CaffeineScopeStore;
 import io.tidemark.scope.ScopeStore;
@@ -18,6 +19,7 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -25,6 +27,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClas
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.web.context.reactive.ReactiveWebApplicationContext;
@@ -40,7 +43,9 @@ import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
  * and reads under {@code @ReadYourWrites} are routed, the topology of the source and its replicas,
  * the token codec and the reader.
  */
-@AutoConfiguration(after = DataSourceAutoConfiguration.class)
+@AutoConfiguration(
+    after = DataSourceAutoConfiguration.class,
+    afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
 @Conditional(SourceCondition.Protected.class)
 @EnableConfigurationProperties(TidemarkProperties.class)
@@ -134,19 +139,46 @@ public final class TidemarkAutoConfiguration {
     return advising;
   }
 
+  /**
+   * The scope store on {@code tidemark.scope.redis-uri}, else on the Redis the application
+   * configured for Boot.
+   */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean(ScopeStore.class)
   @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "REDIS")
   @ConditionalOnClass(name = "io.lettuce.core.RedisClient")
-  ConnectedScopeStore tidemarkRedisScopeStore(TidemarkProperties properties) {
+  ConnectedScopeStore tidemarkRedisScopeStore(
+      TidemarkProperties properties, ObjectProvider<RedisConnector> bootRedis) {
     String uri = properties.getScope().getRedisUri();
-    if (uri == null || uri.isBlank()) {
-      throw new TidemarkStartupException(
-          "tidemark.scope.store is REDIS but tidemark.scope.redis-uri is not set.",
-          "Set tidemark.scope.redis-uri, e.g. redis://localhost:6379.");
+    boolean nearCache = properties.getScope().isNearCache();
+    if (uri != null && !uri.isBlank()) {
+      return ConnectedScopeStore.connect(uri, CoreConfigs.storeConfig(properties), nearCache);
     }
-    return ConnectedScopeStore.connect(
-        uri, CoreConfigs.storeConfig(properties), properties.getScope().isNearCache());
+    RedisConnector connector = bootRedis.getIfAvailable();
+    if (connector == null) {
+      throw new TidemarkStartupException(
+          "tidemark.scope.store is REDIS but no Redis is configured: neither"
+              + " tidemark.scope.redis-uri nor Boot's spring.data.redis.* is set.",
+          "Set tidemark.scope.redis-uri, e.g. redis://localhost:6379, or configure Boot's Redis"
+              + " (spring-boot-starter-data-redis and spring.data.redis.*).");
+    }
+    return connector.connect(CoreConfigs.storeConfig(properties), nearCache);
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(
+      name = {
+        "io.lettuce.core.RedisClient",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails"
+      })
+  static class BootRedisConfiguration {
+
+    @Bean
+    @ConditionalOnBean(DataRedisConnectionDetails.class)
+    RedisConnector tidemarkBootRedis(
+        DataRedisConnectionDetails details, ObjectProvider<ClientResources> resources) {
+      return new BootRedis(details, resources.getIfAvailable());
+    }
   }
 
   @Bean

@@ -521,7 +521,10 @@ public class TidemarkProperties {
     /** Store of token scopes; REDIS shares them between instances. */
     private ScopeStore store = ScopeStore.NONE;
 
-    /** Redis URI of the scope store, e.g. redis://localhost:6379. */
+    /**
+     * Redis URI of the scope store, e.g. redis://localhost:6379; when not set, the Redis of
+     * spring.data.redis.
+     */
     private @Nullable String redisUri;
 
     /** How long a scope lives after its last write. */

@@ -1,0 +1,128 @@
+package io.tidemark.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.GtidSet;
+import io.tidemark.scope.ScopeKey;
+import io.tidemark.scope.ScopeStore;
+import io.tidemark.scope.ScopeStoreConfig;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.RedisCluster;
+import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.token.KeyRing;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * The scope store on the Redis the application configured for Boot ({@code spring.data.redis.*}), a
+ * single server and a cluster, when {@code tidemark.scope.redis-uri} is not set: a scope merged
+ * through the starter's store is in that very Redis.
+ */
+@ExtendWith(TestkitExtension.class)
+class BootRedisScopeStoreIT {
+
+  private static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
+  private static MySqlTopology topology;
+  private static String db;
+  private static RedisServer redis;
+  private static RedisCluster cluster;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    db = topology.createDatabase("bootredis");
+    redis = RedisServer.start();
+    cluster = RedisCluster.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    redis.close();
+    cluster.close();
+  }
+
+  private static ApplicationContextRunner runner() {
+    return new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                DataSourceAutoConfiguration.class,
+                DataRedisAutoConfiguration.class,
+                TidemarkAutoConfiguration.class))
+        .withPropertyValues(
+            "spring.datasource.url=" + topology.source().jdbcUrl(db),
+            "spring.datasource.username=" + topology.source().user(),
+            "spring.datasource.password=" + topology.source().password(),
+            "tidemark.token.secret=" + "r".repeat(KeyRing.MIN_SECRET_LENGTH),
+            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db),
+            "tidemark.scope.store=REDIS");
+  }
+
+  @Test
+  void aSingleServerFromBootsSettings() {
+    runner()
+        .withPropertyValues(
+            "spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port())
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              ScopeKey scope = ScopeKey.of("customer:7");
+              assertThat(
+                      context.getBean(ScopeStore.class).merge(scope, GtidSet.parse(UUID + ":1-3")))
+                  .isTrue();
+              try (ConnectedScopeStore direct =
+                  ConnectedScopeStore.connect(redis.uri(), ScopeStoreConfig.defaults(), false)) {
+                assertThat(direct.get(scope).gtids().toString()).isEqualTo(UUID + ":1-3");
+              }
+            });
+  }
+
+  @Test
+  void aClusterFromBootsSettings() {
+    runner()
+        .withPropertyValues(
+            "spring.data.redis.cluster.nodes="
+                + String.join(
+                    ",",
+                    cluster.nodes().stream().map(node -> node.host() + ":" + node.port()).toList()))
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              ScopeStore store = context.getBean(ScopeStore.class);
+              for (int i = 0; i < 20; i++) {
+                ScopeKey scope = ScopeKey.of("customer:" + i);
+                assertThat(store.merge(scope, GtidSet.parse(UUID + ":" + (i + 1)))).isTrue();
+                assertThat(store.get(scope).gtids().toString()).isEqualTo(UUID + ":" + (i + 1));
+              }
+              long keys =
+                  cluster.nodes().stream()
+                      .mapToLong(node -> Long.parseLong(node.command("DBSIZE").trim()))
+                      .sum();
+              assertThat(keys).as("the scopes are in the cluster").isGreaterThanOrEqualTo(20);
+            });
+  }
+
+  @Test
+  void neitherUriNorBootsRedisStopsTheStartNamingBoth() {
+    new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                DataSourceAutoConfiguration.class, TidemarkAutoConfiguration.class))
+        .withPropertyValues(UnreachableNodes.PROPERTIES)
+        .withPropertyValues("tidemark.scope.store=REDIS")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .hasMessageContaining(
+                      "neither tidemark.scope.redis-uri nor Boot's spring.data.redis");
+            });
+  }
+}
