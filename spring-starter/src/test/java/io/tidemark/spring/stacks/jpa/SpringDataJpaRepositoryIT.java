@@ -139,6 +139,10 @@ class SpringDataJpaRepositoryIT {
     }
   }
 
+  /** Every method a read, by the interface's annotation: fit for a repository that only reads. */
+  @ReadYourWrites
+  interface OrderReads extends JpaRepository<OrderEntity, Long> {}
+
   // tag::repository[]
   interface Orders extends JpaRepository<OrderEntity, Long> {
     @Override
@@ -148,10 +152,5 @@ class SpringDataJpaRepositoryIT {
     @ReadYourWrites
     List<OrderEntity> findByCustomer(String customer);
   }
-
   // end::repository[]
-
-  /** Every method a read, by the interface's annotation: fit for a repository that only reads. */
-  @ReadYourWrites
-  interface OrderReads extends JpaRepository<OrderEntity, Long> {}
 }
