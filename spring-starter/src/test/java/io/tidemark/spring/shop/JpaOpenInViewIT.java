@@ -2,9 +2,14 @@ package io.tidemark.spring.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.ExecutionRecord;
+import io.tidemark.NodeRole;
+import io.tidemark.Reason;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,7 +22,8 @@ import org.springframework.web.client.RestClient;
 /**
  * Spring Boot's defaults for JPA, open-in-view on: the request's EntityManager is opened before the
  * controller runs and lives until the response. A {@code @ReadYourWrites} JPA read still runs on
- * the replica connection it waited on, and a write after it still goes to the source.
+ * the replica connection it waited on, a write after it still goes to the source, and the next
+ * request's JPA read, carrying that write's token, waits for it on the replica.
  */
 @ExtendWith(TestkitExtension.class)
 class JpaOpenInViewIT {
@@ -69,6 +75,40 @@ class JpaOpenInViewIT {
     assertThat(answer.getBody()).isEqualTo("NEW->PAID");
     assertThat(topology.source().queryString("SELECT status FROM `" + db + "`.orders WHERE id = 1"))
         .isEqualTo("PAID");
+  }
+
+  @Test
+  void theNextRequestsJpaReadSeesAJpaWriteOnTheReplicaAfterTheWait() {
+    topology.source().execute("INSERT INTO `" + db + "`.orders VALUES (2, 'grace', 'NEW', 1)");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    topology.replica().pauseApplier();
+    try {
+      ResponseEntity<String> write =
+          http.post().uri(url("/jpa/orders/2/status?value=PAID")).retrieve().toEntity(String.class);
+      String token = write.getHeaders().getFirst("Consistency-Token");
+      assertThat(token).as("the write's response carries its token").isNotBlank();
+      assertThat(
+              topology.replica().queryString("SELECT status FROM `" + db + "`.orders WHERE id = 2"))
+          .as("a read on the replica without the wait would miss the write")
+          .isEqualTo("NEW");
+
+      CompletableFuture<Void> resume =
+          topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+      ResponseEntity<String> read =
+          http.get()
+              .uri(url("/jpa/orders/2/status"))
+              .header("Consistency-Token", token)
+              .retrieve()
+              .toEntity(String.class);
+      resume.join();
+
+      assertThat(read.getBody()).isEqualTo("PAID");
+      ExecutionRecord last = app.getBean(ExecutionHistory.class).recent().get(0);
+      assertThat(last.role()).as(last.toString()).isEqualTo(NodeRole.REPLICA);
+      assertThat(last.reason()).as(last.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+    } finally {
+      topology.replica().resumeApplier();
+    }
   }
 
   private static String url(String path) {

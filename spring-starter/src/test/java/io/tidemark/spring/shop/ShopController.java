@@ -44,6 +44,12 @@ class ShopController {
     return ResponseEntity.ok(before + "->" + value);
   }
 
+  /** A JPA read. */
+  @GetMapping("/jpa/orders/{id}/status")
+  ResponseEntity<String> status(@PathVariable long id) {
+    return ResponseEntity.of(jpaReads.status(id));
+  }
+
   @PostMapping("/orders/{id}")
   ResponseEntity<Void> create(@PathVariable long id, @RequestParam String customer) {
     writes.create(id, customer);

@@ -1,0 +1,93 @@
+package io.tidemark.spring.stacks.jooq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.stacks.StackApplication;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration;
+import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
+import org.springframework.context.annotation.Import;
+import org.springframework.stereotype.Service;
+
+/**
+ * jOOQ ({@code spring-boot-starter-jooq}): an insert through Boot's {@code DSLContext}, then a
+ * select under {@code @ReadYourWrites}, on the replica after the wait. Boot's {@code DSLContext}
+ * takes its connections from the application's {@code DataSource} through a {@code
+ * TransactionAwareDataSourceProxy}.
+ */
+@ExtendWith(TestkitExtension.class)
+class JooqIT {
+
+  private static final AtomicLong ids = new AtomicLong();
+  private static StackApplication app;
+
+  @BeforeAll
+  static void start(MySqlTopology topology) {
+    app = StackApplication.start(Application.class, topology, "jooq");
+  }
+
+  @AfterAll
+  static void stop() {
+    app.close();
+  }
+
+  @Test
+  void aReadThroughTheDslContextSeesTheInsert() {
+    OrderStore orders = app.bean(OrderStore.class);
+
+    StackApplication.Read<Optional<String>> read =
+        app.readAfterWrite(
+            () -> {
+              long id = ids.incrementAndGet();
+              orders.create(id, "ada");
+              return id;
+            },
+            orders::customer);
+
+    assertThat(read.waitedOnTheReplica().value()).contains("ada");
+  }
+
+  /** Without JPA, so that the transaction manager is the DataSource's, as with jOOQ alone. */
+  @SpringBootConfiguration
+  @EnableAutoConfiguration(
+      exclude = {HibernateJpaAutoConfiguration.class, DataJpaRepositoriesAutoConfiguration.class})
+  @Import(OrderStore.class)
+  static class Application {}
+
+  @Service
+  static class OrderStore {
+    private static final Table<Record> ORDERS = DSL.table(DSL.name("orders"));
+    private static final Field<Long> ID = DSL.field(DSL.name("id"), Long.class);
+    private static final Field<String> CUSTOMER = DSL.field(DSL.name("customer"), String.class);
+
+    private final DSLContext dsl;
+
+    OrderStore(DSLContext dsl) {
+      this.dsl = dsl;
+    }
+
+    void create(long id, String customer) {
+      dsl.insertInto(ORDERS, ID, CUSTOMER).values(id, customer).execute();
+    }
+
+    @ReadYourWrites
+    public Optional<String> customer(long id) {
+      return dsl.select(CUSTOMER).from(ORDERS).where(ID.eq(id)).fetchOptional(CUSTOMER);
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package io.tidemark.spring.stacks.jpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.stacks.StackApplication;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
+
+/**
+ * Spring Data JPA with {@code @ReadYourWrites} on the repository itself, Boot's JPA defaults: a
+ * method of the repository interface annotated directly (an inherited one such as {@code findById}
+ * redeclared for it) is one read on the replica after the wait; an inherited method not redeclared
+ * is no read. A class-level annotation makes every method a read, inherited {@code save} too, which
+ * the read-only pinned connection then refuses before anything reaches a server.
+ */
+@ExtendWith(TestkitExtension.class)
+class SpringDataJpaRepositoryIT {
+
+  private static StackApplication app;
+
+  @BeforeAll
+  static void start(MySqlTopology topology) {
+    app = StackApplication.start(Application.class, topology, "datajpa");
+  }
+
+  @AfterAll
+  static void stop() {
+    app.close();
+  }
+
+  @Test
+  void aRedeclaredFindByIdSeesTheSavedEntity() {
+    Orders orders = app.bean(Orders.class);
+
+    StackApplication.Read<Optional<OrderEntity>> read =
+        app.readAfterWrite(() -> orders.save(new OrderEntity("ada")).id, orders::findById);
+
+    assertThat(read.waitedOnTheReplica().value()).map(o -> o.customer).contains("ada");
+  }
+
+  @Test
+  void anAnnotatedQueryMethodSeesTheSavedEntity() {
+    Orders orders = app.bean(Orders.class);
+
+    StackApplication.Read<List<OrderEntity>> read =
+        app.readAfterWrite(
+            () -> orders.save(new OrderEntity("grace")).id, id -> orders.findByCustomer("grace"));
+
+    assertThat(read.waitedOnTheReplica().value())
+        .extracting(o -> o.customer)
+        .containsExactly("grace");
+  }
+
+  @Test
+  void anInheritedMethodNotRedeclaredIsNoRead() {
+    Orders orders = app.bean(Orders.class);
+
+    StackApplication.Read<Boolean> read =
+        app.readAfterWrite(() -> orders.save(new OrderEntity("edsger")).id, orders::existsById);
+
+    assertThat(read.records()).as("no read of the read path").isEmpty();
+    assertThat(read.value()).as("read on the source").isTrue();
+  }
+
+  @Test
+  void aClassLevelAnnotationMakesInheritedMethodsReads() {
+    Orders orders = app.bean(Orders.class);
+    OrderReads reads = app.bean(OrderReads.class);
+
+    StackApplication.Read<Optional<OrderEntity>> read =
+        app.readAfterWrite(() -> orders.save(new OrderEntity("barbara")).id, reads::findById);
+
+    assertThat(read.waitedOnTheReplica().value()).map(o -> o.customer).contains("barbara");
+  }
+
+  @Test
+  void aSaveOnAClassLevelAnnotatedRepositoryIsRefusedAndWritesNothing() {
+    OrderReads reads = app.bean(OrderReads.class);
+    MySqlTopology topology = app.topology();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      assertThatThrownBy(() -> reads.save(new OrderEntity("mallory")))
+          .isInstanceOf(DataAccessException.class)
+          .satisfies(
+              e ->
+                  assertThat(NestedExceptionUtils.getMostSpecificCause(e))
+                      .hasMessageContaining("Connection is read-only"));
+      assertThat(binding.context().gtids().isEmpty()).as("nothing committed").isTrue();
+    }
+    assertThat(
+            topology
+                .source()
+                .queryString(
+                    "SELECT COUNT(*) FROM `" + app.db() + "`.orders WHERE customer = 'mallory'"))
+        .isEqualTo("0");
+    assertThat(topology.replica().gtidExecuted())
+        .as("no errant transaction on the replica")
+        .doesNotContain(topology.replica().serverUuid());
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  @EnableJpaRepositories(considerNestedRepositories = true)
+  static class Application {}
+
+  @Entity
+  @Table(name = "orders")
+  static class OrderEntity {
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    Long id;
+
+    String customer;
+
+    OrderEntity() {}
+
+    OrderEntity(String customer) {
+      this.customer = customer;
+    }
+  }
+
+  /** Every method a read, by the interface's annotation: fit for a repository that only reads. */
+  @ReadYourWrites
+  interface OrderReads extends JpaRepository<OrderEntity, Long> {}
+
+  // tag::repository[]
+  interface Orders extends JpaRepository<OrderEntity, Long> {
+    @Override
+    @ReadYourWrites // an inherited method is annotated where it is redeclared
+    Optional<OrderEntity> findById(Long id);
+
+    @ReadYourWrites
+    List<OrderEntity> findByCustomer(String customer);
+  }
+  // end::repository[]
+}
