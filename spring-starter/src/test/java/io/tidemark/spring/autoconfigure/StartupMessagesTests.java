@@ -122,9 +122,11 @@ class StartupMessagesTests {
         .properties(UnreachableNodes.PROPERTIES)
         .properties(
             "server.port=0",
-            // JPA starts without asking the source that does not answer.
+            // JPA starts without asking the source that does not answer; Spring Data JDBC cannot.
             "spring.jpa.properties.hibernate.boot.allow_jdbc_metadata_access=false",
-            "spring.jpa.database-platform=org.hibernate.dialect.MySQLDialect")
+            "spring.jpa.database-platform=org.hibernate.dialect.MySQLDialect",
+            "spring.autoconfigure.exclude="
+                + "org.springframework.boot.data.jdbc.autoconfigure.DataJdbcRepositoriesAutoConfiguration")
         .run()
         .close();
   }
