@@ -1,8 +1,10 @@
 package io.tidemark.spring.actuate;
 
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.tidemark.spring.autoconfigure.NodeRuntime;
+import io.tidemark.spring.autoconfigure.ReplicaPoolCustomizer;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -39,6 +41,14 @@ public final class TidemarkMetricsAutoConfiguration {
     @ConditionalOnMissingBean(name = "tidemarkReadMetrics")
     ReadMetrics tidemarkReadMetrics(MeterRegistry registry, NodeRuntime nodes) {
       return new ReadMetrics(registry, new NodeNames(nodes.view()::snapshot));
+    }
+
+    /** The replica pools' {@code hikaricp.*} meters, as Boot gives the application's own pool. */
+    @Bean
+    @ConditionalOnMissingBean(name = "tidemarkReplicaPoolMetrics")
+    ReplicaPoolCustomizer tidemarkReplicaPoolMetrics(MeterRegistry registry) {
+      return (replica, pool) ->
+          pool.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
     }
 
     @Bean

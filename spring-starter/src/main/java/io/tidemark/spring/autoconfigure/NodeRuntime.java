@@ -16,6 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.core.NestedExceptionUtils;
 
 /**
  * The configured nodes: the source (the application's own pool) and the replicas (a pool each, made
@@ -50,7 +55,11 @@ public final class NodeRuntime implements AutoCloseable {
    *     refuses the credentials or has GTID mode off
    */
   static NodeRuntime start(
-      TidemarkProperties properties, NodeConfig sourceNode, DataSource source) {
+      TidemarkProperties properties,
+      NodeConfig sourceNode,
+      DataSource source,
+      Binder settings,
+      List<ReplicaPoolCustomizer> customizers) {
     List<TidemarkProperties.Replica> replicas = properties.getReplicas();
     if (replicas.isEmpty()) {
       throw new TidemarkStartupException(
@@ -75,7 +84,9 @@ public final class NodeRuntime implements AutoCloseable {
                   + ".");
         }
         nodes.add(node);
-        HikariDataSource pool = replicaPool(node, properties.getRead().getMaxReplicaReads());
+        HikariConfig config = replicaPoolConfig(node, replicas.get(i), i, settings, customizers);
+        reliedOn(config, node, properties.getRead().getMaxReplicaReads());
+        HikariDataSource pool = ReplicaPools.create(config);
         replicaPools.add(pool);
         pools.put(node.name(), pool);
       }
@@ -120,8 +131,40 @@ public final class NodeRuntime implements AutoCloseable {
     }
   }
 
-  private static HikariDataSource replicaPool(NodeConfig node, int maxReads) {
+  /**
+   * The application's pool settings ({@code spring.datasource.hikari.*}), then the replica's own,
+   * then the customizers: timeouts, keepalive, driver properties, init SQL and the like.
+   */
+  private static HikariConfig replicaPoolConfig(
+      NodeConfig node,
+      TidemarkProperties.Replica replica,
+      int index,
+      Binder settings,
+      List<ReplicaPoolCustomizer> customizers) {
     HikariConfig config = new HikariConfig();
+    try {
+      settings.bind("spring.datasource.hikari", Bindable.ofInstance(config));
+      Map<String, String> own = new LinkedHashMap<>();
+      replica.getHikari().forEach((key, value) -> own.put("hikari." + key, value));
+      new Binder(new MapConfigurationPropertySource(own))
+          .bind("hikari", Bindable.ofInstance(config));
+    } catch (BindException e) {
+      throw new TidemarkStartupException(
+          "The pool settings of tidemark.replicas["
+              + index
+              + "] are invalid: "
+              + NestedExceptionUtils.getMostSpecificCause(e).getMessage(),
+          "Use HikariCP's settings as spring.datasource.hikari.* names them, e.g."
+              + " tidemark.replicas["
+              + index
+              + "].hikari.connection-timeout=2s.");
+    }
+    customizers.forEach(customizer -> customizer.customize(node.name(), config));
+    return config;
+  }
+
+  /** What reads rely on, over any setting: set last. */
+  private static void reliedOn(HikariConfig config, NodeConfig node, int maxReads) {
     config.setPoolName("tidemark-" + node.name());
     config.setJdbcUrl(node.jdbcUrl());
     config.setUsername(node.user());
@@ -133,11 +176,14 @@ public final class NodeRuntime implements AutoCloseable {
     // Left writable by default: after a failover this pool takes the new source's writes. Reads
     // leave their connections read-only, writes make them writable again, each only when it
     // changes; reads only go to nodes the server itself reports read-only.
-
+    config.setReadOnly(false);
+    // Validation is a ping bounded by the read's deadline, not a query of the application's.
+    config.setConnectionTestQuery(null);
+    config.setDataSourceClassName(null);
+    config.setDataSource(null);
+    config.setDataSourceJNDI(null);
     // The pool must not fail the application's start when a replica is down: reads skip it.
     config.setInitializationFailTimeout(-1);
-    // Reads take its connections on their own thread, the pool's validation bounded by them.
-    return ReplicaPools.create(config);
   }
 
   private static void checkUsable(TopologySnapshot snapshot, TopologyView view) {

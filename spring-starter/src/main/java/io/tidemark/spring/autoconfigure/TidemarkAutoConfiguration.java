@@ -27,6 +27,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClas
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
@@ -64,14 +65,17 @@ public final class TidemarkAutoConfiguration {
       TidemarkProperties properties,
       ConfigurableListableBeanFactory beans,
       Environment environment,
-      ObjectProvider<JdbcConnectionDetails> connectionDetails) {
+      ObjectProvider<JdbcConnectionDetails> connectionDetails,
+      ObjectProvider<ReplicaPoolCustomizer> customizers) {
     String name = ApplicationDataSource.name(beans, environment);
     DataSource source =
         RoutingDataSourceBeanPostProcessor.applicationPool(beans.getBean(name, DataSource.class));
     return NodeRuntime.start(
         properties,
         sourceNode(properties, name, source, connectionDetails.getIfAvailable()),
-        source);
+        source,
+        Binder.get(environment),
+        customizers.orderedStream().toList());
   }
 
   @Bean

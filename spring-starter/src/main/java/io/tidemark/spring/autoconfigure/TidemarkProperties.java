@@ -156,6 +156,20 @@ public class TidemarkProperties {
     /** Tables (schema.table) the replica's replication filters leave out; reads of them skip it. */
     private List<String> filteredTables = new ArrayList<>();
 
+    /**
+     * Settings of the replica's connection pool, as spring.datasource.hikari.* names them (e.g.
+     * connection-timeout, data-source-properties.sslMode), over those of spring.datasource.hikari.
+     */
+    private Map<String, String> hikari = new LinkedHashMap<>();
+
+    public Map<String, String> getHikari() {
+      return hikari;
+    }
+
+    public void setHikari(Map<String, String> hikari) {
+      this.hikari = hikari;
+    }
+
     public @Nullable String getName() {
       return name;
     }

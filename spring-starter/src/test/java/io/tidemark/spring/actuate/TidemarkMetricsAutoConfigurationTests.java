@@ -63,6 +63,24 @@ class TidemarkMetricsAutoConfigurationTests {
   }
 
   @Test
+  void theReplicaPoolsHaveHikarisMeters() {
+    runner
+        .withConfiguration(MICROMETER)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              assertThat(
+                      registry
+                          .find("hikaricp.connections.max")
+                          .tag("pool", "tidemark-replica-1")
+                          .gauge())
+                  .isNotNull()
+                  .satisfies(max -> assertThat(max.value()).isEqualTo(64));
+            });
+  }
+
+  @Test
   void countsTheReadsOfTheRealReader() {
     runner
         .withConfiguration(MICROMETER)
