@@ -60,7 +60,14 @@ public final class ConsistentReader {
     this.knownSources = new KnownSourceUuids(routes, ticker);
     this.lostWrites = new LostWrites(waiter);
     this.replica =
-        new ReplicaAttempt(routes, b.maxReplicaReads, waiter, knownSources, b.queryReserve, ticker);
+        new ReplicaAttempt(
+            routes,
+            b.maxReplicaReads,
+            waiter,
+            knownSources,
+            b.queryReserve,
+            ticker,
+            b.waitListener);
     this.source = new SourceFallback(routes, b.maxSourceFallbacks, waiter, knownSources);
   }
 
@@ -333,6 +340,7 @@ public final class ConsistentReader {
     private Duration queryReserve = DEFAULT_QUERY_RESERVE;
     private Duration fallbackReserve = DEFAULT_FALLBACK_RESERVE;
     private Consumer<ExecutionRecord> recorder = r -> {};
+    private WaitListener waitListener = WaitListener.NONE;
 
     private Builder(NodeRoutes routes) {
       this.routes = routes;
@@ -385,6 +393,12 @@ public final class ConsistentReader {
     /** Receives the record of every read, served or failed. */
     public Builder recorder(Consumer<ExecutionRecord> recorder) {
       this.recorder = Objects.requireNonNull(recorder, "recorder");
+      return this;
+    }
+
+    /** Told when each read's wait for a replica begins and ends, on the read's thread. */
+    public Builder waitListener(WaitListener waitListener) {
+      this.waitListener = Objects.requireNonNull(waitListener, "waitListener");
       return this;
     }
 

@@ -41,6 +41,7 @@ final class ReplicaAttempt {
   private final KnownSourceUuids knownSources;
   private final long queryReserveNanos;
   private final Ticker ticker;
+  private final WaitListener listener;
   private volatile String lastReplicaUuid = "";
 
   ReplicaAttempt(
@@ -49,7 +50,8 @@ final class ReplicaAttempt {
       GtidWaiter waiter,
       KnownSourceUuids knownSources,
       Duration queryReserve,
-      Ticker ticker) {
+      Ticker ticker,
+      WaitListener listener) {
     this.routes = routes;
     this.permits = new Semaphore(maxReplicaReads, true);
     this.coalescer = new WaitCoalescer(permits::availablePermits);
@@ -57,6 +59,7 @@ final class ReplicaAttempt {
     this.knownSources = knownSources;
     this.queryReserveNanos = queryReserve.toNanos();
     this.ticker = ticker;
+    this.listener = listener;
   }
 
   <T> Outcome<T> run(ReadRun<T> read) throws SQLException {
@@ -123,9 +126,11 @@ final class ReplicaAttempt {
         return turn;
       }
       long begun = ticker.read();
+      WaitListener.Ended ended = listener.waiting(true);
       Boolean reached =
           ((WaitCoalescer.Follow) turn).await(Math.max(0, replicaDeadline.remaining().toNanos()));
       read.waited(ticker.read() - begun);
+      ended.ended(Boolean.TRUE.equals(reached));
       if (reached == null) {
         return null;
       }
@@ -172,6 +177,7 @@ final class ReplicaAttempt {
     } else {
       long budget = replicaDeadline.remaining().toNanos() - queryReserveNanos;
       long begun = ticker.read();
+      WaitListener.Ended ended = listener.waiting(false);
       boolean executed;
       try {
         SocketTimeout.tighten(connection, ReadBudget.socketMillis(replicaDeadline));
@@ -185,10 +191,12 @@ final class ReplicaAttempt {
         }
       } catch (SQLException e) {
         read.waited(ticker.read() - begun);
+        ended.ended(false);
         ConnectionFailures.abortIfBroken(connection, e);
         return new Failed<>(Reason.REPLICA_ERROR, "wait failed on replica " + uuid + ": " + e);
       }
       read.waited(ticker.read() - begun);
+      ended.ended(executed);
       if (!executed) {
         return new Failed<>(
             budget <= 0 ? Reason.BUDGET_EXHAUSTED : Reason.WAIT_TIMEOUT,

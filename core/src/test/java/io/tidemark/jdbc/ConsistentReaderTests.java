@@ -117,6 +117,41 @@ class ConsistentReaderTests {
   }
 
   @Test
+  void tellsTheWaitListenerWhenTheWaitBeginsAndHowItEnds() throws SQLException {
+    List<String> told = new CopyOnWriteArrayList<>();
+    WaitListener listener =
+        coalesced -> {
+          told.add("waiting coalesced=" + coalesced + " at " + ticker.read());
+          return reached -> told.add("ended reached=" + reached + " at " + ticker.read());
+        };
+    replicaServer.executesAfter(Duration.ofMillis(120), WRITES);
+    ConsistentReader reader = reader().waitListener(listener).build();
+    ReadOptions failing = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      long begun = ticker.read();
+      reader.read(c -> status(c));
+      assertThat(told)
+          .containsExactly(
+              "waiting coalesced=false at " + begun,
+              "ended reached=true at " + (begun + Duration.ofMillis(120).toNanos()));
+    }
+    told.clear();
+    try (ConsistencyContext.Binding binding =
+        ConsistencyContext.open(GtidSet.parse(SOURCE_UUID + ":1-8"))) {
+      assertThatThrownBy(() -> reader.read(failing, c -> status(c)))
+          .isInstanceOf(ConsistentReadException.class);
+      assertThat(told).hasSize(2);
+      assertThat(told.get(1)).startsWith("ended reached=false");
+    }
+    told.clear();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      reader.read(c -> status(c));
+      assertThat(told).as("no wait once the replica is known to have the token").isEmpty();
+    }
+  }
+
+  @Test
   void skipsTheWaitOnceTheReplicaIsKnownToHaveTheToken() throws SQLException {
     replicaServer.executesAfter(Duration.ofMillis(10), WRITES);
     ConsistentReader reader = reader().build();

@@ -64,8 +64,8 @@ public final class TidemarkMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkReadObservation")
-    ReadObservation tidemarkReadObservation(ObservationRegistry registry) {
-      return new ReadObservation(registry);
+    ReadObservation tidemarkReadObservation(ObservationRegistry registry, NodeRuntime nodes) {
+      return new ReadObservation(registry, new NodeNames(nodes.view()::snapshot));
     }
   }
 }

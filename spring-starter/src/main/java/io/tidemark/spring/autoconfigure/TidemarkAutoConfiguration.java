@@ -3,6 +3,7 @@ package io.tidemark.spring.autoconfigure;
 import com.zaxxer.hikari.HikariDataSource;
 import io.lettuce.core.resource.ClientResources;
 import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.jdbc.WaitListener;
 import io.tidemark.scope.CaffeineScopeStore;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.routing.ReadInstrumentation;
@@ -98,7 +99,16 @@ public final class TidemarkAutoConfiguration {
               history.accept(record);
               observers.forEach(observer -> observer.recorded(record));
             })
+        .waitListener(observers.isEmpty() ? WaitListener.NONE : waitListener(observers))
         .build();
+  }
+
+  private static WaitListener waitListener(List<ReadInstrumentation> observers) {
+    return coalesced -> {
+      List<WaitListener.Ended> waits =
+          observers.stream().map(observer -> observer.waiting(coalesced)).toList();
+      return reached -> waits.forEach(wait -> wait.ended(reached));
+    };
   }
 
   @Bean

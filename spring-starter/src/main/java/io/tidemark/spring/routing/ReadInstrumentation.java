@@ -1,6 +1,7 @@
 package io.tidemark.spring.routing;
 
 import io.tidemark.ExecutionRecord;
+import io.tidemark.jdbc.WaitListener;
 
 /**
  * What observability attaches to reads under {@code @ReadYourWrites}: every bean of this type is
@@ -16,6 +17,14 @@ public interface ReadInstrumentation {
    * whatever this instrumentation observes it with.
    */
   <T> T observe(String method, ObservedRead<T> read) throws Throwable;
+
+  /**
+   * Told, inside {@link #observe}, that the read begins to wait for a replica; the result is told
+   * how the wait ended. By default nothing.
+   */
+  default WaitListener.Ended waiting(boolean coalesced) {
+    return reached -> {};
+  }
 
   /** One read, as {@link #observe} runs it. */
   @FunctionalInterface

@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import javax.sql.DataSource;
@@ -185,6 +186,41 @@ class ObservabilityIT {
             .timer();
     assertThat(observed.count()).isPositive();
     assertThat(observed.getId().getTag("outcome")).startsWith("REPLICA_");
+  }
+
+  @Test
+  void theWaitIsAChildObservationAndTheReadNamesItsNode() {
+    JdbcTemplate jdbc = app.getBean(JdbcTemplate.class);
+    MeterRegistry meters = app.getBean(MeterRegistry.class);
+    topology.replica().pauseApplier();
+    CompletableFuture<Void> resume;
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      jdbc.update("INSERT INTO t VALUES (?)", ids.incrementAndGet());
+      resume = topology.replica().resumeApplierAfter(Duration.ofMillis(200));
+      assertThat(app.getBean(Rows.class).count()).isPositive();
+    } finally {
+      topology.replica().resumeApplier();
+    }
+    resume.join();
+
+    assertThat(
+            meters
+                .get(ReadObservation.WAIT)
+                .tag("coalesced", "false")
+                .tag("outcome", "REACHED")
+                .timer()
+                .count())
+        .isPositive();
+    assertThat(
+            meters
+                .get(ReadObservation.NAME)
+                .tag("method", "Rows.count")
+                .tag("outcome", "REPLICA_AFTER_WAIT")
+                .tag("node", "replica-1")
+                .tag("role", "REPLICA")
+                .timer()
+                .count())
+        .isPositive();
   }
 
   @Test

@@ -7,9 +7,14 @@ import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.ObservationView;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
+import io.tidemark.spring.autoconfigure.TestNodes;
+import io.tidemark.topology.TopologySnapshot;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +25,15 @@ class ReadObservationTests {
 
   private final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
   private final ObservationRegistry registry = ObservationRegistry.create();
-  private final ReadObservation observation = new ReadObservation(registry);
+  private final ReadObservation observation =
+      new ReadObservation(
+          registry,
+          new NodeNames(
+              () ->
+                  new TopologySnapshot(
+                      List.of(
+                          TestNodes.source("db1", TestNodes.SOURCE_UUID),
+                          TestNodes.replica("db2", TestNodes.REPLICA_UUID, Duration.ZERO)))));
 
   ReadObservationTests() {
     registry
@@ -56,8 +69,67 @@ class ReadObservationTests {
     assertThat(context.getName()).isEqualTo(ReadObservation.NAME);
     assertThat(context.getLowCardinalityKeyValues())
         .containsExactlyInAnyOrder(
-            KeyValue.of("method", "Orders.find"), KeyValue.of("outcome", "REPLICA_AFTER_WAIT"));
+            KeyValue.of("method", "Orders.find"),
+            KeyValue.of("outcome", "REPLICA_AFTER_WAIT"),
+            KeyValue.of("node", "db2"),
+            KeyValue.of("role", "REPLICA"));
+    assertThat(context.getHighCardinalityKeyValues())
+        .containsExactlyInAnyOrder(
+            KeyValue.of("acquiring.ms", "1.5"),
+            KeyValue.of("waited.ms", "120.0"),
+            KeyValue.of("querying.ms", "0.25"));
     assertThat(context.getError()).isNull();
+  }
+
+  @Test
+  void eachWaitIsAChildObservationOfTheRead() throws Throwable {
+    TestObservationRegistry test = TestObservationRegistry.create();
+    ReadObservation observed =
+        new ReadObservation(test, new NodeNames(() -> new TopologySnapshot(List.of())));
+
+    observed.observe(
+        "Orders.find",
+        () -> {
+          observed.waiting(true).ended(false);
+          observed.waiting(false).ended(true);
+          observed.recorded(record(Reason.REPLICA_AFTER_WAIT));
+          return "row";
+        });
+
+    TestObservationRegistryAssert.assertThat(test)
+        .hasNumberOfObservationsWithNameEqualTo(ReadObservation.WAIT, 2)
+        .hasObservationWithNameEqualTo(ReadObservation.NAME)
+        .that()
+        .hasLowCardinalityKeyValue("outcome", "REPLICA_AFTER_WAIT")
+        .hasBeenStopped();
+    TestObservationRegistryAssert.assertThat(test)
+        .hasAnObservation(
+            wait ->
+                wait.hasNameEqualTo(ReadObservation.WAIT)
+                    .hasLowCardinalityKeyValue("coalesced", "true")
+                    .hasLowCardinalityKeyValue("outcome", "NOT_REACHED"))
+        .hasAnObservation(
+            wait ->
+                wait.hasNameEqualTo(ReadObservation.WAIT)
+                    .hasLowCardinalityKeyValue("coalesced", "false")
+                    .hasLowCardinalityKeyValue("outcome", "REACHED"));
+  }
+
+  @Test
+  void theWaitsParentIsTheRead() throws Throwable {
+    observation.observe(
+        "Orders.find",
+        () -> {
+          observation.waiting(false).ended(true);
+          return "row";
+        });
+
+    assertThat(stopped)
+        .extracting(Observation.Context::getName)
+        .containsExactly(ReadObservation.WAIT, ReadObservation.NAME);
+    ObservationView parent = stopped.get(0).getParentObservation();
+    assertThat(parent).isNotNull();
+    assertThat(parent.getContextView()).isSameAs(stopped.get(1));
   }
 
   @Test
@@ -111,12 +183,12 @@ class ReadObservationTests {
 
   private static ExecutionRecord record(Reason reason) {
     return new ExecutionRecord(
-        "",
+        TestNodes.REPLICA_UUID,
         NodeRole.REPLICA,
         reason,
-        Duration.ZERO,
-        Duration.ZERO,
-        Duration.ZERO,
-        Duration.ofMillis(1));
+        Duration.ofNanos(1_500_000),
+        Duration.ofMillis(120),
+        Duration.ofNanos(250_000),
+        Duration.ofMillis(122));
   }
 }
