@@ -30,7 +30,7 @@ import org.springframework.web.ErrorResponseException;
  */
 public final class ConsistencyProblems {
 
-  static final String TYPE_PREFIX = "urn:tidemark:problem:";
+  private static final String TYPE_PREFIX = "urn:tidemark:problem:";
 
   private static final Log log = LogFactory.getLog(ConsistencyProblems.class);
   private static final int MAX_CAUSES = 16;
@@ -76,7 +76,7 @@ public final class ConsistencyProblems {
     return answer;
   }
 
-  static URI type(Enum<?> reason) {
+  private static URI type(Enum<?> reason) {
     return URI.create(TYPE_PREFIX + reason.name().toLowerCase(Locale.ROOT).replace('_', '-'));
   }
 
