@@ -36,7 +36,9 @@ public final class TidemarkActuatorAutoConfiguration {
     TidemarkHealthIndicator tidemarkHealthIndicator(
         NodeRuntime nodes, TidemarkProperties properties) {
       return new TidemarkHealthIndicator(
-          nodes.view()::snapshot, properties.getTopology().getMaxLag());
+          nodes.view()::snapshot,
+          properties.getTopology().getMaxLag(),
+          properties.getRead().getPolicy());
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tidemark.spring.actuate;
 
+import io.tidemark.ReadPolicy;
 import io.tidemark.topology.NodeState;
 import io.tidemark.topology.TopologySnapshot;
 import java.time.Duration;
@@ -17,21 +18,25 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * on a frozen server).
  *
  * <p>{@code DOWN} when the application cannot write or cannot read consistently: no available node
- * accepts writes, more than one does (split brain, writes are refused), or no replica is readable.
- * Otherwise {@code UP}, with the trouble that leaves reads working listed under {@code problems}: a
- * replica that is unreachable, refuses the login, has errant GTIDs or GTID mode off, has stopped
- * replicating, or lags past {@code tidemark.topology.max-lag}. A custom status such as "DEGRADED"
- * is deliberately not used: Boot's default aggregation would rank an unknown status above {@code
- * DOWN} and the whole application would report it.
+ * accepts writes, more than one does (split brain, writes are refused), or no replica is readable
+ * and {@code tidemark.read.policy} refuses reads rather than sending them to the source. Otherwise
+ * {@code UP}, with the trouble that leaves reads working listed under {@code problems}: no readable
+ * replica while reads fall back to the source, a replica that is unreachable, refuses the login,
+ * has errant GTIDs or GTID mode off, has stopped replicating, or lags past {@code
+ * tidemark.topology.max-lag}. The configured policy decides, not a method's own: it is what most
+ * reads do. A custom status such as "DEGRADED" is deliberately not used: Boot's default aggregation
+ * would rank an unknown status above {@code DOWN} and the whole application would report it.
  */
 final class TidemarkHealthIndicator implements HealthIndicator {
 
   private final Supplier<TopologySnapshot> topology;
   private final Duration maxLag;
+  private final ReadPolicy policy;
 
-  TidemarkHealthIndicator(Supplier<TopologySnapshot> topology, Duration maxLag) {
+  TidemarkHealthIndicator(Supplier<TopologySnapshot> topology, Duration maxLag, ReadPolicy policy) {
     this.topology = topology;
     this.maxLag = maxLag;
+    this.policy = policy;
   }
 
   @Override
@@ -47,10 +52,15 @@ final class TidemarkHealthIndicator implements HealthIndicator {
               + String.join(", ", writable.stream().map(NodeState::name).toList())
               + " all accept writes; writes are refused");
     }
-    if (snapshot.nodes().stream().noneMatch(NodeState::readable)) {
+    boolean noReadableReplica = snapshot.nodes().stream().noneMatch(NodeState::readable);
+    boolean fallsBack = policy == ReadPolicy.FALLBACK_TO_SOURCE;
+    if (noReadableReplica && !fallsBack) {
       down.add("no readable replica: reads under @ReadYourWrites cannot run on a replica");
     }
     List<String> problems = new ArrayList<>(down);
+    if (noReadableReplica && fallsBack) {
+      problems.add("no readable replica: reads under @ReadYourWrites fall back to the source");
+    }
     Map<String, Object> nodes = new LinkedHashMap<>();
     for (NodeState node : snapshot.nodes()) {
       nodes.put(node.name(), details(node));

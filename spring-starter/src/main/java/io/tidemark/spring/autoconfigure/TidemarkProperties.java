@@ -455,8 +455,17 @@ public class TidemarkProperties {
     /** Budget of a whole request; reads under it wait at most what is left. None when not set. */
     private @Nullable Duration requestTimeout;
 
-    /** Seconds sent in Retry-After with a 503 for a read that could not be served. */
+    /**
+     * Retry-After of a 503 that replica lag does not explain: no writable source, a busy pool, a
+     * failed connection, or a replica behind while no replica's lag is known.
+     */
     private Duration retryAfter = Duration.ofSeconds(1);
+
+    /**
+     * Most Retry-After of a read refused because the replica had not caught up, which otherwise is
+     * the least lagging readable replica's lag, rounded up to whole seconds.
+     */
+    private Duration maxRetryAfter = Duration.ofSeconds(30);
 
     /**
      * Order of the token filter; before Spring Security's (-100), so that every filter after sees
@@ -510,6 +519,14 @@ public class TidemarkProperties {
 
     public void setRetryAfter(Duration retryAfter) {
       this.retryAfter = retryAfter;
+    }
+
+    public Duration getMaxRetryAfter() {
+      return maxRetryAfter;
+    }
+
+    public void setMaxRetryAfter(Duration maxRetryAfter) {
+      this.maxRetryAfter = maxRetryAfter;
     }
 
     public int getFilterOrder() {

@@ -7,64 +7,80 @@ import io.tidemark.Reason;
 import io.tidemark.TidemarkException;
 import io.tidemark.token.TokenRejectedException;
 import io.tidemark.topology.NoWritableSourceException;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+import java.net.URI;
+import java.util.Locale;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
 
 /**
- * Answers consistency outcomes with an RFC 9457 problem: a token that does not verify with 400, a
- * read that could not be served, or a write with no single writable source, with 503 and {@code
- * Retry-After}. The body names the reason code in {@code reason}; the exception's message, which
- * holds GTIDs and server UUIDs, is only logged.
+ * The RFC 9457 problem that answers a consistency outcome: a token that does not verify is a 400; a
+ * read that could not be served, or a write with no single writable source, a 503 with {@code
+ * Retry-After}. Its {@code type} is {@code urn:tidemark:problem:} and the reason code in kebab case
+ * (a name, not a page to fetch), and the code itself is in {@code reason}; the exception's message,
+ * which holds GTIDs and server UUIDs, is only logged.
+ *
+ * <p>Tidemark answers with it through Spring MVC, and before MVC through its filter. An application
+ * {@code @ExceptionHandler} for these exceptions runs first and may answer with {@link
+ * #problemFor(Throwable)} itself, changed or as it is.
  */
-final class ConsistencyProblems {
+public final class ConsistencyProblems {
 
-  static final String MEDIA_TYPE = "application/problem+json";
+  private static final String TYPE_PREFIX = "urn:tidemark:problem:";
 
   private static final Log log = LogFactory.getLog(ConsistencyProblems.class);
   private static final int MAX_CAUSES = 16;
 
-  private final Duration retryAfter;
+  private final RetryAfter retryAfter;
 
-  ConsistencyProblems(Duration retryAfter) {
+  ConsistencyProblems(RetryAfter retryAfter) {
     this.retryAfter = retryAfter;
   }
 
   /**
-   * A consistency outcome to answer: why, with which status and detail, the exception's own message
-   * for the log, and the GTIDs of writes a failover lost, when the source could tell.
+   * The problem for {@code failure} or the first of its causes that is a {@link
+   * TokenRejectedException}, a {@link ConsistentReadException} or a {@link
+   * NoWritableSourceException}; {@code null} when none is. Writes a failover lost are named in its
+   * {@code lost} property and dropped from the request's context, so that the token of this answer
+   * no longer requires them and the client's next read can be served.
    */
-  record Problem(Enum<?> reason, int status, String detail, String logged, GtidSet lost) {
-
-    /** The problem for a token or read failure. */
-    static Problem of(TidemarkException failure) {
-      boolean badInput =
-          failure instanceof TokenRejectedException || failure.reason() == Reason.TOKEN_REJECTED;
-      GtidSet lost = failure instanceof ConsistentReadException read ? read.lost() : GtidSet.EMPTY;
-      String detail =
-          failure instanceof TokenRejectedException
-              ? "The consistency token was rejected."
-              : badInput
-                  ? "The consistency token names a source this cluster does not know."
-                  : !lost.isEmpty()
-                      ? "Writes this token names were lost in a failover: the database no longer"
-                          + " has them. The token in this answer no longer requires them."
-                      : "The read could not be served with the consistency it requires in time.";
-      return new Problem(failure.reason(), badInput ? 400 : 503, detail, failure.toString(), lost);
+  public @Nullable ErrorResponseException problemFor(@Nullable Throwable failure) {
+    Problem problem = find(failure);
+    if (problem == null) {
+      return null;
     }
+    if (log.isDebugEnabled()) {
+      log.debug("Answering " + problem.status().value() + ": " + problem.logged());
+    }
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    if (context != null) {
+      context.forgetLost(problem.lost());
+    }
+    ProblemDetail body = ProblemDetail.forStatusAndDetail(problem.status(), problem.detail());
+    body.setType(type(problem.reason()));
+    body.setTitle(problem.title());
+    body.setProperty("reason", problem.reason().name());
+    if (!problem.lost().isEmpty()) {
+      body.setProperty("lost", problem.lost().toSingleLineString());
+    }
+    ErrorResponseException answer = new ErrorResponseException(problem.status(), body, failure);
+    if (problem.status() == HttpStatus.SERVICE_UNAVAILABLE) {
+      answer
+          .getHeaders()
+          .set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter.seconds(problem.reason())));
+    }
+    return answer;
   }
 
-  /**
-   * The consistency outcome {@code failure} is or was caused by: a {@link TokenRejectedException},
-   * a {@link ConsistentReadException} or, for a write, a {@link NoWritableSourceException}; {@code
-   * null} for anything else.
-   */
-  static @Nullable Problem find(@Nullable Throwable failure) {
+  private static URI type(Enum<?> reason) {
+    return URI.create(TYPE_PREFIX + reason.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+  }
+
+  private static @Nullable Problem find(@Nullable Throwable failure) {
     Throwable current = failure;
     for (int i = 0; current != null && i < MAX_CAUSES; i++) {
       if (current instanceof TokenRejectedException || current instanceof ConsistentReadException) {
@@ -73,7 +89,8 @@ final class ConsistencyProblems {
       if (current instanceof NoWritableSourceException noSource) {
         return new Problem(
             noSource.reason(),
-            503,
+            HttpStatus.SERVICE_UNAVAILABLE,
+            "No writable source",
             "No single database node accepts writes right now; retry shortly.",
             noSource.toString(),
             GtidSet.EMPTY);
@@ -84,79 +101,48 @@ final class ConsistencyProblems {
   }
 
   /**
-   * Writes the problem for {@code failure}. A read refused because its token names a source the
-   * cluster does not know is bad input like a token that does not verify, so it is a 400 too:
-   * retrying would not help.
+   * The one mapping of a consistency outcome to its answer: the reason, the status and title, the
+   * detail a client may see, the exception's own message for the log, and the GTIDs of writes a
+   * failover lost, when the source could tell.
    */
-  void write(HttpServletRequest request, HttpServletResponse response, TidemarkException failure)
-      throws IOException {
-    write(request, response, Problem.of(failure));
-  }
+  private record Problem(
+      Enum<?> reason, HttpStatus status, String title, String detail, String logged, GtidSet lost) {
 
-  /** Writes {@code problem}; a 503 gets {@code Retry-After}. */
-  void write(HttpServletRequest request, HttpServletResponse response, Problem problem)
-      throws IOException {
-    int status = problem.status();
-    boolean badInput = status == 400;
-    String title = badInput ? "Bad Request" : "Service Unavailable";
-    String detail = problem.detail();
-    if (log.isDebugEnabled()) {
-      log.debug("Answering " + status + " to " + request.getRequestURI() + ": " + problem.logged());
-    }
-    ConsistencyContext context = ConsistencyContext.currentOrNull();
-    if (context != null) {
-      // Reported here, once: the answer's token no longer names them, so the client's next read
-      // can be served again.
-      context.forgetLost(problem.lost());
-    }
-    response.setStatus(status);
-    if (!badInput) {
-      response.setHeader("Retry-After", Long.toString(retryAfterSeconds()));
-    }
-    response.setContentType(MEDIA_TYPE);
-    byte[] body =
-        ("{\"title\":"
-                + json(title)
-                + ",\"status\":"
-                + status
-                + ",\"detail\":"
-                + json(detail)
-                + ",\"instance\":"
-                + json(request.getRequestURI())
-                + ",\"reason\":"
-                + json(problem.reason().name())
-                + (problem.lost().isEmpty()
-                    ? ""
-                    : ",\"lost\":" + json(problem.lost().toSingleLineString()))
-                + "}")
-            .getBytes(StandardCharsets.UTF_8);
-    response.setContentLength(body.length);
-    response.getOutputStream().write(body);
-    response.flushBuffer();
-  }
-
-  /** Whole seconds, rounded up: Retry-After has no finer unit. */
-  private long retryAfterSeconds() {
-    long millis = Math.max(0, retryAfter.toMillis());
-    return (millis + 999) / 1000;
-  }
-
-  private static String json(String text) {
-    StringBuilder out = new StringBuilder(text.length() + 2).append('"');
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
+    /**
+     * A read refused because its token names a source the cluster does not know is bad input like a
+     * token that does not verify, so it is a 400 too: retrying would not help.
+     */
+    static Problem of(TidemarkException failure) {
+      if (failure instanceof TokenRejectedException) {
+        return rejected(failure, "The consistency token was rejected.");
       }
+      if (failure.reason() == Reason.TOKEN_REJECTED) {
+        return rejected(
+            failure, "The consistency token names a source this cluster does not know.");
+      }
+      GtidSet lost = ((ConsistentReadException) failure).lost();
+      String detail =
+          !lost.isEmpty()
+              ? "Writes this token names were lost in a failover: the database no longer has"
+                  + " them. The token in this answer no longer requires them."
+              : "The read could not be served with the consistency it requires in time.";
+      return new Problem(
+          failure.reason(),
+          HttpStatus.SERVICE_UNAVAILABLE,
+          "Consistent read not served",
+          detail,
+          failure.toString(),
+          lost);
     }
-    return out.append('"').toString();
+
+    private static Problem rejected(TidemarkException failure, String detail) {
+      return new Problem(
+          failure.reason(),
+          HttpStatus.BAD_REQUEST,
+          "Consistency token rejected",
+          detail,
+          failure.toString(),
+          GtidSet.EMPTY);
+    }
   }
 }

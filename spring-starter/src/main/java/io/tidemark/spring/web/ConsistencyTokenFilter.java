@@ -15,7 +15,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Enumeration;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -90,7 +92,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
               ? exchange.read(value)
               : exchange.readIgnoringInvalid(value);
     } catch (TokenRejectedException e) {
-      problems.write(request, response, e);
+      ProblemJson.write(request, response, Objects.requireNonNull(problems.problemFor(e)));
       return;
     }
     // A cookie the browser sends by itself: one that does not verify (signed before a restart
@@ -130,12 +132,13 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
     try (ConsistencyContext.Binding binding = state.context().attach()) {
       chain.doFilter(request, response);
     } catch (IOException | ServletException | RuntimeException e) {
-      ConsistencyProblems.Problem outcome = ConsistencyProblems.find(e);
-      if (outcome == null || state.wrapper().isCommitted()) {
+      ErrorResponseException problem =
+          state.wrapper().isCommitted() ? null : problems.problemFor(e);
+      if (problem == null) {
         throw e;
       }
       state.wrapper().resetForNewAnswer();
-      problems.write(request, state.wrapper(), outcome);
+      ProblemJson.write(request, state.wrapper(), problem);
     } finally {
       if (!request.isAsyncStarted()) {
         state.wrapper().beforeCommit();

@@ -1,12 +1,14 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.Ticker;
+import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -20,16 +22,17 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
  * The consistency header on the requests a servlet application serves: a filter that verifies the
  * request's token, opens the request's consistency context and deadline, and writes the merged
- * token into the response before it is committed; and, with Spring MVC, a resolver that answers a
- * refused read with 503 and a rejected token with 400 ({@code application/problem+json}, the reason
- * code in {@code reason}), after the application's own exception handlers.
+ * token into the response before it is committed; and, with Spring MVC, an exception handler that
+ * answers a refused read with 503 and a rejected token with 400 (see {@link ConsistencyProblems}),
+ * after the application's own exception handlers.
  *
- * <p>Replace the filter with a bean named {@code tidemarkConsistencyTokenFilter}, the resolver with
- * one named {@code tidemarkExceptionResolver}.
+ * <p>Replace the filter with a bean named {@code tidemarkConsistencyTokenFilter}, the exception
+ * handler with one named {@code tidemarkExceptionHandler}.
  */
 @AutoConfiguration(after = TidemarkAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
@@ -41,17 +44,34 @@ import org.springframework.web.servlet.DispatcherServlet;
 @EnableConfigurationProperties(TidemarkProperties.class)
 public final class TidemarkWebAutoConfiguration {
 
+  /** Retry-After from the replicas' lag as last probed, when this application reads replicas. */
+  @Bean
+  @ConditionalOnMissingBean
+  ConsistencyProblems tidemarkConsistencyProblems(
+      TidemarkProperties properties, ObjectProvider<NodeRuntime> nodes) {
+    TidemarkProperties.Web web = properties.getWeb();
+    return new ConsistencyProblems(
+        new RetryAfter(
+            () -> {
+              NodeRuntime runtime = nodes.getIfAvailable();
+              return runtime == null ? null : runtime.view().snapshot();
+            },
+            web.getRetryAfter(),
+            web.getMaxRetryAfter()));
+  }
+
   @Bean
   @ConditionalOnMissingBean(name = "tidemarkConsistencyTokenFilter")
   FilterRegistrationBean<ConsistencyTokenFilter> tidemarkConsistencyTokenFilter(
       TokenExchange tidemarkTokenExchange,
       TokenCodec tidemarkTokenCodec,
+      ConsistencyProblems tidemarkConsistencyProblems,
       TidemarkProperties properties) {
     TidemarkProperties.Web web = properties.getWeb();
     ConsistencyTokenFilter filter =
         new ConsistencyTokenFilter(
             tidemarkTokenExchange,
-            new ConsistencyProblems(web.getRetryAfter()),
+            tidemarkConsistencyProblems,
             web,
             tidemarkTokenCodec.config().timeToLive(),
             Ticker.systemTicker());
@@ -67,13 +87,14 @@ public final class TidemarkWebAutoConfiguration {
 
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(DispatcherServlet.class)
-  static class ExceptionResolverConfiguration {
+  static class ExceptionHandlerConfiguration {
 
     @Bean
-    @ConditionalOnMissingBean(name = "tidemarkExceptionResolver")
-    ConsistencyExceptionResolver tidemarkExceptionResolver(TidemarkProperties properties) {
-      return new ConsistencyExceptionResolver(
-          new ConsistencyProblems(properties.getWeb().getRetryAfter()));
+    @ConditionalOnMissingBean(name = "tidemarkExceptionHandler")
+    ConsistencyExceptionHandler tidemarkExceptionHandler(
+        ConsistencyProblems tidemarkConsistencyProblems,
+        ObjectProvider<ResponseEntityExceptionHandler> applicationHandler) {
+      return new ConsistencyExceptionHandler(tidemarkConsistencyProblems, applicationHandler);
     }
   }
 }

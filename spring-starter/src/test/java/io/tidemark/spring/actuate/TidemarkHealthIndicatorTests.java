@@ -4,6 +4,7 @@ import static io.tidemark.spring.autoconfigure.TestNodes.REPLICA_UUID;
 import static io.tidemark.spring.autoconfigure.TestNodes.SOURCE_UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.ReadPolicy;
 import io.tidemark.spring.autoconfigure.TestNodes;
 import io.tidemark.topology.NodeState;
 import io.tidemark.topology.TopologySnapshot;
@@ -11,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
@@ -63,15 +66,45 @@ class TidemarkHealthIndicatorTests {
         .anyMatch(p -> p.startsWith("split brain: source, replica-1 all accept writes"));
   }
 
-  @Test
-  void downWithoutAReadableReplica() {
-    Health health = health(SOURCE, TestNodes.withErrant(REPLICA, REPLICA_UUID + ":1-3"));
+  @ParameterizedTest
+  @EnumSource(
+      value = ReadPolicy.class,
+      names = {"RETRY", "FAIL"})
+  void downWithoutAReadableReplicaWhenReadsDoNotFallBack(ReadPolicy policy) {
+    Health health = health(policy, SOURCE, TestNodes.withErrant(REPLICA, REPLICA_UUID + ":1-3"));
 
     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
     assertThat(problems(health))
         .anyMatch(p -> p.startsWith("no readable replica"))
         .contains("replica-1 has errant GTIDs " + REPLICA_UUID + ":1-3; it is not read from");
     assertThat(node(health, "replica-1")).containsEntry("errant", REPLICA_UUID + ":1-3");
+  }
+
+  @Test
+  void upWithTheProblemWithoutAReadableReplicaWhenReadsFallBackToTheSource() {
+    Health health =
+        health(
+            ReadPolicy.FALLBACK_TO_SOURCE,
+            SOURCE,
+            TestNodes.withErrant(REPLICA, REPLICA_UUID + ":1-3"));
+
+    assertThat(health.getStatus()).isEqualTo(Status.UP);
+    assertThat(problems(health))
+        .containsExactly(
+            "no readable replica: reads under @ReadYourWrites fall back to the source",
+            "replica-1 has errant GTIDs " + REPLICA_UUID + ":1-3; it is not read from");
+  }
+
+  @ParameterizedTest
+  @EnumSource(ReadPolicy.class)
+  void downWithoutAWritableSourceWhateverTheReadPolicy(ReadPolicy policy) {
+    Health health =
+        health(
+            policy,
+            TestNodes.failed("source", NodeState.Availability.UNREACHABLE, "connect timed out"),
+            REPLICA);
+
+    assertThat(health.getStatus()).isEqualTo(Status.DOWN);
   }
 
   @Test
@@ -106,8 +139,12 @@ class TidemarkHealthIndicatorTests {
   }
 
   private static Health health(NodeState... nodes) {
+    return health(ReadPolicy.FAIL, nodes);
+  }
+
+  private static Health health(ReadPolicy policy, NodeState... nodes) {
     return new TidemarkHealthIndicator(
-            () -> new TopologySnapshot(List.of(nodes)), Duration.ofSeconds(5))
+            () -> new TopologySnapshot(List.of(nodes)), Duration.ofSeconds(5), policy)
         .health();
   }
 

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -177,7 +178,13 @@ class BadTokenHttpIT {
           .isNotEqualTo("application/problem+json");
     } else {
       assertThat(response.header("Content-Type")).as(what).isEqualTo("application/problem+json");
-      assertThat(response.body()).as(what).contains("\"reason\":\"" + expected.reason() + "\"");
+      assertThat(response.body())
+          .as(what)
+          .contains("\"reason\":\"" + expected.reason() + "\"")
+          .contains(
+              "\"type\":\"urn:tidemark:problem:"
+                  + expected.reason().toLowerCase(Locale.ROOT).replace('_', '-')
+                  + "\"");
     }
   }
 

@@ -87,9 +87,12 @@ class ShopHttpIT {
     long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
     assertThat(read.getStatusCode().value()).isEqualTo(503);
-    assertThat(read.getHeaders().getFirst("Retry-After")).isNotBlank();
+    // The replica's lag as probed, rounded up, at least a second and at most the 30 s ceiling.
+    assertThat(Integer.parseInt(read.getHeaders().getFirst("Retry-After"))).isBetween(1, 30);
     assertThat(read.getHeaders().getContentType()).hasToString("application/problem+json");
-    assertThat(read.getBody()).contains("WAIT_TIMEOUT");
+    assertThat(read.getBody())
+        .contains("\"type\":\"urn:tidemark:problem:wait-timeout\"")
+        .contains("\"reason\":\"WAIT_TIMEOUT\"");
     assertThat(elapsedMillis).isLessThan(300 + 500);
   }
 

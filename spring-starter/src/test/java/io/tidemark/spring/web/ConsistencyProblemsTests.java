@@ -1,43 +1,230 @@
 package io.tidemark.spring.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
+import io.tidemark.ConsistentReadException;
+import io.tidemark.GtidSet;
 import io.tidemark.Reason;
+import io.tidemark.spring.autoconfigure.TestConfigurations;
+import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.topology.NoWritableSourceException;
-import java.io.IOException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfiguration;
+import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
 import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.ErrorResponseException;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.WebApplicationContext;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
+/**
+ * Consistency outcomes a handler throws, answered through Spring MVC as problems: their members,
+ * the application's JSON settings, the way of the application's other problems, and the
+ * application's own exception handlers first.
+ */
 class ConsistencyProblemsTests {
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final WebApplicationContextRunner runner =
+      new WebApplicationContextRunner()
+          .withPropertyValues(
+              "tidemark.token.secret=" + TestTokens.SECRET, "tidemark.web.retry-after=1500ms")
+          .withConfiguration(
+              AutoConfigurations.of(
+                  DispatcherServletAutoConfiguration.class,
+                  WebMvcAutoConfiguration.class,
+                  HttpMessageConvertersAutoConfiguration.class,
+                  JacksonAutoConfiguration.class,
+                  TidemarkWebAutoConfiguration.class))
+          .withUserConfiguration(TestConfigurations.Codec.class, Refusals.class);
+
   @Test
-  void aWriteWithNoSingleWritableSourceIsA503WithItsReasonNotA500() throws IOException {
-    var failure =
-        new DataAccessResourceFailureException(
-            "could not get a connection",
-            new NoWritableSourceException(
-                Reason.SPLIT_BRAIN, "source and replica-2 accept writes"));
+  void aRefusedReadIsAProblemWithATypeForItsReason() {
+    runner.run(
+        context -> {
+          MockHttpServletResponse response = perform(context, "/refused");
 
-    ConsistencyProblems.Problem problem = ConsistencyProblems.find(failure);
-    MockHttpServletResponse response = new MockHttpServletResponse();
-    new ConsistencyProblems(Duration.ofMillis(1500))
-        .write(new MockHttpServletRequest("PUT", "/orders/7"), response, problem);
+          assertThat(response.getStatus()).isEqualTo(503);
+          assertThat(response.getHeader("Retry-After")).isEqualTo("2");
+          assertThat(response.getContentType()).isEqualTo("application/problem+json");
+          JsonNode body = JSON.readTree(response.getContentAsString());
+          assertThat(body.get("type").asString()).isEqualTo("urn:tidemark:problem:wait-timeout");
+          assertThat(body.get("title").asString()).isEqualTo("Consistent read not served");
+          assertThat(body.get("status").asInt()).isEqualTo(503);
+          assertThat(body.get("detail").asString()).contains("could not be served");
+          assertThat(body.get("instance").asString()).isEqualTo("/refused");
+          assertThat(body.get("reason").asString()).isEqualTo("WAIT_TIMEOUT");
+          assertThat(response.getContentAsString()).doesNotContain("replica-uuid");
+        });
+  }
 
-    assertThat(problem.reason()).isEqualTo(Reason.SPLIT_BRAIN);
-    assertThat(response.getStatus()).isEqualTo(503);
-    assertThat(response.getHeader("Retry-After")).isEqualTo("2");
-    assertThat(response.getContentAsString())
-        .contains("\"reason\":\"SPLIT_BRAIN\"")
-        .contains("accepts writes")
-        .doesNotContain("replica-2");
+  @Test
+  void aWriteWithNoSingleWritableSourceIsA503WithItsReasonNotA500() {
+    runner.run(
+        context -> {
+          MockHttpServletResponse response = perform(context, "/split-brain");
+
+          assertThat(response.getStatus()).isEqualTo(503);
+          assertThat(response.getHeader("Retry-After")).isEqualTo("2");
+          JsonNode body = JSON.readTree(response.getContentAsString());
+          assertThat(body.get("type").asString()).isEqualTo("urn:tidemark:problem:split-brain");
+          assertThat(body.get("reason").asString()).isEqualTo("SPLIT_BRAIN");
+          assertThat(body.get("detail").asString()).contains("accepts writes");
+          assertThat(response.getContentAsString()).doesNotContain("replica-2");
+        });
+  }
+
+  @Test
+  void isWrittenWithTheApplicationsJsonSettings() {
+    runner
+        .withPropertyValues("spring.jackson.serialization.indent-output=true")
+        .run(
+            context ->
+                assertThat(perform(context, "/refused").getContentAsString())
+                    .contains("\n  \"reason\" : \"WAIT_TIMEOUT\""));
+  }
+
+  @Test
+  void withProblemDetailsEnabledLooksLikeSpringMvcsOwnProblems() {
+    runner
+        .withPropertyValues("spring.mvc.problemdetails.enabled=true")
+        .run(
+            context -> {
+              MockHttpServletResponse own = perform(context, "/refused");
+              MockHttpServletResponse mvcs = perform(context, "/needs-parameter");
+
+              assertThat(own.getContentType()).isEqualTo(mvcs.getContentType());
+              assertThat(JSON.readTree(own.getContentAsString()).propertyNames())
+                  .containsAll(JSON.readTree(mvcs.getContentAsString()).propertyNames());
+            });
+  }
+
+  @Test
+  void takesTheWayOfTheApplicationsOwnProblemHandler() {
+    runner
+        .withUserConfiguration(StampedProblems.class)
+        .run(
+            context -> {
+              MockHttpServletResponse response = perform(context, "/refused");
+
+              assertThat(response.getStatus()).isEqualTo(503);
+              assertThat(response.getHeader("Retry-After")).isEqualTo("2");
+              JsonNode body = JSON.readTree(response.getContentAsString());
+              assertThat(body.get("reason").asString()).isEqualTo("WAIT_TIMEOUT");
+              assertThat(body.get("service").asString()).isEqualTo("shop");
+            });
+  }
+
+  @Test
+  void letsTheApplicationsExceptionHandlerAnswerFirstWithTheProblem() {
+    runner
+        .withUserConfiguration(ApplicationAdvice.class)
+        .run(
+            context -> {
+              MockHttpServletResponse response = perform(context, "/refused");
+
+              assertThat(response.getStatus()).isEqualTo(503);
+              assertThat(response.getHeader("Retry-After")).isEqualTo("2");
+              JsonNode body = JSON.readTree(response.getContentAsString());
+              assertThat(body.get("type").asString())
+                  .isEqualTo("urn:tidemark:problem:wait-timeout");
+              assertThat(body.get("advice").asString()).isEqualTo("application");
+            });
   }
 
   @Test
   void otherFailuresAreNotConsistencyProblems() {
-    assertThat(ConsistencyProblems.find(new IllegalStateException("boom"))).isNull();
-    assertThat(ConsistencyProblems.find(null)).isNull();
+    runner.run(
+        context -> {
+          ConsistencyProblems problems = context.getBean(ConsistencyProblems.class);
+          assertThat(problems.problemFor(new IllegalStateException("boom"))).isNull();
+          assertThat(problems.problemFor(null)).isNull();
+        });
+  }
+
+  private static MockHttpServletResponse perform(WebApplicationContext context, String path)
+      throws Exception {
+    MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+    return mvc.perform(get(path)).andReturn().getResponse();
+  }
+
+  @RestController
+  static class Refusals {
+
+    @GetMapping("/refused")
+    String refused() {
+      throw ConsistentReadException.of(
+          Reason.WAIT_TIMEOUT,
+          GtidSet.EMPTY,
+          "replica-uuid",
+          Duration.ofMillis(5),
+          "replica did not catch up");
+    }
+
+    @GetMapping("/split-brain")
+    String splitBrain() {
+      throw new DataAccessResourceFailureException(
+          "could not get a connection",
+          new NoWritableSourceException(Reason.SPLIT_BRAIN, "source and replica-2 accept writes"));
+    }
+
+    @GetMapping("/needs-parameter")
+    String needsParameter(@RequestParam String name) {
+      return name;
+    }
+  }
+
+  /** An application's problem handler that stamps every problem with the service's name. */
+  @ControllerAdvice
+  static class StampedProblems extends ResponseEntityExceptionHandler {
+    @Override
+    protected ResponseEntity<Object> createResponseEntity(
+        Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+      if (body instanceof ProblemDetail problem) {
+        problem.setProperty("service", "shop");
+      }
+      return super.createResponseEntity(body, headers, status, request);
+    }
+  }
+
+  /** An application's own handler for refused reads, answering with Tidemark's problem. */
+  @ControllerAdvice
+  static class ApplicationAdvice {
+    private final ConsistencyProblems problems;
+
+    ApplicationAdvice(ConsistencyProblems problems) {
+      this.problems = problems;
+    }
+
+    // tag::own-handler[]
+    @ExceptionHandler(ConsistentReadException.class)
+    ErrorResponse refused(ConsistentReadException e) {
+      ErrorResponseException problem = problems.problemFor(e);
+      problem.getBody().setProperty("advice", "application");
+      return problem;
+    }
+    // end::own-handler[]
   }
 }

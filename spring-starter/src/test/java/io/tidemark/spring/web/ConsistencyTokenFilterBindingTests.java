@@ -88,7 +88,8 @@ class ConsistencyTokenFilterBindingTests {
             timeout -> {
               throw new SQLException("no source in this test");
             }),
-        new ConsistencyProblems(Duration.ofSeconds(1)),
+        new ConsistencyProblems(
+            new RetryAfter(() -> null, Duration.ofSeconds(1), Duration.ofSeconds(30))),
         properties.getWeb(),
         Duration.ofMinutes(10),
         Ticker.systemTicker());

@@ -103,7 +103,11 @@ class ConsistencyTokenFilterTests {
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
     assertThat(response.body())
-        .contains("\"status\":400", "\"reason\":\"BAD_SIGNATURE\"", "\"instance\":\"/write\"");
+        .isEqualTo(
+            "{\"type\":\"urn:tidemark:problem:bad-signature\","
+                + "\"title\":\"Consistency token rejected\",\"status\":400,"
+                + "\"detail\":\"The consistency token was rejected.\",\"instance\":\"/write\","
+                + "\"reason\":\"BAD_SIGNATURE\"}");
     assertThat(response.headers().firstValue(NAME)).isEmpty();
   }
 

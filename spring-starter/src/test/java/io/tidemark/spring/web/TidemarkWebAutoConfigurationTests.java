@@ -6,7 +6,6 @@ import io.tidemark.spring.autoconfigure.TestConfigurations;
 import io.tidemark.spring.autoconfigure.TestTokens;
 import jakarta.servlet.DispatcherType;
 import java.util.EnumSet;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -17,7 +16,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.web.servlet.DispatcherServlet;
-import org.springframework.web.servlet.HandlerExceptionResolver;
 
 class TidemarkWebAutoConfigurationTests {
 
@@ -40,7 +38,7 @@ class TidemarkWebAutoConfigurationTests {
               assertThat(registration.determineDispatcherTypes())
                   .isEqualTo(EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
               assertThat(registration.isAsyncSupported()).isTrue();
-              assertThat(context.getBean(ConsistencyExceptionResolver.class).getOrder())
+              assertThat(context.getBean(ConsistencyExceptionHandler.class).getOrder())
                   .isEqualTo(Ordered.LOWEST_PRECEDENCE);
             });
   }
@@ -53,7 +51,7 @@ class TidemarkWebAutoConfigurationTests {
         .run(
             context -> {
               assertThat(context).doesNotHaveBean("tidemarkConsistencyTokenFilter");
-              assertThat(context).doesNotHaveBean(ConsistencyExceptionResolver.class);
+              assertThat(context).doesNotHaveBean(ConsistencyExceptionHandler.class);
             });
   }
 
@@ -74,19 +72,19 @@ class TidemarkWebAutoConfigurationTests {
   }
 
   @Test
-  void leavesTheResolverOutWithoutSpringMvc() {
+  void leavesTheExceptionHandlerOutWithoutSpringMvc() {
     runner
         .withUserConfiguration(TestConfigurations.Codec.class)
         .withClassLoader(new FilteredClassLoader(DispatcherServlet.class))
         .run(
             context -> {
               assertThat(context).hasBean("tidemarkConsistencyTokenFilter");
-              assertThat(context).doesNotHaveBean(ConsistencyExceptionResolver.class);
+              assertThat(context).doesNotHaveBean(ConsistencyExceptionHandler.class);
             });
   }
 
   @Test
-  void usesTheApplicationsFilterAndResolverOfTheSameNames() {
+  void usesTheApplicationsFilterAndExceptionHandlerOfTheSameNames() {
     runner
         .withUserConfiguration(TestConfigurations.Codec.class, Replacements.class)
         .run(
@@ -94,15 +92,16 @@ class TidemarkWebAutoConfigurationTests {
               assertThat(context.getBean("tidemarkConsistencyTokenFilter"))
                   .isSameAs(context.getBean(Replacements.class).filter);
               assertThat(context.getBeansOfType(ConsistencyTokenFilter.class)).isEmpty();
-              assertThat(context.getBeansOfType(ConsistencyExceptionResolver.class)).isEmpty();
-              assertThat(context.getBeansOfType(HandlerExceptionResolver.class))
-                  .containsOnlyKeys(Set.of("tidemarkExceptionResolver"));
+              assertThat(context.getBeansOfType(ConsistencyExceptionHandler.class)).isEmpty();
+              assertThat(context.getBean("tidemarkExceptionHandler"))
+                  .isSameAs(context.getBean(Replacements.class).handler);
             });
   }
 
   @Configuration(proxyBeanMethods = false)
   static class Replacements {
     final FilterRegistrationBean<?> filter = new FilterRegistrationBean<>();
+    final Object handler = new Object();
 
     @Bean
     FilterRegistrationBean<?> tidemarkConsistencyTokenFilter() {
@@ -110,8 +109,8 @@ class TidemarkWebAutoConfigurationTests {
     }
 
     @Bean
-    HandlerExceptionResolver tidemarkExceptionResolver() {
-      return (request, response, handler, ex) -> null;
+    Object tidemarkExceptionHandler() {
+      return handler;
     }
   }
 }
