@@ -96,33 +96,47 @@ final class ConsistencyProblems {
   /** Writes {@code problem}; a 503 gets {@code Retry-After}. */
   void write(HttpServletRequest request, HttpServletResponse response, Problem problem)
       throws IOException {
+    Answer answer = answer(problem, request.getRequestURI(), ConsistencyContext.currentOrNull());
+    response.setStatus(answer.status());
+    if (answer.retryAfter() != null) {
+      response.setHeader("Retry-After", answer.retryAfter());
+    }
+    response.setContentType(MEDIA_TYPE);
+    response.setContentLength(answer.body().length);
+    response.getOutputStream().write(answer.body());
+    response.flushBuffer();
+  }
+
+  /**
+   * What a server answers {@code problem} with, for a request to {@code path} in {@code context}:
+   * the status, {@code Retry-After} for a 503, and the body, of {@link #MEDIA_TYPE}.
+   */
+  record Answer(int status, @Nullable String retryAfter, byte[] body) {}
+
+  /**
+   * The answer to {@code problem} for a request to {@code path}. Lost writes are reported here,
+   * once: {@code context}, the request's, if any, forgets them, so that the answer's token no
+   * longer names them and the client's next read can be served again.
+   */
+  Answer answer(Problem problem, String path, @Nullable ConsistencyContext context) {
     int status = problem.status();
     boolean badInput = status == 400;
     String title = badInput ? "Bad Request" : "Service Unavailable";
-    String detail = problem.detail();
     if (log.isDebugEnabled()) {
-      log.debug("Answering " + status + " to " + request.getRequestURI() + ": " + problem.logged());
+      log.debug("Answering " + status + " to " + path + ": " + problem.logged());
     }
-    ConsistencyContext context = ConsistencyContext.currentOrNull();
     if (context != null) {
-      // Reported here, once: the answer's token no longer names them, so the client's next read
-      // can be served again.
       context.forgetLost(problem.lost());
     }
-    response.setStatus(status);
-    if (!badInput) {
-      response.setHeader("Retry-After", Long.toString(retryAfterSeconds()));
-    }
-    response.setContentType(MEDIA_TYPE);
     byte[] body =
         ("{\"title\":"
                 + json(title)
                 + ",\"status\":"
                 + status
                 + ",\"detail\":"
-                + json(detail)
+                + json(problem.detail())
                 + ",\"instance\":"
-                + json(request.getRequestURI())
+                + json(path)
                 + ",\"reason\":"
                 + json(problem.reason().name())
                 + (problem.lost().isEmpty()
@@ -130,9 +144,7 @@ final class ConsistencyProblems {
                     : ",\"lost\":" + json(problem.lost().toSingleLineString()))
                 + "}")
             .getBytes(StandardCharsets.UTF_8);
-    response.setContentLength(body.length);
-    response.getOutputStream().write(body);
-    response.flushBuffer();
+    return new Answer(status, badInput ? null : Long.toString(retryAfterSeconds()), body);
   }
 
   /** Whole seconds, rounded up: Retry-After has no finer unit. */
