@@ -148,6 +148,16 @@ class ConsistencyTokenWebFilterTests {
   }
 
   @Test
+  void aDirtyContextWhoseSourceCannotBeAskedIsAnsweredWithAMarkerRequiringTheSource() {
+    String answer =
+        get(client(web -> {}), "/dirty", token(A + ":1-5")).getResponseHeaders().getFirst(NAME);
+
+    TokenCodec codec = TestTokens.codec();
+    assertThat(codec.verify(codec.parseHeader(answer), "default").orElseThrow().requiresSource())
+        .isTrue();
+  }
+
+  @Test
   void readsTheCookieAndAnswersWithThisClustersEntry() {
     WebTestClient client = client(web -> web.setCookie("tidemark"));
 
@@ -249,6 +259,15 @@ class ConsistencyTokenWebFilterTests {
                           ConsistencyContext context = bound();
                           context.merge(GtidSet.parse(request.queryParam("gtids").orElseThrow()));
                           return context.gtids().toString();
+                        })))
+        .GET(
+            "/dirty",
+            request ->
+                ok(
+                    blocking(
+                        () -> {
+                          bound().markDirty("a write without a captured GTID");
+                          return "dirty";
                         })))
         .GET(
             "/refused",
