@@ -154,7 +154,14 @@ public final class TokenExchange {
    * nothing to merge an answer into.
    */
   public @Nullable Outgoing outgoing() {
-    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    return outgoing(ConsistencyContext.currentOrNull());
+  }
+
+  /**
+   * What a call made in {@code context} sends, as {@link #outgoing()} does for the bound one: for a
+   * call whose context is not on its thread, as in a Reactor chain; {@code null} without one.
+   */
+  public @Nullable Outgoing outgoing(@Nullable ConsistencyContext context) {
     if (context == null) {
       return null;
     }

@@ -3,11 +3,15 @@ package io.tidemark.spring.autoconfigure;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import reactor.core.publisher.Hooks;
 
 /**
- * Refuses to start a reactive web server, whose requests never pass the servlet filter that reads
- * their tokens, so every read under {@code @ReadYourWrites} would skip the wait; and says in one
- * line when the application turned the web side off itself.
+ * Refuses to start a reactive web server without Reactor's automatic context propagation: the token
+ * filter puts each request's consistency context into its Reactor {@code Context}, and only that
+ * propagation binds it on the threads the request's reads run on, so without it every read under
+ * {@code @ReadYourWrites} would skip the wait. Turning it on for the application instead would
+ * change every Reactor chain of the JVM behind the application's back. Says in one line when the
+ * application turned the web side off itself.
  */
 final class WebCheck implements SmartInitializingSingleton {
 
@@ -27,13 +31,14 @@ final class WebCheck implements SmartInitializingSingleton {
       log.info(
           "Tidemark reads no consistency token from HTTP requests (tidemark.web.enabled=false):"
               + " reads wait only for tokens the code puts in the consistency context.");
-    } else if (reactive) {
+    } else if (reactive && !Hooks.isAutomaticContextPropagationEnabled()) {
       throw new TidemarkStartupException(
-          "This is a reactive web application: Tidemark reads consistency tokens from servlet"
-              + " requests only, so the reads of its requests would never wait for their writes.",
-          "Run the application on Spring MVC (spring-boot-starter-webmvc), or set"
-              + " tidemark.web.enabled=false and open each request's consistency context in your"
-              + " own code, or set tidemark.enabled=false.");
+          "This is a reactive web application without Reactor's automatic context propagation:"
+              + " the consistency context of a request would not reach the threads its reads run"
+              + " on, so they would never wait for its writes.",
+          "Set spring.reactor.context-propagation=auto (with io.micrometer:context-propagation on"
+              + " the class path), or set tidemark.web.enabled=false and open each request's"
+              + " consistency context in your own code, or set tidemark.enabled=false.");
     }
   }
 }

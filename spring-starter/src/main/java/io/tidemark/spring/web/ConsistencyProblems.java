@@ -49,6 +49,12 @@ public final class ConsistencyProblems {
    * no longer requires them and the client's next read can be served.
    */
   public @Nullable ErrorResponseException problemFor(@Nullable Throwable failure) {
+    return problemFor(failure, ConsistencyContext.currentOrNull());
+  }
+
+  /** The problem for {@code failure} of the request whose context is {@code context}. */
+  @Nullable ErrorResponseException problemFor(
+      @Nullable Throwable failure, @Nullable ConsistencyContext context) {
     Problem problem = find(failure);
     if (problem == null) {
       return null;
@@ -56,7 +62,6 @@ public final class ConsistencyProblems {
     if (log.isDebugEnabled()) {
       log.debug("Answering " + problem.status().value() + ": " + problem.logged());
     }
-    ConsistencyContext context = ConsistencyContext.currentOrNull();
     if (context != null) {
       context.forgetLost(problem.lost());
     }

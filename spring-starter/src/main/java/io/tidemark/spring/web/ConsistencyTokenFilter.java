@@ -1,8 +1,6 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.ConsistencyContext;
-import io.tidemark.Deadline;
-import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenExchange;
@@ -14,9 +12,15 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Enumeration;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseCookie;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -42,17 +46,8 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
 
   private static final String STATE = ConsistencyTokenFilter.class.getName() + ".STATE";
 
-  /**
-   * Names the scopes whose store did not take the request's committed writes: the writes and the
-   * answer's token stand, but reads under those scopes elsewhere may miss them.
-   */
-  static final String UNRECORDED_SCOPES = "Consistency-Scope-Unrecorded";
-
-  private final TokenExchange exchange;
+  private final RequestTokens tokens;
   private final ConsistencyProblems problems;
-  private final TidemarkProperties.Web web;
-  private final Duration cookieMaxAge;
-  private final Ticker ticker;
 
   ConsistencyTokenFilter(
       TokenExchange exchange,
@@ -60,11 +55,8 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       TidemarkProperties.Web web,
       Duration cookieMaxAge,
       Ticker ticker) {
-    this.exchange = exchange;
+    this.tokens = new RequestTokens(exchange, web, cookieMaxAge, ticker);
     this.problems = problems;
-    this.web = web;
-    this.cookieMaxAge = cookieMaxAge;
-    this.ticker = ticker;
   }
 
   @Override
@@ -84,41 +76,21 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       }
       return;
     }
-    TokenExchange.Incoming incoming;
+    RequestTokens.Request opened;
     try {
-      String value = headerValue(request);
-      incoming =
-          web.getInvalidToken() == TidemarkProperties.InvalidToken.REJECT
-              ? exchange.read(value)
-              : exchange.readIgnoringInvalid(value);
+      Enumeration<String> fields = request.getHeaders(tokens.headerName());
+      opened =
+          tokens.open(
+              RequestTokens.join(fields == null ? null : Collections.list(fields)),
+              cookieValue(request));
     } catch (TokenRejectedException e) {
-      ProblemJson.write(request, response, Objects.requireNonNull(problems.problemFor(e)));
+      write(request, response, Objects.requireNonNull(problems.problemFor(e)));
       return;
     }
-    // A cookie the browser sends by itself: one that does not verify (signed before a restart
-    // with a random secret, a retired key, expired) is dropped, never answered 400 for a day.
-    TokenExchange.Incoming fromCookie = TokenExchange.Incoming.NONE;
-    boolean badCookie = false;
-    String cookieValue = cookieValue(request);
-    if (cookieValue != null) {
-      try {
-        fromCookie = exchange.read(cookieValue);
-      } catch (TokenRejectedException e) {
-        badCookie = true;
-      }
-    }
-    Duration timeout = web.getRequestTimeout();
     // run() binds the context on every dispatch's thread.
-    ConsistencyContext context =
-        ConsistencyContext.create(
-            GtidSet.EMPTY, timeout == null ? null : Deadline.after(timeout, ticker));
-    incoming.applyTo(context);
-    fromCookie.applyTo(context);
-    boolean clearCookie = badCookie;
     TokenResponseWrapper wrapper =
-        new TokenResponseWrapper(
-            response, () -> writeToken(request, response, context, clearCookie));
-    RequestState state = new RequestState(context, wrapper);
+        new TokenResponseWrapper(response, () -> writeToken(request, response, opened));
+    RequestState state = new RequestState(opened.context(), wrapper);
     request.setAttribute(STATE, state);
     run(state, request, wrapper, chain);
   }
@@ -138,7 +110,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
         throw e;
       }
       state.wrapper().resetForNewAnswer();
-      ProblemJson.write(request, state.wrapper(), problem);
+      write(request, state.wrapper(), problem);
     } finally {
       if (!request.isAsyncStarted()) {
         state.wrapper().beforeCommit();
@@ -146,62 +118,59 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
     }
   }
 
-  private @Nullable String headerValue(HttpServletRequest request) {
-    StringBuilder value = new StringBuilder();
-    Enumeration<String> fields = request.getHeaders(exchange.headerName());
-    while (fields != null && fields.hasMoreElements()) {
-      append(value, fields.nextElement());
-    }
-    return value.isEmpty() ? null : value.toString();
-  }
-
   private @Nullable String cookieValue(HttpServletRequest request) {
-    StringBuilder value = new StringBuilder();
-    String cookie = web.getCookie();
+    String cookie = tokens.cookieName();
     Cookie[] cookies = cookie == null ? null : request.getCookies();
-    if (cookies != null) {
-      for (Cookie c : cookies) {
-        if (c.getName().equals(cookie)) {
-          append(value, c.getValue());
-        }
+    if (cookies == null) {
+      return null;
+    }
+    List<String> values = new ArrayList<>();
+    for (Cookie c : cookies) {
+      if (c.getName().equals(cookie)) {
+        values.add(c.getValue());
       }
     }
-    return value.isEmpty() ? null : value.toString();
-  }
-
-  private static void append(StringBuilder value, String field) {
-    if (!value.isEmpty()) {
-      value.append(", ");
-    }
-    value.append(field);
+    return RequestTokens.join(values);
   }
 
   private void writeToken(
-      HttpServletRequest request,
-      HttpServletResponse response,
-      ConsistencyContext context,
-      boolean clearCookie) {
-    String own = exchange.ownToken(context);
-    String value = exchange.headerValue(own, context.forwardedTokens());
-    if (value != null) {
-      response.setHeader(exchange.headerName(), value);
-    }
-    if (!context.unrecordedScopes().isEmpty()) {
-      response.setHeader(UNRECORDED_SCOPES, String.join(", ", context.unrecordedScopes()));
-    }
-    String cookie = web.getCookie();
-    if (cookie != null && (own != null || clearCookie)) {
-      // Only this cluster's entry: a cookie value cannot hold the list's commas.
-      Cookie c = new Cookie(cookie, own != null ? exchange.cluster() + "=" + own : "");
-      c.setPath("/");
-      c.setHttpOnly(true);
-      c.setSecure(request.isSecure());
-      c.setMaxAge(own != null ? (int) Math.min(Integer.MAX_VALUE, cookieMaxAge.toSeconds()) : 0);
-      c.setAttribute("SameSite", "Lax");
-      response.addCookie(c);
-    }
+      HttpServletRequest request, HttpServletResponse response, RequestTokens.Request opened) {
+    tokens.answer(
+        opened,
+        request.isSecure(),
+        new RequestTokens.Answer() {
+          @Override
+          public void setHeader(String name, String value) {
+            response.setHeader(name, value);
+          }
+
+          @Override
+          public void addCookie(ResponseCookie cookie) {
+            Cookie c = new Cookie(cookie.getName(), cookie.getValue());
+            c.setPath(cookie.getPath());
+            c.setHttpOnly(cookie.isHttpOnly());
+            c.setSecure(cookie.isSecure());
+            c.setMaxAge((int) Math.min(Integer.MAX_VALUE, cookie.getMaxAge().toSeconds()));
+            c.setAttribute("SameSite", cookie.getSameSite());
+            response.addCookie(c);
+          }
+        });
   }
 
   /** What every dispatch of one request shares. */
   private record RequestState(ConsistencyContext context, TokenResponseWrapper wrapper) {}
+
+  private static void write(
+      HttpServletRequest request, HttpServletResponse response, ErrorResponse problem)
+      throws IOException {
+    response.setStatus(problem.getStatusCode().value());
+    problem
+        .getHeaders()
+        .forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+    response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+    byte[] body = ProblemJson.body(problem, request.getRequestURI());
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
+    response.flushBuffer();
+  }
 }

@@ -1,18 +1,14 @@
 package io.tidemark.spring.web;
 
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponse;
 
 /**
- * Writes a problem where Spring MVC's message converters are out of reach, in the token filter: the
+ * A problem's body where Spring's message converters are out of reach, in the token filters: the
  * same members as Spring's own rendering of a {@link ProblemDetail} (its properties are strings
  * here), by hand, so that a rejected token costs no object mapper.
  */
@@ -20,14 +16,9 @@ final class ProblemJson {
 
   private ProblemJson() {}
 
-  static void write(HttpServletRequest request, HttpServletResponse response, ErrorResponse problem)
-      throws IOException {
+  /** The body of {@code problem}, answering a request to {@code path}. */
+  static byte[] body(ErrorResponse problem, String path) {
     ProblemDetail body = problem.getBody();
-    response.setStatus(body.getStatus());
-    problem
-        .getHeaders()
-        .forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
-    response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
     StringBuilder json = new StringBuilder("{");
     URI type = body.getType();
     if (type != null) {
@@ -37,16 +28,13 @@ final class ProblemJson {
     json.append("\"status\":").append(body.getStatus()).append(',');
     member(json, "detail", body.getDetail());
     URI instance = body.getInstance();
-    member(json, "instance", instance != null ? instance.toString() : request.getRequestURI());
+    member(json, "instance", instance != null ? instance.toString() : path);
     Map<String, Object> properties = body.getProperties();
     if (properties != null) {
       properties.forEach((name, value) -> member(json, name, String.valueOf(value)));
     }
     json.setLength(json.length() - 1); // the last member's comma
-    byte[] bytes = json.append('}').toString().getBytes(StandardCharsets.UTF_8);
-    response.setContentLength(bytes.length);
-    response.getOutputStream().write(bytes);
-    response.flushBuffer();
+    return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
   }
 
   private static void member(StringBuilder json, String name, @Nullable String value) {

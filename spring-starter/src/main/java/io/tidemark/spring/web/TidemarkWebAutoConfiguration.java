@@ -1,7 +1,6 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.Ticker;
-import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenCodec;
@@ -40,25 +39,9 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({Filter.class, OncePerRequestFilter.class})
 @ConditionalOnBean(TokenCodec.class)
-@Import(TokenExchangeConfiguration.class)
+@Import({TokenExchangeConfiguration.class, ConsistencyProblemsConfiguration.class})
 @EnableConfigurationProperties(TidemarkProperties.class)
 public final class TidemarkWebAutoConfiguration {
-
-  /** Retry-After from the replicas' lag as last probed, when this application reads replicas. */
-  @Bean
-  @ConditionalOnMissingBean
-  ConsistencyProblems tidemarkConsistencyProblems(
-      TidemarkProperties properties, ObjectProvider<NodeRuntime> nodes) {
-    TidemarkProperties.Web web = properties.getWeb();
-    return new ConsistencyProblems(
-        new RetryAfter(
-            () -> {
-              NodeRuntime runtime = nodes.getIfAvailable();
-              return runtime == null ? null : runtime.view().snapshot();
-            },
-            web.getRetryAfter(),
-            web.getMaxRetryAfter()));
-  }
 
   @Bean
   @ConditionalOnMissingBean(name = "tidemarkConsistencyTokenFilter")

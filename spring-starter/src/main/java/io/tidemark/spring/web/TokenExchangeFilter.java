@@ -1,5 +1,7 @@
 package io.tidemark.spring.web;
 
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyContextAccessor;
 import io.tidemark.token.TokenExchange;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
@@ -9,9 +11,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * Does for {@code WebClient} what {@link TokenClientInterceptor} does for the blocking clients. The
- * context is the one bound to the thread that subscribes, as in a servlet request that calls {@code
- * block()} or hands the call to an executor with the task decorator; an exchange subscribed on a
- * thread without a context sends and merges nothing.
+ * context is the one the exchange's Reactor {@code Context} holds under {@link
+ * ConsistencyContextAccessor#KEY}, as in a call a WebFlux handler returns; else the one bound to
+ * the thread that subscribes, as in a servlet request that calls {@code block()} or hands the call
+ * to an executor with the task decorator. An exchange without either sends and merges nothing.
  */
 final class TokenExchangeFilter implements ExchangeFilterFunction {
 
@@ -23,9 +26,12 @@ final class TokenExchangeFilter implements ExchangeFilterFunction {
 
   @Override
   public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
-    return Mono.defer(
-        () -> {
-          TokenExchange.Outgoing outgoing = exchange.outgoing();
+    return Mono.deferContextual(
+        reactor -> {
+          TokenExchange.Outgoing outgoing =
+              exchange.outgoing(
+                  reactor.getOrDefault(
+                      ConsistencyContextAccessor.KEY, ConsistencyContext.currentOrNull()));
           if (outgoing == null) {
             return next.exchange(request);
           }

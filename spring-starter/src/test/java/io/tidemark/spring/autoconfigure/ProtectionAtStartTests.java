@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
+import io.tidemark.spring.web.TidemarkReactiveWebAutoConfiguration;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.reactor.autoconfigure.ReactorAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.ApplicationContextAssertProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -22,6 +25,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
+import reactor.core.publisher.Hooks;
 
 /**
  * Every application Tidemark cannot protect either starts protected, or stops with what to set, or
@@ -240,35 +244,55 @@ class ProtectionAtStartTests {
     assertThat(linesWith(output, OFF + "the application has no DataSource")).isEqualTo(1);
   }
 
-  @Test
-  void aReactiveWebServerStopsTheStartNamingTheOptOut() {
-    new ReactiveWebApplicationContextRunner()
+  private static ReactiveWebApplicationContextRunner reactiveRunner() {
+    return new ReactiveWebApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
+                ReactorAutoConfiguration.class,
                 DataSourceAutoConfiguration.class,
                 TidemarkAutoConfiguration.class,
-                TidemarkOffAutoConfiguration.class))
-        .withPropertyValues(UnreachableNodes.PROPERTIES)
+                TidemarkOffAutoConfiguration.class,
+                TidemarkReactiveWebAutoConfiguration.class))
+        .withPropertyValues(UnreachableNodes.PROPERTIES);
+  }
+
+  /** Boot turns Reactor's propagation on for the JVM and never off: the other tests need it off. */
+  @AfterEach
+  void automaticContextPropagationOff() {
+    Hooks.disableAutomaticContextPropagation();
+  }
+
+  @Test
+  void aReactiveWebServerWithAutomaticContextPropagationStartsWithTheWebFilter() {
+    reactiveRunner()
+        .withPropertyValues("spring.reactor.context-propagation=auto")
+        .run(
+            context ->
+                assertThat(context)
+                    .hasNotFailed()
+                    .hasSingleBean(ConsistentReader.class)
+                    .hasBean("tidemarkConsistencyTokenFilter"));
+  }
+
+  @Test
+  void aReactiveWebServerWithoutAutomaticContextPropagationStopsTheStartNamingTheSetting() {
+    reactiveRunner()
         .run(
             context ->
                 assertThat(analysis(context))
                     .satisfies(
                         analysis -> {
                           assertThat(analysis.getDescription())
-                              .contains("This is a reactive web application");
-                          assertThat(analysis.getAction()).contains("tidemark.web.enabled=false");
+                              .contains("reactive web application without Reactor's automatic");
+                          assertThat(analysis.getAction())
+                              .contains("spring.reactor.context-propagation=auto")
+                              .contains("tidemark.web.enabled=false");
                         }));
   }
 
   @Test
   void aReactiveWebServerThatOptedOutStartsAndSaysSo(CapturedOutput output) {
-    new ReactiveWebApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                TidemarkAutoConfiguration.class,
-                TidemarkOffAutoConfiguration.class))
-        .withPropertyValues(UnreachableNodes.PROPERTIES)
+    reactiveRunner()
         .withPropertyValues("tidemark.web.enabled=false")
         .run(context -> assertThat(context).hasNotFailed().hasSingleBean(ConsistentReader.class));
     assertThat(linesWith(output, "tidemark.web.enabled=false")).isEqualTo(1);

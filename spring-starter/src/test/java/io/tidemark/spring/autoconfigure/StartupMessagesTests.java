@@ -85,13 +85,14 @@ class StartupMessagesTests {
   }
 
   @Test
-  void aWebFluxServerFailsToStartNamingTheOptOut(CapturedOutput output) {
+  void aWebFluxServerWithoutAutomaticContextPropagationFailsToStartNamingTheSetting(
+      CapturedOutput output) {
     assertThatThrownBy(() -> start(App.class, WebApplicationType.REACTIVE))
         .satisfies(StartupMessagesTests::isTidemarks);
     assertThat(output)
         .contains("APPLICATION FAILED TO START")
-        .contains("This is a reactive web application")
-        .contains("tidemark.web.enabled=false");
+        .contains("reactive web application without Reactor's automatic context propagation")
+        .contains("spring.reactor.context-propagation=auto");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyContextAccessor;
 import io.tidemark.GtidSet;
 import io.tidemark.spring.Revisioned;
 import java.time.Duration;
@@ -16,7 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Hooks;
+import reactor.util.context.Context;
 
 /** The documentation's samples that need no servers, run. */
 class DocumentationSamplesTests {
@@ -76,6 +79,33 @@ class DocumentationSamplesTests {
               .block(Duration.ofSeconds(10));
 
       assertThat(customer).contains("in the request's context");
+    } finally {
+      Hooks.disableAutomaticContextPropagation();
+    }
+  }
+
+  @Test
+  void theWebFluxHandlerReadsInTheContextItsRequestsReactorContextHolds() {
+    ConsistencyContext context = ConsistencyContext.create(WRITTEN, null);
+    Hooks.enableAutomaticContextPropagation();
+    try {
+      WebTestClient client =
+          WebTestClient.bindToRouterFunction(
+                  new WebFluxSamples().orderRoutes(new ContextReporting(context)))
+              // In place of the starter's filter, which puts each request's context there.
+              .webFilter(
+                  (exchange, chain) ->
+                      chain
+                          .filter(exchange)
+                          .contextWrite(Context.of(ConsistencyContextAccessor.KEY, context)))
+              .build();
+
+      client
+          .get()
+          .uri("/orders/7")
+          .exchange()
+          .expectBody(String.class)
+          .isEqualTo("in the request's context");
     } finally {
       Hooks.disableAutomaticContextPropagation();
     }

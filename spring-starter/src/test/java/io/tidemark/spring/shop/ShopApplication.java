@@ -8,24 +8,36 @@ import io.tidemark.testkit.MySqlTopology;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
+import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * A small orders application on the testkit's topology, as a user would write it: JdbcTemplate
@@ -40,6 +52,7 @@ import org.springframework.transaction.annotation.Transactional;
   ShopApplication.JpaReads.class,
   ShopApplication.JpaWrites.class,
   ShopApplication.ReplicaInfo.class,
+  ShopApplication.ReactiveRoutes.class,
   ShopController.class
 })
 class ShopApplication {
@@ -55,6 +68,17 @@ class ShopApplication {
   static ConfigurableApplicationContext startWeb(
       MySqlTopology topology, String db, String... extra) {
     return start(WebApplicationType.SERVLET, topology, db, extra);
+  }
+
+  /**
+   * Starts one instance as a reactive web server on a free port, with Reactor's automatic context
+   * propagation as the starter requires it.
+   */
+  static ConfigurableApplicationContext startReactive(
+      MySqlTopology topology, String db, String... extra) {
+    String[] properties = Arrays.copyOf(extra, extra.length + 1);
+    properties[extra.length] = "spring.reactor.context-propagation=auto";
+    return start(WebApplicationType.REACTIVE, topology, db, properties);
   }
 
   private static ConfigurableApplicationContext start(
@@ -88,6 +112,45 @@ class ShopApplication {
                 + db
                 + "`.orders (id BIGINT PRIMARY KEY, customer VARCHAR(40) NOT NULL,"
                 + " status VARCHAR(20) NOT NULL, revision BIGINT NOT NULL)");
+  }
+
+  /** The shop's reactive face: each handler runs its blocking JDBC off the event loop. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+  static class ReactiveRoutes {
+
+    @Bean
+    RouterFunction<ServerResponse> reactiveShop(Writes writes, Reads reads) {
+      return RouterFunctions.route()
+          .POST(
+              "/reactive/orders/{id}",
+              request ->
+                  blocking(
+                          () -> {
+                            writes.create(
+                                id(request), request.queryParam("customer").orElseThrow());
+                            return HttpStatus.CREATED;
+                          })
+                      .flatMap(status -> ServerResponse.status(status).build()))
+          .GET(
+              "/reactive/orders/{id}",
+              request ->
+                  blocking(() -> reads.find(id(request)))
+                      .flatMap(
+                          order ->
+                              order.isPresent()
+                                  ? ServerResponse.ok().bodyValue(order.get())
+                                  : ServerResponse.notFound().build()))
+          .build();
+    }
+
+    private static <T> Mono<T> blocking(Callable<T> work) {
+      return Mono.fromCallable(work).subscribeOn(Schedulers.boundedElastic());
+    }
+
+    private static long id(ServerRequest request) {
+      return Long.parseLong(request.pathVariable("id"));
+    }
   }
 
   record Order(long id, String customer, String status, long revision) implements Revisioned {}

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyContextAccessor;
 import io.tidemark.spring.autoconfigure.TestConfigurations;
 import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.token.TokenCodec;
@@ -22,6 +23,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -34,6 +36,7 @@ import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfigurati
 import org.springframework.context.ApplicationContext;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.client.WebClient;
+import reactor.util.context.Context;
 
 /**
  * The clients Boot builds send the current token and merge what the called service answers with,
@@ -179,6 +182,31 @@ class TokenPropagationTests {
 
           assertThat(received.get()).isNull();
           assertThat(ConsistencyContext.currentOrNull()).isNull();
+        });
+  }
+
+  @Test
+  void aWebClientCallSendsAndMergesTheContextItsReactorContextHolds() {
+    answer.set(header("default", B + ":7"));
+    ConsistencyContext request = ConsistencyContext.create(gtids(A + ":1-5"), null);
+
+    runner.run(
+        context -> {
+          String body =
+              context
+                  .getBean(WebClient.Builder.class)
+                  .build()
+                  .get()
+                  .uri(url())
+                  .retrieve()
+                  .bodyToMono(String.class)
+                  .contextWrite(Context.of(ConsistencyContextAccessor.KEY, request))
+                  .block();
+
+          assertThat(body).isEqualTo("ok");
+          assertThat(ConsistencyContext.currentOrNull()).isNull();
+          assertThat(verified(received.get())).isEqualTo(gtids(A + ":1-5"));
+          assertThat(request.gtids()).isEqualTo(gtids(A + ":1-5," + B + ":7"));
         });
   }
 

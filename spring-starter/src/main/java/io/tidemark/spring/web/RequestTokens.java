@@ -1,0 +1,135 @@
+package io.tidemark.spring.web;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.Deadline;
+import io.tidemark.GtidSet;
+import io.tidemark.Ticker;
+import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.token.TokenExchange;
+import io.tidemark.token.TokenRejectedException;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.ResponseCookie;
+
+/**
+ * The consistency header's rules for the requests the application serves, on any server: the
+ * context a request starts with, from its header and cookie, and what its answer carries. The
+ * servlet and the reactive filter only carry header fields and cookies between their own request
+ * and response types and these rules.
+ */
+final class RequestTokens {
+
+  /**
+   * Names the scopes whose store did not take the request's committed writes: the writes and the
+   * answer's token stand, but reads under those scopes elsewhere may miss them.
+   */
+  static final String UNRECORDED_SCOPES = "Consistency-Scope-Unrecorded";
+
+  private final TokenExchange exchange;
+  private final TidemarkProperties.Web web;
+  private final Duration cookieMaxAge;
+  private final Ticker ticker;
+
+  RequestTokens(
+      TokenExchange exchange, TidemarkProperties.Web web, Duration cookieMaxAge, Ticker ticker) {
+    this.exchange = exchange;
+    this.web = web;
+    this.cookieMaxAge = cookieMaxAge;
+    this.ticker = ticker;
+  }
+
+  String headerName() {
+    return exchange.headerName();
+  }
+
+  /** The name of the cookie that also carries tokens, or {@code null} when none is configured. */
+  @Nullable String cookieName() {
+    return web.getCookie();
+  }
+
+  /**
+   * The unbound context of a request that came with {@code header} and {@code cookie} (each its
+   * fields or values {@linkplain #join joined}, or {@code null}): its verified tokens, the other
+   * clusters' tokens and the request's deadline.
+   *
+   * @throws TokenRejectedException when the header's token does not verify and {@code
+   *     tidemark.web.invalid-token} is {@code reject}
+   */
+  Request open(@Nullable String header, @Nullable String cookie) {
+    TokenExchange.Incoming incoming =
+        web.getInvalidToken() == TidemarkProperties.InvalidToken.REJECT
+            ? exchange.read(header)
+            : exchange.readIgnoringInvalid(header);
+    // A cookie the browser sends by itself: one that does not verify (signed before a restart
+    // with a random secret, a retired key, expired) is dropped, never answered 400 for a day.
+    TokenExchange.Incoming fromCookie = TokenExchange.Incoming.NONE;
+    boolean badCookie = false;
+    if (cookie != null) {
+      try {
+        fromCookie = exchange.read(cookie);
+      } catch (TokenRejectedException e) {
+        badCookie = true;
+      }
+    }
+    Duration timeout = web.getRequestTimeout();
+    ConsistencyContext context =
+        ConsistencyContext.create(
+            GtidSet.EMPTY, timeout == null ? null : Deadline.after(timeout, ticker));
+    incoming.applyTo(context);
+    fromCookie.applyTo(context);
+    return new Request(context, badCookie);
+  }
+
+  /** A request's context, and whether its answer clears a cookie that did not verify. */
+  record Request(ConsistencyContext context, boolean clearCookie) {}
+
+  /** The response an answer's token goes into. */
+  interface Answer {
+    void setHeader(String name, String value);
+
+    void addCookie(ResponseCookie cookie);
+  }
+
+  /**
+   * Writes into {@code answer} the merged token of {@code request} and the other clusters' tokens,
+   * the scopes whose store missed its writes, and the cookie ({@code Secure} when the request came
+   * over {@code secure} connection). Covering a dirty context may ask the source.
+   */
+  void answer(Request request, boolean secure, Answer answer) {
+    ConsistencyContext context = request.context();
+    String own = exchange.ownToken(context);
+    String value = exchange.headerValue(own, context.forwardedTokens());
+    if (value != null) {
+      answer.setHeader(exchange.headerName(), value);
+    }
+    if (!context.unrecordedScopes().isEmpty()) {
+      answer.setHeader(UNRECORDED_SCOPES, String.join(", ", context.unrecordedScopes()));
+    }
+    String cookie = web.getCookie();
+    if (cookie != null && (own != null || request.clearCookie())) {
+      // Only this cluster's entry: a cookie value cannot hold the list's commas.
+      answer.addCookie(
+          ResponseCookie.from(cookie, own != null ? exchange.cluster() + "=" + own : "")
+              .path("/")
+              .httpOnly(true)
+              .secure(secure)
+              .maxAge(own != null ? cookieMaxAge : Duration.ZERO)
+              .sameSite("Lax")
+              .build());
+    }
+  }
+
+  /** Several header fields or cookie values as one header value; {@code null} for none. */
+  static @Nullable String join(@Nullable Iterable<String> values) {
+    StringBuilder joined = new StringBuilder();
+    if (values != null) {
+      for (String value : values) {
+        if (!joined.isEmpty()) {
+          joined.append(", ");
+        }
+        joined.append(value);
+      }
+    }
+    return joined.isEmpty() ? null : joined.toString();
+  }
+}
