@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** Runs short helper commands ({@code kill}, {@code tar}, {@code mysqld --version}). */
 final class Commands {
@@ -61,5 +62,45 @@ final class Commands {
    */
   static void signal(long pid, String signal) {
     run(List.of("sh", "-c", "kill -" + signal + " " + pid), Duration.ofSeconds(10));
+  }
+
+  /**
+   * Stops a process (SIGSTOP) and returns once every one of its threads is stopped: the signal is
+   * delivered to each thread on its own, and a thread busy on a loaded machine may still answer a
+   * client for a moment after {@code kill} returned.
+   */
+  static void stop(long pid) {
+    signal(pid, "STOP");
+    Path tasks = Path.of("/proc", Long.toString(pid), "task");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!allStopped(tasks)) {
+      if (System.nanoTime() > deadline) {
+        throw new TestkitException("process " + pid + " did not stop within 5 s of SIGSTOP");
+      }
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new TestkitException("interrupted while stopping process " + pid, e);
+      }
+    }
+  }
+
+  private static boolean allStopped(Path tasks) {
+    try (Stream<Path> threads = Files.list(tasks)) {
+      return threads.allMatch(
+          thread -> {
+            try {
+              String stat = Files.readString(thread.resolve("stat"));
+              // The state follows the command name, which is in parentheses and may hold spaces.
+              char state = stat.charAt(stat.lastIndexOf(')') + 2);
+              return state == 'T' || state == 't';
+            } catch (IOException gone) {
+              return true;
+            }
+          });
+    } catch (IOException e) {
+      throw new TestkitException("cannot read the threads of " + tasks, e);
+    }
   }
 }

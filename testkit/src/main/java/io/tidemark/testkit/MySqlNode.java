@@ -247,7 +247,7 @@ public final class MySqlNode {
 
   /** Suspends the server process (SIGSTOP): connections hang, nothing answers. */
   public void freeze() {
-    process.signal("STOP");
+    process.stop();
   }
 
   /** Resumes a {@link #freeze() frozen} server (SIGCONT). */

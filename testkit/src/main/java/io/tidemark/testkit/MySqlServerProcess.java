@@ -144,6 +144,11 @@ final class MySqlServerProcess {
     Commands.signal(pid(), signal);
   }
 
+  /** Stops the server (SIGSTOP) and returns once all its threads are stopped. */
+  void stop() {
+    Commands.stop(pid());
+  }
+
   /** Kills the server at once (SIGKILL), like a crash, and waits until it is gone. */
   void kill() {
     if (process == null) {

@@ -337,7 +337,7 @@ public final class RedisServer implements AutoCloseable {
 
   /** Suspends the server (SIGSTOP): connections are accepted by the kernel, nothing answers. */
   public void freeze() {
-    Commands.signal(pid(), "STOP");
+    Commands.stop(pid());
   }
 
   /** Resumes a frozen server (SIGCONT). */

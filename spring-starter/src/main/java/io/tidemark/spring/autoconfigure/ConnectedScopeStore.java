@@ -6,6 +6,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.tidemark.GtidSet;
 import io.tidemark.scope.NearCacheScopeStore;
 import io.tidemark.scope.RedisScopeStore;
@@ -15,6 +16,7 @@ import io.tidemark.scope.ScopeStore;
 import io.tidemark.scope.ScopeStoreConfig;
 import io.tidemark.scope.ScopeStoreStats;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The scope store on a standalone, Sentinel-managed or cluster Redis, optionally with a near cache
@@ -53,12 +55,9 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
     client.setOptions(rejectWhileDisconnected(ClientOptions.builder()).build());
     return connected(
         client,
-        () -> {
-          RedisScopeStore shared = RedisScopeStore.create(client.connect(), config);
-          return nearCache
-              ? NearCacheScopeStore.create(shared, client.connectPubSub(), config)
-              : shared;
-        },
+        () -> RedisScopeStore.create(client.connect(), config),
+        nearCache ? client::connectPubSub : null,
+        config,
         where);
   }
 
@@ -68,12 +67,9 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
     client.setOptions(rejectWhileDisconnected(ClusterClientOptions.builder()).build());
     return connected(
         client,
-        () -> {
-          RedisScopeStore shared = RedisScopeStore.create(client.connect(), config);
-          return nearCache
-              ? NearCacheScopeStore.create(shared, client.connectPubSub(), config)
-              : shared;
-        },
+        () -> RedisScopeStore.create(client.connect(), config),
+        nearCache ? client::connectPubSub : null,
+        config,
         where);
   }
 
@@ -83,10 +79,20 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
     return options;
   }
 
+  /** The store, with a near cache kept fresh by {@code invalidations} when there are some. */
   private static ConnectedScopeStore connected(
-      AbstractRedisClient client, Supplier<ScopeStore> store, String where) {
+      AbstractRedisClient client,
+      Supplier<RedisScopeStore> shared,
+      @Nullable Supplier<? extends StatefulRedisPubSubConnection<String, String>> invalidations,
+      ScopeStoreConfig config,
+      String where) {
     try {
-      return new ConnectedScopeStore(client, store.get());
+      RedisScopeStore store = shared.get();
+      return new ConnectedScopeStore(
+          client,
+          invalidations == null
+              ? store
+              : NearCacheScopeStore.create(store, invalidations.get(), config));
     } catch (RuntimeException e) {
       client.shutdown();
       throw new TidemarkStartupException(

@@ -177,6 +177,8 @@ public final class NodeRuntime implements AutoCloseable {
     // leave their connections read-only, writes make them writable again, each only when it
     // changes; reads only go to nodes the server itself reports read-only.
     config.setReadOnly(false);
+    // A read's wait and query must not share a transaction begun before the replica caught up.
+    config.setAutoCommit(true);
     // Validation is a ping bounded by the read's deadline, not a query of the application's.
     config.setConnectionTestQuery(null);
     config.setDataSourceClassName(null);

@@ -13,8 +13,11 @@ import io.tidemark.token.TokenCodec;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeConfig;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -55,6 +58,8 @@ public final class TidemarkAutoConfiguration {
 
   static final String ADVICE_ORDER = "tidemark.advice-order";
 
+  private static final Log log = LogFactory.getLog(TidemarkAutoConfiguration.class);
+
   @Bean
   @ConditionalOnMissingBean
   TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
@@ -69,6 +74,18 @@ public final class TidemarkAutoConfiguration {
       ObjectProvider<JdbcConnectionDetails> connectionDetails,
       ObjectProvider<ReplicaPoolCustomizer> customizers) {
     String name = ApplicationDataSource.name(beans, environment);
+    List<String> others =
+        Arrays.stream(beans.getBeanNamesForType(DataSource.class, true, false))
+            .filter(other -> !other.equals(name))
+            .toList();
+    if (!others.isEmpty()) {
+      log.info(
+          "Tidemark captures and routes DataSource "
+              + name
+              + " only: reads and writes through "
+              + String.join(", ", others)
+              + " wait for no token and add none.");
+    }
     DataSource source =
         RoutingDataSourceBeanPostProcessor.applicationPool(beans.getBean(name, DataSource.class));
     return NodeRuntime.start(

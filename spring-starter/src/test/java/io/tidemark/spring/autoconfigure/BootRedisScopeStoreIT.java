@@ -109,6 +109,29 @@ class BootRedisScopeStoreIT {
   }
 
   @Test
+  void aClusterWithANearCache() {
+    runner()
+        .withPropertyValues(
+            "tidemark.scope.near-cache=true",
+            "spring.data.redis.cluster.nodes="
+                + String.join(
+                    ",",
+                    cluster.nodes().stream().map(node -> node.host() + ":" + node.port()).toList()))
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              ScopeStore store = context.getBean(ScopeStore.class);
+              ScopeKey scope = ScopeKey.of("near:1");
+              assertThat(store.merge(scope, GtidSet.parse(UUID + ":1-2"))).isTrue();
+              assertThat(store.get(scope).gtids().toString()).isEqualTo(UUID + ":1-2");
+              assertThat(store.merge(scope, GtidSet.parse(UUID + ":3"))).isTrue();
+              assertThat(store.get(scope).gtids().toString())
+                  .as("the merge invalidated the near copy")
+                  .isEqualTo(UUID + ":1-3");
+            });
+  }
+
+  @Test
   void neitherUriNorBootsRedisStopsTheStartNamingBoth() {
     new ApplicationContextRunner()
         .withConfiguration(

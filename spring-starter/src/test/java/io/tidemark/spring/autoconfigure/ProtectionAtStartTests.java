@@ -114,7 +114,7 @@ class ProtectionAtStartTests {
   }
 
   @Test
-  void theNamedDataSourceIsTheOneRouted() {
+  void theNamedDataSourceIsTheOneRouted(CapturedOutput output) {
     runner()
         .withUserConfiguration(TwoDataSources.class)
         .withPropertyValues("tidemark.datasource=reports")
@@ -127,6 +127,10 @@ class ProtectionAtStartTests {
                   .extracting(node -> node.name())
                   .containsExactly("source", "replica-1");
             });
+    assertThat(output)
+        .contains(
+            "Tidemark captures and routes DataSource reports only: reads and writes through"
+                + " orders wait for no token and add none.");
   }
 
   @Test

@@ -63,6 +63,7 @@ class ReplicaPoolSettingsTests {
               assertThat(pool.getJdbcUrl()).isEqualTo("jdbc:mysql://127.0.0.1:2/shop");
               assertThat(pool.getMaximumPoolSize()).isEqualTo(64);
               assertThat(pool.isReadOnly()).isFalse();
+              assertThat(pool.isAutoCommit()).isTrue();
               assertThat(pool.getConnectionTestQuery()).isNull();
             });
   }
