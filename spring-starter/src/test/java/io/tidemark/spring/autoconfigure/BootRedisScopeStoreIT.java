@@ -8,6 +8,7 @@ import io.tidemark.scope.ScopeStore;
 import io.tidemark.scope.ScopeStoreConfig;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisCluster;
+import io.tidemark.testkit.RedisSentinel;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
 import io.tidemark.token.KeyRing;
@@ -22,8 +23,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * The scope store on the Redis the application configured for Boot ({@code spring.data.redis.*}), a
- * single server and a cluster, when {@code tidemark.scope.redis-uri} is not set: a scope merged
- * through the starter's store is in that very Redis.
+ * single server, a Sentinel-managed one and a cluster, when {@code tidemark.scope.redis-uri} is not
+ * set: a scope merged through the starter's store is in that very Redis.
  */
 @ExtendWith(TestkitExtension.class)
 class BootRedisScopeStoreIT {
@@ -33,6 +34,7 @@ class BootRedisScopeStoreIT {
   private static String db;
   private static RedisServer redis;
   private static RedisCluster cluster;
+  private static RedisSentinel sentinel;
 
   @BeforeAll
   static void start(MySqlTopology shared) {
@@ -40,12 +42,14 @@ class BootRedisScopeStoreIT {
     db = topology.createDatabase("bootredis");
     redis = RedisServer.start();
     cluster = RedisCluster.start();
+    sentinel = RedisSentinel.start();
   }
 
   @AfterAll
   static void stop() {
     redis.close();
     cluster.close();
+    sentinel.close();
   }
 
   private static ApplicationContextRunner runner() {
@@ -79,6 +83,33 @@ class BootRedisScopeStoreIT {
               try (ConnectedScopeStore direct =
                   ConnectedScopeStore.connect(redis.uri(), ScopeStoreConfig.defaults(), false)) {
                 assertThat(direct.get(scope).gtids().toString()).isEqualTo(UUID + ":1-3");
+              }
+            });
+  }
+
+  @Test
+  void aSentinelManagedServerFromBootsSettings() {
+    runner()
+        .withPropertyValues(
+            "spring.data.redis.sentinel.master=" + sentinel.masterName(),
+            "spring.data.redis.sentinel.nodes="
+                + String.join(
+                    ",",
+                    sentinel.sentinels().stream()
+                        .map(node -> node.host() + ":" + node.port())
+                        .toList()))
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              ScopeKey scope = ScopeKey.of("customer:8");
+              assertThat(context.getBean(ScopeStore.class).merge(scope, GtidSet.parse(UUID + ":4")))
+                  .isTrue();
+              try (ConnectedScopeStore direct =
+                  ConnectedScopeStore.connect(
+                      sentinel.primary().uri(), ScopeStoreConfig.defaults(), false)) {
+                assertThat(direct.get(scope).gtids().toString())
+                    .as("the scope is on the primary the sentinels name")
+                    .isEqualTo(UUID + ":4");
               }
             });
   }
