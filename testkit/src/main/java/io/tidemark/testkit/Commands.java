@@ -72,17 +72,8 @@ final class Commands {
   static void stop(long pid) {
     signal(pid, "STOP");
     Path tasks = Path.of("/proc", Long.toString(pid), "task");
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (!allStopped(tasks)) {
-      if (System.nanoTime() > deadline) {
-        throw new TestkitException("process " + pid + " did not stop within 5 s of SIGSTOP");
-      }
-      try {
-        Thread.sleep(1);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new TestkitException("interrupted while stopping process " + pid, e);
-      }
+    if (!Poll.until(() -> allStopped(tasks), Duration.ofSeconds(5))) {
+      throw new TestkitException("process " + pid + " did not stop within 5 s of SIGSTOP");
     }
   }
 
