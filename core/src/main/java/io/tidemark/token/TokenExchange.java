@@ -246,8 +246,6 @@ public final class TokenExchange {
     } catch (SQLException | RuntimeException e) {
       problem = e.getMessage();
     }
-    ConsistencyToken marker =
-        codec.issue(cluster, gtids).withLost(context.lost()).requiringSource();
     LOG.log(
         Level.WARNING,
         "The "
@@ -259,8 +257,18 @@ public final class TokenExchange {
             + ", and the source could not be asked for a covering set ("
             + problem
             + ")");
+    return requiringSource(context);
+  }
+
+  /**
+   * This cluster's signed marker for {@code context} that {@linkplain
+   * ConsistencyToken#requiresSource() requires the source}: for what no covering set can be known
+   * of yet, such as a message sent before the write it follows has committed.
+   */
+  public String requiringSource(ConsistencyContext context) {
     try {
-      return codec.encode(marker);
+      return codec.encode(
+          codec.issue(cluster, context.gtids()).withLost(context.lost()).requiringSource());
     } catch (TokenOverflowException e) {
       return codec.encode(codec.issue(cluster, GtidSet.EMPTY).requiringSource());
     }

@@ -62,6 +62,8 @@ public class TidemarkProperties {
 
   private final Web web = new Web();
 
+  private final Messaging messaging = new Messaging();
+
   private final Scope scope = new Scope();
 
   private final History history = new History();
@@ -128,6 +130,10 @@ public class TidemarkProperties {
 
   public Web getWeb() {
     return web;
+  }
+
+  public Messaging getMessaging() {
+    return messaging;
   }
 
   public Scope getScope() {
@@ -431,6 +437,75 @@ public class TidemarkProperties {
 
     public void setFailFast(boolean failFast) {
       this.failFast = failFast;
+    }
+  }
+
+  /** How tokens travel on messages: Kafka records, RabbitMQ messages and JMS messages. */
+  public static class Messaging {
+
+    /** Name of the Kafka record header and RabbitMQ message header that carries the tokens. */
+    private String header = "Consistency-Token";
+
+    private final Technology kafka = new Technology();
+
+    private final Technology rabbit = new Technology();
+
+    private final Jms jms = new Jms();
+
+    public String getHeader() {
+      return header;
+    }
+
+    public void setHeader(String header) {
+      this.header = header;
+    }
+
+    public Technology getKafka() {
+      return kafka;
+    }
+
+    public Technology getRabbit() {
+      return rabbit;
+    }
+
+    public Jms getJms() {
+      return jms;
+    }
+  }
+
+  /** Whether one messaging technology's sends and listeners carry the tokens. */
+  public static class Technology {
+
+    /**
+     * Whether sends carry the tokens of the sending thread and listeners run in the context of the
+     * message's token.
+     */
+    private boolean enabled = true;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+  }
+
+  /** How tokens travel on JMS messages. */
+  public static class Jms extends Technology {
+
+    /**
+     * Name of the JMS message property that carries the tokens; a Java identifier, as JMS requires
+     * of property names.
+     */
+    private String property = "ConsistencyToken";
+
+    public String getProperty() {
+      return property;
+    }
+
+    public void setProperty(String property) {
+      this.property = property;
     }
   }
 

@@ -13,10 +13,12 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The one {@link TokenExchange} of the application, for the filter and the HTTP clients alike;
  * without a reader (an application that only forwards tokens) nothing can be covered and a dirty
- * context gets a marker.
+ * context gets a marker. Public for the messaging auto-configuration, which imports it too.
  */
 @Configuration(proxyBeanMethods = false)
-class TokenExchangeConfiguration {
+public final class TokenExchangeConfiguration {
+
+  TokenExchangeConfiguration() {}
 
   /**
    * The header as {@code tidemark.cluster} and {@code tidemark.web.header} say, covering with the

@@ -1,0 +1,74 @@
+package io.tidemark.spring.messaging;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.kafka.config.AbstractKafkaListenerContainerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.listener.BatchInterceptor;
+import org.springframework.kafka.listener.CompositeBatchInterceptor;
+import org.springframework.kafka.listener.CompositeRecordInterceptor;
+import org.springframework.kafka.listener.RecordInterceptor;
+import org.springframework.util.StringUtils;
+
+/**
+ * Adds the token to Kafka: {@link TokenProducerInterceptor} to the producers of each {@link
+ * DefaultKafkaProducerFactory} bean, and {@link KafkaListenerTokens} ahead of the interceptors of
+ * each listener container factory bean, so that the user's own interceptors run in the context.
+ */
+final class KafkaTokensPostProcessor implements BeanPostProcessor {
+
+  private final Supplier<MessageTokens> tokens;
+
+  KafkaTokensPostProcessor(Supplier<MessageTokens> tokens) {
+    this.tokens = tokens;
+  }
+
+  @Override
+  public Object postProcessAfterInitialization(Object bean, String beanName) {
+    if (bean instanceof DefaultKafkaProducerFactory<?, ?> producers) {
+      producers.updateConfigs(
+          Map.of(
+              ProducerConfig.INTERCEPTOR_CLASSES_CONFIG,
+              withTokens(producers.getConfigurationProperties()),
+              TokenProducerInterceptor.TOKENS,
+              tokens));
+    } else if (bean instanceof AbstractKafkaListenerContainerFactory<?, ?, ?> listeners) {
+      addTo(listeners);
+    }
+    return bean;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void addTo(AbstractKafkaListenerContainerFactory listeners) {
+    KafkaListenerTokens ours = new KafkaListenerTokens(tokens);
+    RecordInterceptor records = listeners.getRecordInterceptor();
+    listeners.setRecordInterceptor(
+        records == null ? ours : new CompositeRecordInterceptor<>(ours, records));
+    BatchInterceptor batches = listeners.getBatchInterceptor();
+    listeners.setBatchInterceptor(
+        batches == null ? ours : new CompositeBatchInterceptor<>(ours, batches));
+  }
+
+  /** The factory's interceptor classes, given as a class, a name, a list or a comma list. */
+  private static List<Object> withTokens(Map<String, Object> configs) {
+    List<Object> classes = new ArrayList<>();
+    Object configured = configs.get(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG);
+    if (configured instanceof Collection<?> several) {
+      classes.addAll(several);
+    } else if (configured instanceof String names) {
+      classes.addAll(StringUtils.commaDelimitedListToSet(names.replace(" ", "")));
+    } else if (configured != null) {
+      classes.add(configured);
+    }
+    if (!classes.contains(TokenProducerInterceptor.class)
+        && !classes.contains(TokenProducerInterceptor.class.getName())) {
+      classes.add(TokenProducerInterceptor.class);
+    }
+    return classes;
+  }
+}

@@ -1,0 +1,66 @@
+package io.tidemark.spring.messaging;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
+import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.spring.web.TokenExchangeConfiguration;
+import io.tidemark.token.TokenCodec;
+import io.tidemark.token.TokenExchange;
+import java.util.Locale;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Tokens on messages: what the application's Kafka, RabbitMQ and JMS templates send carries the
+ * sending thread's token, and each listener runs in the context of its message's token. Each
+ * technology is on when its Spring library is on the classpath, unless {@code
+ * tidemark.messaging.<technology>.enabled} is {@code false}.
+ */
+@AutoConfiguration(after = TidemarkAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
+@ConditionalOnBean(TokenCodec.class)
+@Import({TokenExchangeConfiguration.class, KafkaTokensConfiguration.class})
+public final class TidemarkMessagingAutoConfiguration {
+
+  TidemarkMessagingAutoConfiguration() {}
+
+  @Bean
+  MessageTokens tidemarkMessageTokens(
+      TokenExchange tidemarkTokenExchange,
+      TidemarkProperties properties,
+      ObjectProvider<MessageTokens.Rejections> rejections) {
+    return new MessageTokens(
+        tidemarkTokenExchange,
+        properties.getMessaging(),
+        rejections.getIfAvailable(() -> MessageTokens.Rejections.NONE));
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+  static class RejectionMetrics {
+
+    /** {@code tidemark.messaging.rejected}: messages whose token did not verify. */
+    @Bean
+    MessageTokens.Rejections tidemarkMessageRejections(ObjectProvider<MeterRegistry> registry) {
+      return (technology, reason) -> {
+        MeterRegistry meters = registry.getIfAvailable();
+        if (meters != null) {
+          meters
+              .counter(
+                  "tidemark.messaging.rejected",
+                  "technology",
+                  technology,
+                  "reason",
+                  reason.name().toLowerCase(Locale.ROOT))
+              .increment();
+        }
+      };
+    }
+  }
+}

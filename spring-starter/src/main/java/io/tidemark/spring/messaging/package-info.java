@@ -1,0 +1,9 @@
+/**
+ * The consistency token on messages: Kafka records, RabbitMQ and JMS messages carry the sending
+ * thread's token, and listeners run in the context of their message's token; with their
+ * auto-configuration.
+ */
+@NullMarked
+package io.tidemark.spring.messaging;
+
+import org.jspecify.annotations.NullMarked;
