@@ -102,15 +102,9 @@ final class MessageTokens {
   ConsistencyContext incoming(String technology, List<@Nullable String> values) {
     ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, null);
     for (String value : values) {
-      if (value == null) {
-        continue;
-      }
-      try {
-        exchange.read(value).applyTo(context);
-      } catch (TokenRejectedException e) {
-        rejections.rejected(technology, e.reason());
-        log.debug("A message's " + exchange.headerName() + " was rejected: " + e.getMessage());
-        context.markDirty("a message's token was rejected: " + e.reason());
+      TokenRejectedException.Check rejected = exchange.receiveInto(context, value);
+      if (rejected != null) {
+        rejections.rejected(technology, rejected);
       }
     }
     return context;
