@@ -11,6 +11,7 @@ import io.tidemark.spring.messaging.MessagingApplication.Tally;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RabbitServer;
 import io.tidemark.testkit.TestkitExtension;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.amqp.core.Declarables;
-import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.core.QueueBuilder;
 import org.springframework.amqp.rabbit.annotation.RabbitListener;
 import org.springframework.amqp.rabbit.config.SimpleRabbitListenerContainerFactory;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
@@ -117,7 +118,7 @@ class RabbitTokensIT {
   }
 
   @Test
-  void everyAttemptOfBootsListenerRetryReadsWithTheMessagesToken() {
+  void retriedMessagesAndDeadLettersAreReadWithTheirToken() {
     try (ConfigurableApplicationContext sender =
             start("messaging.listen=false", "messaging.queue=orders-retry");
         ConfigurableApplicationContext retrying =
@@ -126,12 +127,33 @@ class RabbitTokensIT {
                 "messaging.queue=orders-retry",
                 "messaging.fail-first-attempt=true",
                 "spring.rabbitmq.listener.simple.retry.enabled=true",
+                "spring.rabbitmq.listener.simple.retry.max-attempts=2",
                 "spring.rabbitmq.listener.simple.retry.initial-interval=10ms")) {
+      // Boot's stateless retry: each message's second attempt, in the same listener call.
       Tally tally = deliver(sender, retrying, Send.AFTER_WRITE, 1, 100);
 
       assertThat(retrying.getBean(RabbitBroker.class).failedAttempts()).isEqualTo(100);
       assertThat(tally.stale()).isZero();
       assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(100);
+
+      // Both attempts fail: the broker dead-letters the message with its headers.
+      MessagingApplication.Orders orders = sender.getBean(MessagingApplication.Orders.class);
+      MessagingApplication.Publisher publisher =
+          sender.getBean(MessagingApplication.Publisher.class);
+      long dead = System.nanoTime();
+      topology.replica().pauseApplier();
+      try {
+        try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+          orders.create(dead);
+          publisher.publish(RabbitBroker.DEAD + dead);
+        }
+      } finally {
+        topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+      }
+      Received.Outcome outcome = retrying.getBean(Received.class).next();
+      assertThat(outcome.found()).isEqualTo(1);
+      assertThat(outcome.dirty()).isFalse();
+      assertThat(outcome.reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
     }
   }
 
@@ -219,6 +241,9 @@ class RabbitTokensIT {
   @Configuration(proxyBeanMethods = false)
   static class RabbitBroker {
 
+    /** Marks a message whose listener always fails, so that it ends as a dead letter. */
+    static final String DEAD = "dead:";
+
     private final Received received;
     private final boolean failFirstAttempt;
     private final Set<String> attempted = ConcurrentHashMap.newKeySet();
@@ -240,10 +265,16 @@ class RabbitTokensIT {
       return batches.get();
     }
 
+    /** The queue, its batch queue, and the queue its rejected messages are dead-lettered to. */
     @Bean
     static Declarables queues(@Value("${messaging.queue:orders}") String queue) {
       return new Declarables(
-          new Queue(queue, false, false, false), new Queue(queue + "-batch", false, false, false));
+          QueueBuilder.nonDurable(queue)
+              .deadLetterExchange("")
+              .deadLetterRoutingKey(queue + "-dead")
+              .build(),
+          QueueBuilder.nonDurable(queue + "-batch").build(),
+          QueueBuilder.nonDurable(queue + "-dead").build());
     }
 
     @Bean
@@ -298,11 +329,16 @@ class RabbitTokensIT {
 
     @RabbitListener(queues = "${messaging.queue:orders}", autoStartup = "${messaging.listen}")
     void onOrder(String payload) {
-      if (failFirstAttempt && attempted.add(payload)) {
+      if (failFirstAttempt && (payload.startsWith(DEAD) || attempted.add(payload))) {
         failed.incrementAndGet();
-        throw new IllegalStateException("the first attempt at order " + payload + " fails");
+        throw new IllegalStateException("this attempt at " + payload + " fails");
       }
       received.handle(payload);
+    }
+
+    @RabbitListener(queues = "${messaging.queue:orders}-dead", autoStartup = "${messaging.listen}")
+    void onDeadLetter(String payload) {
+      received.handle(payload.substring(DEAD.length()));
     }
 
     @RabbitListener(
