@@ -71,3 +71,23 @@ ensure_redis() {
   [ -n "$created" ] && rm -f "$policy"
   return 0
 }
+
+# The messaging tests run a real RabbitMQ broker: Debian's rabbitmq-server, which the testkit
+# starts as a process of its own on free ports (it has no fallback, unlike Redis).
+ensure_rabbitmq() {
+  [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "Missing RabbitMQ for the messaging tests: run 'sudo apt-get install rabbitmq-server', then retry." >&2
+    exit 1
+  fi
+  echo "Installing Debian's rabbitmq-server for the messaging tests"
+  apt-get update -qq
+  # The package would start a system broker on port 5672 and its epmd; the tests start their own.
+  local policy=/usr/sbin/policy-rc.d created=
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rabbitmq-server >/dev/null
+  [ -n "$created" ] && rm -f "$policy"
+  return 0
+}

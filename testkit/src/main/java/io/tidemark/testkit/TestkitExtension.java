@@ -7,10 +7,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * JUnit extension that hands tests a {@link MySqlTopology} (one source, one replica), a {@link
- * RedisServer}, a {@link RedisCluster} and a {@link RedisSentinel}, each started once per test JVM
- * on first use and shared, so a suite pays for server start once. Tests isolate by database names
- * ({@link MySqlTopology#createDatabase}) and must undo the faults they inflict; tests that fail
- * over or kill servers build their own.
+ * RedisServer}, a {@link RedisCluster}, a {@link RedisSentinel} and a {@link RabbitServer}, each
+ * started once per test JVM on first use and shared, so a suite pays for server start once. Tests
+ * isolate by database names ({@link MySqlTopology#createDatabase}) and must undo the faults they
+ * inflict; tests that fail over or kill servers build their own.
  *
  * <pre>{@code
  * @ExtendWith(TestkitExtension.class)
@@ -30,7 +30,8 @@ public final class TestkitExtension implements ParameterResolver {
     return type == MySqlTopology.class
         || type == RedisServer.class
         || type == RedisCluster.class
-        || type == RedisSentinel.class;
+        || type == RedisSentinel.class
+        || type == RabbitServer.class;
   }
 
   @Override
@@ -48,7 +49,19 @@ public final class TestkitExtension implements ParameterResolver {
       return store.computeIfAbsent(
           RedisSentinel.class, key -> startRedisSentinel(), RedisSentinel.class);
     }
+    if (parameter.getParameter().getType() == RabbitServer.class) {
+      return store.computeIfAbsent(RabbitServer.class, key -> startRabbit(), RabbitServer.class);
+    }
     return store.computeIfAbsent(RedisServer.class, key -> startRedis(), RedisServer.class);
+  }
+
+  private static RabbitServer startRabbit() {
+    long started = System.nanoTime();
+    RabbitServer rabbit = RabbitServer.start();
+    System.out.printf(
+        "tidemark-testkit: backend=local processes, rabbitmq %s on port %d up in %d ms%n",
+        rabbit.version(), rabbit.port(), (System.nanoTime() - started) / 1_000_000);
+    return rabbit;
   }
 
   private static RedisSentinel startRedisSentinel() {

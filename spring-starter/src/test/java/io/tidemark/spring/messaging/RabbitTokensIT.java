@@ -1,0 +1,353 @@
+package io.tidemark.spring.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import io.tidemark.spring.messaging.MessagingApplication.Send;
+import io.tidemark.spring.messaging.MessagingApplication.Tally;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.RabbitServer;
+import io.tidemark.testkit.TestkitExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.amqp.core.Declarables;
+import org.springframework.amqp.core.QueueBuilder;
+import org.springframework.amqp.rabbit.annotation.RabbitListener;
+import org.springframework.amqp.rabbit.config.SimpleRabbitListenerContainerFactory;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.amqp.autoconfigure.RabbitTemplateCustomizer;
+import org.springframework.boot.amqp.autoconfigure.SimpleRabbitListenerContainerFactoryConfigurer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The token across a real RabbitMQ broker (Debian's, a process the testkit starts): one instance
+ * writes and publishes with Boot's {@code RabbitTemplate}, another instance's
+ * {@code @RabbitListener} reads the order under {@code @ReadYourWrites} while the replica's applier
+ * is paused.
+ */
+@ExtendWith(TestkitExtension.class)
+class RabbitTokensIT {
+
+  private static RabbitServer rabbit;
+  private static MySqlTopology topology;
+  private static String db;
+  private static ConfigurableApplicationContext producer;
+  private static ConfigurableApplicationContext consumer;
+
+  @BeforeAll
+  static void start(MySqlTopology shared, RabbitServer broker) {
+    topology = shared;
+    rabbit = broker;
+    db = topology.createDatabase("rabbit");
+    MessagingApplication.createSchema(topology, db);
+    producer = start("messaging.listen=false");
+    consumer = start("messaging.listen=true");
+  }
+
+  private static ConfigurableApplicationContext start(String... extra) {
+    String[] properties = new String[extra.length + 4];
+    properties[0] = "spring.rabbitmq.host=" + rabbit.host();
+    properties[1] = "spring.rabbitmq.port=" + rabbit.port();
+    properties[2] = "spring.rabbitmq.username=" + rabbit.username();
+    properties[3] = "spring.rabbitmq.password=" + rabbit.password();
+    System.arraycopy(extra, 0, properties, 4, extra.length);
+    return MessagingApplication.start(topology, db, RabbitBroker.class, properties);
+  }
+
+  @AfterAll
+  static void stop() {
+    producer.close();
+    consumer.close();
+  }
+
+  @Test
+  void aMessageSentAfterItsWriteIsReadOnTheReplicaOnceTheWriteIsThere() {
+    Tally tally = deliver(producer, consumer, Send.AFTER_WRITE, 4, 100);
+
+    assertThat(tally.messages()).isEqualTo(400);
+    assertThat(tally.stale()).isZero();
+    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(400);
+  }
+
+  @Test
+  void aMessageSentInsideTheWritesTransactionIsReadOnTheSource() {
+    // A transacted channel joins the database's transaction and commits after it: the listener
+    // never gets the message before the order is on the source.
+    try (ConfigurableApplicationContext transacted =
+        start("messaging.listen=false", "messaging.channel-transacted=true")) {
+      Tally tally = deliver(transacted, consumer, Send.INSIDE_TRANSACTION, 2, 100);
+
+      assertThat(tally.stale()).isZero();
+      assertThat(tally.onSource()).as("the marker sends the reads to the source").isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aMessageSentAfterTheCommitIsReadOnTheReplica() {
+    Tally tally = deliver(producer, consumer, Send.AFTER_COMMIT, 2, 100);
+
+    assertThat(tally.stale()).isZero();
+    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(200);
+  }
+
+  @Test
+  void aBatchListenerReadsWithTheUnionOfItsMessagesTokens() {
+    int before = consumer.getBean(RabbitBroker.class).batchCalls();
+    Tally tally = deliver(producer, consumer, Send.TO_BATCH, 3, 100);
+
+    assertThat(tally.messages()).isEqualTo(300);
+    assertThat(consumer.getBean(RabbitBroker.class).batchCalls() - before)
+        .as("listener calls for 300 messages")
+        .isLessThan(300);
+    assertThat(tally.stale()).isZero();
+    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(300);
+  }
+
+  @Test
+  void retriedMessagesAndDeadLettersAreReadWithTheirToken() {
+    try (ConfigurableApplicationContext sender =
+            start("messaging.listen=false", "messaging.queue=orders-retry");
+        ConfigurableApplicationContext retrying =
+            start(
+                "messaging.listen=true",
+                "messaging.queue=orders-retry",
+                "messaging.fail-first-attempt=true",
+                "spring.rabbitmq.listener.simple.retry.enabled=true",
+                "spring.rabbitmq.listener.simple.retry.max-attempts=2",
+                "spring.rabbitmq.listener.simple.retry.initial-interval=10ms")) {
+      // Boot's stateless retry: each message's second attempt, in the same listener call.
+      Tally tally = deliver(sender, retrying, Send.AFTER_WRITE, 1, 100);
+
+      assertThat(retrying.getBean(RabbitBroker.class).failedAttempts()).isEqualTo(100);
+      assertThat(tally.stale()).isZero();
+      assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(100);
+
+      // Both attempts fail: the broker dead-letters the message with its headers.
+      MessagingApplication.Orders orders = sender.getBean(MessagingApplication.Orders.class);
+      MessagingApplication.Publisher publisher =
+          sender.getBean(MessagingApplication.Publisher.class);
+      long dead = System.nanoTime();
+      topology.replica().pauseApplier();
+      try {
+        try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+          orders.create(dead);
+          publisher.publish(RabbitBroker.DEAD + dead);
+        }
+      } finally {
+        topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+      }
+      Received.Outcome outcome = retrying.getBean(Received.class).next();
+      assertThat(outcome.found()).isEqualTo(1);
+      assertThat(outcome.dirty()).isFalse();
+      assertThat(outcome.reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
+    }
+  }
+
+  @Test
+  void aMessageWhoseTokenDoesNotVerifyIsReadOnTheSourceAndCounted() {
+    MeterRegistry meters = consumer.getBean(MeterRegistry.class);
+    Received received = consumer.getBean(Received.class);
+    MessagingApplication.Orders orders = producer.getBean(MessagingApplication.Orders.class);
+    MessagingApplication.Publisher publisher =
+        producer.getBean(MessagingApplication.Publisher.class);
+    long expired = System.nanoTime();
+    long forged = expired + 1;
+    topology.replica().pauseApplier();
+    try {
+      GtidSet written;
+      try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+        orders.create(expired);
+        orders.create(forged);
+        written = unit.context().gtids();
+      }
+      // Sent from a thread without a context: the headers go as they are.
+      publisher.publishWithHeader(
+          Long.toString(expired), MessagingApplication.expiredHeader(written));
+      publisher.publishWithHeader(
+          Long.toString(forged), MessagingApplication.forgedHeader(written));
+
+      for (int i = 0; i < 2; i++) {
+        Received.Outcome outcome = received.next();
+        assertThat(outcome.found()).isEqualTo(1);
+        assertThat(outcome.dirty()).isTrue();
+        assertThat(outcome.reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
+      }
+    } finally {
+      topology.replica().resumeApplier();
+    }
+    assertThat(rejected(meters, "expired")).isEqualTo(1.0);
+    assertThat(rejected(meters, "bad_signature")).isEqualTo(1.0);
+  }
+
+  private static double rejected(MeterRegistry meters, String reason) {
+    return meters
+        .get("tidemark.messaging.rejected")
+        .tag("technology", "rabbit")
+        .tag("reason", reason)
+        .counter()
+        .count();
+  }
+
+  @Test
+  void withoutTokensOnMessagesTheListenerReadsStaleOrders() {
+    try (ConfigurableApplicationContext off =
+        start(
+            "messaging.listen=true",
+            "messaging.queue=orders-off",
+            "tidemark.messaging.rabbit.enabled=false")) {
+      Tally tally = deliver(off, off, Send.AFTER_WRITE, 1, 50);
+
+      assertThat(tally.stale()).as("orders the listener did not find").isPositive();
+    }
+  }
+
+  private static Tally deliver(
+      ConfigurableApplicationContext from,
+      ConfigurableApplicationContext to,
+      Send send,
+      int rounds,
+      int perRound) {
+    long started = System.nanoTime();
+    Tally tally = MessagingApplication.deliver(topology, from, to, send, rounds, perRound);
+    System.out.printf(
+        "rabbitmq %s: %d messages, %d stale, %d on the replica, %d on the source, %d ms%n",
+        send,
+        tally.messages(),
+        tally.stale(),
+        tally.onReplica(),
+        tally.onSource(),
+        (System.nanoTime() - started) / 1_000_000);
+    return tally;
+  }
+
+  /**
+   * The broker's part of the application: Boot's template and listener container factory, a batch
+   * factory of the application's own, and the queues.
+   */
+  @Configuration(proxyBeanMethods = false)
+  static class RabbitBroker {
+
+    /** Marks a message whose listener always fails, so that it ends as a dead letter. */
+    static final String DEAD = "dead:";
+
+    private final Received received;
+    private final boolean failFirstAttempt;
+    private final Set<String> attempted = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger failed = new AtomicInteger();
+    private final AtomicInteger batches = new AtomicInteger();
+
+    RabbitBroker(
+        Received received,
+        @Value("${messaging.fail-first-attempt:false}") boolean failFirstAttempt) {
+      this.received = received;
+      this.failFirstAttempt = failFirstAttempt;
+    }
+
+    int failedAttempts() {
+      return failed.get();
+    }
+
+    int batchCalls() {
+      return batches.get();
+    }
+
+    /** The queue, its batch queue, and the queue its rejected messages are dead-lettered to. */
+    @Bean
+    static Declarables queues(@Value("${messaging.queue:orders}") String queue) {
+      return new Declarables(
+          QueueBuilder.nonDurable(queue)
+              .deadLetterExchange("")
+              .deadLetterRoutingKey(queue + "-dead")
+              .build(),
+          QueueBuilder.nonDurable(queue + "-batch").build(),
+          QueueBuilder.nonDurable(queue + "-dead").build());
+    }
+
+    @Bean
+    static MessagingApplication.Publisher publisher(
+        RabbitTemplate rabbit, @Value("${messaging.queue:orders}") String queue) {
+      return new MessagingApplication.Publisher() {
+        @Override
+        public void publish(String payload) {
+          rabbit.convertAndSend(queue, payload);
+        }
+
+        @Override
+        public void publishToBatch(String payload) {
+          rabbit.convertAndSend(queue + "-batch", payload);
+        }
+
+        @Override
+        public void publishWithHeader(String payload, String header) {
+          rabbit.convertAndSend(
+              queue,
+              payload,
+              message -> {
+                message.getMessageProperties().setHeader("Consistency-Token", header);
+                return message;
+              });
+        }
+      };
+    }
+
+    /** Boot has no property for it: a template whose sends join the database's transaction. */
+    @Bean
+    static RabbitTemplateCustomizer channelTransacted(
+        @Value("${messaging.channel-transacted:false}") boolean transacted) {
+      return template -> template.setChannelTransacted(transacted);
+    }
+
+    /**
+     * Batches of up to 10 messages, as the container gathers them; static, as this class's
+     * listeners name it.
+     */
+    @Bean
+    static SimpleRabbitListenerContainerFactory batchFactory(
+        SimpleRabbitListenerContainerFactoryConfigurer configurer, ConnectionFactory connections) {
+      SimpleRabbitListenerContainerFactory factory = new SimpleRabbitListenerContainerFactory();
+      configurer.configure(factory, connections);
+      factory.setBatchListener(true);
+      factory.setConsumerBatchEnabled(true);
+      factory.setBatchSize(10);
+      factory.setReceiveTimeout(100L);
+      return factory;
+    }
+
+    @RabbitListener(queues = "${messaging.queue:orders}", autoStartup = "${messaging.listen}")
+    void onOrder(String payload) {
+      if (failFirstAttempt && (payload.startsWith(DEAD) || attempted.add(payload))) {
+        failed.incrementAndGet();
+        throw new IllegalStateException("this attempt at " + payload + " fails");
+      }
+      received.handle(payload);
+    }
+
+    @RabbitListener(queues = "${messaging.queue:orders}-dead", autoStartup = "${messaging.listen}")
+    void onDeadLetter(String payload) {
+      received.handle(payload.substring(DEAD.length()));
+    }
+
+    @RabbitListener(
+        queues = "${messaging.queue:orders}-batch",
+        containerFactory = "batchFactory",
+        autoStartup = "${messaging.listen}")
+    void onOrders(List<String> payloads) {
+      batches.incrementAndGet();
+      received.handle(payloads);
+    }
+  }
+}
