@@ -25,7 +25,11 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration(after = TidemarkAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
 @ConditionalOnBean(TokenCodec.class)
-@Import({TokenExchangeConfiguration.class, KafkaTokensConfiguration.class})
+@Import({
+  TokenExchangeConfiguration.class,
+  KafkaTokensConfiguration.class,
+  JmsTokensConfiguration.class
+})
 public final class TidemarkMessagingAutoConfiguration {
 
   TidemarkMessagingAutoConfiguration() {}
