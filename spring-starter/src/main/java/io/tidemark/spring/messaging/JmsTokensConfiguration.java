@@ -5,6 +5,7 @@ import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import java.util.Locale;
 import java.util.Set;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -14,8 +15,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Tokens on the messages sent through every JMS connection factory bean; refuses to start with a
- * property name JMS cannot carry.
+ * Tokens on the messages sent through every JMS connection factory bean, and around the listener of
+ * every listener container; refuses to start with a property name JMS cannot carry.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "org.springframework.jms.core.JmsTemplate")
@@ -38,6 +39,12 @@ class JmsTokensConfiguration {
             .bindOrCreate("tidemark.messaging.jms", TidemarkProperties.Jms.class)
             .getProperty());
     return new JmsTokensPostProcessor(SingletonSupplier.of(tokens::getObject));
+  }
+
+  @Bean
+  JmsListenerCoverage tidemarkJmsListenerCoverage(
+      ConfigurableListableBeanFactory beans, ObjectProvider<MessageTokens> tokens) {
+    return new JmsListenerCoverage(beans, SingletonSupplier.of(tokens::getObject));
   }
 
   /**

@@ -21,9 +21,11 @@ import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.jms.config.JmsListenerContainerFactory;
+import org.springframework.jms.listener.AbstractMessageListenerContainer;
 
 /**
- * Adds the token to JMS through the beans every send starts from.
+ * Adds the token to JMS through the beans every send and every listener container start from.
  *
  * <p>Each {@link ConnectionFactory} bean gets a proxy whose connections, sessions and JMS contexts
  * are {@link JmsSendTokens} stand-ins: all of Spring's ways to send ({@code JmsTemplate}, {@code
@@ -36,6 +38,13 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
  * final {@code create} method) is proxied by its interfaces instead, which is logged. The factory a
  * caching one wraps is covered the same way when it is asked for, since Boot's listener container
  * factory takes that one.
+ *
+ * <p>The containers of {@code @JmsListener} methods are no beans: the endpoint registry asks a
+ * {@link JmsListenerContainerFactory} bean for each, at start or later (for a lazy bean's methods,
+ * started at once). Each such factory bean gets a proxy that covers the container it returns,
+ * before the registry initializes and starts it. Container beans are covered before their
+ * initialization; {@link JmsListenerCoverage} covers, before they start, the containers neither
+ * reached.
  */
 @SuppressWarnings("serial")
 final class JmsTokensPostProcessor extends AbstractAdvisingBeanPostProcessor {
@@ -44,11 +53,22 @@ final class JmsTokensPostProcessor extends AbstractAdvisingBeanPostProcessor {
 
   private static final Sends SENDS = new Sends();
 
+  private final transient Supplier<MessageTokens> tokens;
+
   JmsTokensPostProcessor(Supplier<MessageTokens> tokens) {
+    this.tokens = tokens;
     this.advisor = new DefaultPointcutAdvisor(SENDS, new Advice(tokens));
     // Outermost, so that what the application's own advice returns is covered too.
     this.beforeExistingAdvisors = true;
     setProxyTargetClass(true);
+  }
+
+  @Override
+  public Object postProcessBeforeInitialization(Object bean, String beanName) {
+    if (bean instanceof AbstractMessageListenerContainer) {
+      JmsListenerTokens.cover(bean, tokens);
+    }
+    return bean;
   }
 
   @Override
@@ -80,15 +100,24 @@ final class JmsTokensPostProcessor extends AbstractAdvisingBeanPostProcessor {
                 method -> SENDS.matches(method, type) && Modifier.isFinal(method.getModifiers()));
   }
 
-  /** The methods that hand out what leads to a send. */
+  /** The methods that hand out what leads to a send, and a listener container factory's. */
   private static final class Sends extends StaticMethodMatcherPointcut {
 
     Sends() {
-      setClassFilter((ClassFilter) ConnectionFactory.class::isAssignableFrom);
+      setClassFilter(
+          (ClassFilter)
+              type ->
+                  ConnectionFactory.class.isAssignableFrom(type)
+                      || JmsListenerContainerFactory.class.isAssignableFrom(type));
     }
 
     @Override
     public boolean matches(Method method, Class<?> targetClass) {
+      if (JmsListenerContainerFactory.class.isAssignableFrom(targetClass)
+          && method.getName().equals("createListenerContainer")
+          && method.getParameterCount() == 1) {
+        return true;
+      }
       if (!ConnectionFactory.class.isAssignableFrom(targetClass)) {
         return false;
       }
@@ -116,6 +145,12 @@ final class JmsTokensPostProcessor extends AbstractAdvisingBeanPostProcessor {
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
       Object result = invocation.proceed();
       String name = invocation.getMethod().getName();
+      if (name.equals("createListenerContainer")) {
+        if (!JmsListenerTokens.cover(result, tokens)) {
+          JmsListenerCoverage.uncovered(result, "from a JmsListenerContainerFactory bean");
+        }
+        return result;
+      }
       if (name.equals("getTargetConnectionFactory")) {
         return result == null ? null : covered(result);
       }

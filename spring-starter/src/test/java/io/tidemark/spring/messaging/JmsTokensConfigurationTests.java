@@ -62,6 +62,7 @@ class JmsTokensConfigurationTests {
               assertThat(context).hasNotFailed();
               assertThat(AopUtils.isAopProxy(context.getBean(ConnectionFactory.class))).isFalse();
               assertThat(context).doesNotHaveBean(JmsTokensPostProcessor.class);
+              assertThat(context).doesNotHaveBean(JmsListenerCoverage.class);
             });
   }
 
