@@ -131,13 +131,26 @@ public final class TokenExchange {
    */
   public ConsistencyContext receive(@Nullable String value, @Nullable Deadline deadline) {
     ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, deadline);
+    receiveInto(context, value);
+    return context;
+  }
+
+  /**
+   * Merges what a unit of work's {@code value} carries into {@code context}, as {@link #receive}
+   * does: for a unit of work that came with several (a batch of messages).
+   *
+   * @return why the value was rejected, the context then being dirty; {@code null} when it was not
+   */
+  public TokenRejectedException.@Nullable Check receiveInto(
+      ConsistencyContext context, @Nullable String value) {
     try {
       read(value).applyTo(context);
+      return null;
     } catch (TokenRejectedException e) {
       ignored(e);
       context.markDirty("its " + headerName + " was rejected: " + e.reason());
+      return e.reason();
     }
-    return context;
   }
 
   /**

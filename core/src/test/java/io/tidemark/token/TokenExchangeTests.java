@@ -106,6 +106,33 @@ class TokenExchangeTests {
     assertThat(context.isDirty()).isTrue();
   }
 
+  @Test
+  void aMarkerRequiresTheSourceAndKeepsTheContextsGtidsWithoutAskingIt() {
+    ConsistencyContext context = ConsistencyContext.create(GtidSet.parse(A + ":3"), null);
+
+    ConsistencyToken marker = verified(exchange.requiringSource(context));
+
+    assertThat(marker.requiresSource()).isTrue();
+    assertThat(marker.gtids()).isEqualTo(GtidSet.parse(A + ":3"));
+    assertThat(asked).isEmpty();
+  }
+
+  @Test
+  void valuesReceivedIntoOneContextAddUpAndARejectedOneMakesItDirty() {
+    ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, null);
+
+    assertThat(exchange.receiveInto(context, "default=" + own(A + ":3"))).isNull();
+    assertThat(exchange.receiveInto(context, null)).isNull();
+    assertThat(exchange.receiveInto(context, "default=" + own(A + ":5"))).isNull();
+    assertThat(context.gtids()).isEqualTo(GtidSet.parse(A + ":3:5"));
+    assertThat(context.isDirty()).isFalse();
+
+    assertThat(exchange.receiveInto(context, "default=v1.k1.forged.x"))
+        .isEqualTo(TokenRejectedException.Check.MALFORMED);
+    assertThat(context.isDirty()).isTrue();
+    assertThat(context.gtids()).isEqualTo(GtidSet.parse(A + ":3:5"));
+  }
+
   private static ConsistencyContext dirty(Deadline deadline) {
     ConsistencyContext context = ConsistencyContext.create(GtidSet.parse(A + ":3"), deadline);
     context.markDirty("a write escaped capture");

@@ -81,7 +81,8 @@ class ArchitectureTests {
             "io.tidemark.spring",
             "io.tidemark.spring.routing..",
             "io.tidemark.spring.web..",
-            "io.tidemark.spring.actuate..")
+            "io.tidemark.spring.actuate..",
+            "io.tidemark.spring.messaging..")
         .and(not(CONFIGURATION))
         .should()
         .dependOnClassesThat(

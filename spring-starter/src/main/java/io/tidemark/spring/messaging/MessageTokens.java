@@ -56,7 +56,8 @@ final class MessageTokens {
    * The header value of a message sent from this thread now, or {@code null} when no context is
    * bound or it has nothing to send. Inside a read-write transaction on a {@code DataSource} the
    * writes the message follows have not committed, so no token can cover them: the message gets a
-   * marker that sends its listener's reads to the source.
+   * marker that sends its listener's reads to the source. After the commit (an {@code
+   * TransactionalEventListener}), the token covers them.
    */
   @Nullable String outgoing() {
     ConsistencyContext context = ConsistencyContext.currentOrNull();
@@ -68,8 +69,10 @@ final class MessageTokens {
         log.warn(
             "A message was sent inside a read-write database transaction, before its writes"
                 + " committed: its token requires the source, so its listener reads from the"
-                + " source. Send after the commit (an @TransactionalEventListener, phase"
-                + " AFTER_COMMIT) for reads on a replica. Said once.");
+                + " source, and a listener that gets it before the commit does not find them."
+                + " Send after the commit (an @TransactionalEventListener) for reads on a"
+                + " replica, or in a broker transaction that commits after the database's."
+                + " Said once.");
       }
       return exchange.headerValue(exchange.requiringSource(context), context.forwardedTokens());
     }
@@ -77,7 +80,10 @@ final class MessageTokens {
   }
 
   private static boolean insideWritingTransaction() {
-    if (!TransactionSynchronizationManager.isActualTransactionActive()
+    // After the commit, as an @TransactionalEventListener runs, the transaction is still bound
+    // but its synchronization is over.
+    if (!TransactionSynchronizationManager.isSynchronizationActive()
+        || !TransactionSynchronizationManager.isActualTransactionActive()
         || TransactionSynchronizationManager.isCurrentTransactionReadOnly()) {
       return false;
     }
@@ -96,15 +102,9 @@ final class MessageTokens {
   ConsistencyContext incoming(String technology, List<@Nullable String> values) {
     ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, null);
     for (String value : values) {
-      if (value == null) {
-        continue;
-      }
-      try {
-        exchange.read(value).applyTo(context);
-      } catch (TokenRejectedException e) {
-        rejections.rejected(technology, e.reason());
-        log.debug("A message's " + exchange.headerName() + " was rejected: " + e.getMessage());
-        context.markDirty("a message's token was rejected: " + e.reason());
+      TokenRejectedException.Check rejected = exchange.receiveInto(context, value);
+      if (rejected != null) {
+        rejections.rejected(technology, rejected);
       }
     }
     return context;

@@ -1,0 +1,238 @@
+package io.tidemark.spring.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import io.tidemark.spring.messaging.MessagingApplication.Send;
+import io.tidemark.spring.messaging.MessagingApplication.Tally;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * The token across a real Kafka broker (spring-kafka-test's embedded KRaft broker, in this JVM):
+ * one instance writes and publishes, another instance's {@code @KafkaListener} reads the order
+ * under {@code @ReadYourWrites} while the replica's applier is paused.
+ */
+@ExtendWith(TestkitExtension.class)
+class KafkaTokensIT {
+
+  private static EmbeddedKafkaKraftBroker broker;
+  private static MySqlTopology topology;
+  private static String db;
+  private static ConfigurableApplicationContext producer;
+  private static ConfigurableApplicationContext consumer;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    broker =
+        new EmbeddedKafkaKraftBroker(
+            1, 1, "orders", "orders-batch", "orders-off", "orders-off-batch");
+    // One broker holds the transaction log alone.
+    broker.brokerProperty("transaction.state.log.replication.factor", "1");
+    broker.brokerProperty("transaction.state.log.min.isr", "1");
+    broker.afterPropertiesSet();
+    db = topology.createDatabase("kafka");
+    MessagingApplication.createSchema(topology, db);
+    producer = start("messaging.listen=false");
+    consumer =
+        start("messaging.listen=true", "spring.kafka.consumer.isolation-level=read-committed");
+  }
+
+  private static ConfigurableApplicationContext start(String... extra) {
+    String[] properties = new String[extra.length + 3];
+    properties[0] = "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString();
+    properties[1] = "spring.kafka.consumer.auto-offset-reset=earliest";
+    properties[2] = "spring.kafka.listener.poll-timeout=200ms";
+    System.arraycopy(extra, 0, properties, 3, extra.length);
+    return MessagingApplication.start(topology, db, KafkaBroker.class, properties);
+  }
+
+  @AfterAll
+  static void stop() {
+    producer.close();
+    consumer.close();
+    broker.destroy();
+  }
+
+  @Test
+  void aRecordSentAfterItsWriteIsReadOnTheReplicaOnceTheWriteIsThere() {
+    Tally tally =
+        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_WRITE, 4, 100);
+
+    assertThat(tally.messages()).isEqualTo(400);
+    assertThat(tally.stale()).isZero();
+    assertThat(tally.onReplica()).isEqualTo(400);
+  }
+
+  @Test
+  void aRecordSentInsideTheWritesTransactionIsReadOnTheSource() {
+    // Kafka's transaction, synchronized with the database's, commits after it: the listener
+    // (read_committed) never gets the record before the order is on the source.
+    try (ConfigurableApplicationContext transactional =
+        start("messaging.listen=false", "spring.kafka.producer.transaction-id-prefix=orders-")) {
+      Tally tally =
+          MessagingApplication.deliver(
+              topology, transactional, consumer, Send.INSIDE_TRANSACTION, 2, 100);
+
+      assertThat(tally.stale()).isZero();
+      assertThat(tally.onSource()).as("the marker sends the reads to the source").isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aRecordSentAfterTheCommitIsReadOnTheReplica() {
+    Tally tally =
+        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_COMMIT, 2, 100);
+
+    assertThat(tally.stale()).isZero();
+    assertThat(tally.onReplica()).isEqualTo(200);
+  }
+
+  @Test
+  void aBatchListenerReadsWithTheUnionOfItsRecordsTokens() {
+    Tally tally = MessagingApplication.deliver(topology, producer, consumer, Send.TO_BATCH, 3, 100);
+
+    assertThat(tally.messages()).isEqualTo(300);
+    assertThat(tally.stale()).isZero();
+    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(300);
+  }
+
+  @Test
+  void aRecordWhoseTokenDoesNotVerifyIsReadOnTheSourceAndCounted() {
+    MeterRegistry meters = consumer.getBean(MeterRegistry.class);
+    Received received = consumer.getBean(Received.class);
+    MessagingApplication.Orders orders = producer.getBean(MessagingApplication.Orders.class);
+    MessagingApplication.Publisher publisher =
+        producer.getBean(MessagingApplication.Publisher.class);
+    long expired = System.nanoTime();
+    long forged = expired + 1;
+    topology.replica().pauseApplier();
+    try {
+      GtidSet written;
+      try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+        orders.create(expired);
+        orders.create(forged);
+        written = unit.context().gtids();
+      }
+      // Sent from a thread without a context: the headers go as they are.
+      publisher.publishWithHeader(
+          Long.toString(expired), MessagingApplication.expiredHeader(written));
+      publisher.publishWithHeader(
+          Long.toString(forged), MessagingApplication.forgedHeader(written));
+
+      for (int i = 0; i < 2; i++) {
+        Received.Outcome outcome = received.next();
+        assertThat(outcome.found()).isEqualTo(1);
+        assertThat(outcome.dirty()).isTrue();
+        assertThat(outcome.reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
+      }
+    } finally {
+      topology.replica().resumeApplier();
+    }
+    assertThat(rejected(meters, "expired")).isEqualTo(1.0);
+    assertThat(rejected(meters, "bad_signature")).isEqualTo(1.0);
+  }
+
+  private static double rejected(MeterRegistry meters, String reason) {
+    return meters
+        .get("tidemark.messaging.rejected")
+        .tag("technology", "kafka")
+        .tag("reason", reason)
+        .counter()
+        .count();
+  }
+
+  @Test
+  void withoutTokensOnRecordsTheListenerReadsStaleOrders() {
+    try (ConfigurableApplicationContext off =
+        start(
+            "messaging.listen=true",
+            "messaging.topic=orders-off",
+            "spring.kafka.consumer.group-id=off",
+            "tidemark.messaging.kafka.enabled=false")) {
+      Tally tally = MessagingApplication.deliver(topology, off, off, Send.AFTER_WRITE, 1, 50);
+
+      assertThat(tally.stale()).as("orders the listener did not find").isPositive();
+    }
+  }
+
+  /** The broker's part of the application: Boot's template and two listeners. */
+  @Configuration(proxyBeanMethods = false)
+  static class KafkaBroker {
+
+    private final Received received;
+
+    KafkaBroker(Received received) {
+      this.received = received;
+    }
+
+    @Bean
+    MessagingApplication.Publisher publisher(
+        KafkaTemplate<String, String> kafka, @Value("${messaging.topic:orders}") String topic) {
+      return new MessagingApplication.Publisher() {
+        @Override
+        public void publish(String payload) {
+          kafka.send(topic, payload).join();
+        }
+
+        @Override
+        public void publishToBatch(String payload) {
+          kafka.send(topic + "-batch", payload).join();
+        }
+
+        @Override
+        public void publishWithHeader(String payload, String header) {
+          ProducerRecord<String, String> record = new ProducerRecord<>(topic, payload);
+          record.headers().add("Consistency-Token", header.getBytes(StandardCharsets.UTF_8));
+          kafka.send(record).join();
+        }
+      };
+    }
+
+    /** With Kafka transactions on, {@code @Transactional} still means the database's. */
+    @Bean
+    static BeanFactoryPostProcessor databaseTransactionsFirst() {
+      return beans -> {
+        if (beans.containsBeanDefinition("transactionManager")) {
+          beans.getBeanDefinition("transactionManager").setPrimary(true);
+        }
+      };
+    }
+
+    @KafkaListener(
+        topics = "${messaging.topic:orders}",
+        groupId = "${spring.kafka.consumer.group-id:consumer}",
+        autoStartup = "${messaging.listen}")
+    void onOrder(String payload) {
+      received.handle(payload);
+    }
+
+    @KafkaListener(
+        topics = "${messaging.topic:orders}-batch",
+        groupId = "${spring.kafka.consumer.group-id:consumer}",
+        batch = "true",
+        autoStartup = "${messaging.listen}")
+    void onOrders(List<String> payloads) {
+      received.handle(payloads);
+    }
+  }
+}

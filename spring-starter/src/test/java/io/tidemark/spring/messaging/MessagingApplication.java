@@ -1,0 +1,257 @@
+package io.tidemark.spring.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.token.ConsistencyHeader;
+import io.tidemark.token.KeyRing;
+import io.tidemark.token.TokenCodec;
+import io.tidemark.token.TokenConfig;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+/**
+ * Two services as a user would write them, around one broker: the producer writes an order and
+ * publishes its id (after an auto-committed write, inside a transaction, or after the commit); the
+ * consumer's listener reads the order under {@code @ReadYourWrites} on the replica. Each broker's
+ * test adds a {@link Publisher} and listeners that hand what arrives to {@link Received}.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import({MessagingApplication.Orders.class, MessagingApplication.Reads.class, Received.class})
+class MessagingApplication {
+
+  static final String SECRET = "a-messaging-secret-of-at-least-32-chars";
+  static final String CLUSTER = "shop";
+
+  /** Sends a payload on the broker, from the calling thread. */
+  interface Publisher {
+    void publish(String payload);
+
+    /** Sends to the batch listener. */
+    void publishToBatch(String payload);
+
+    /** Sends with the token header set by hand to {@code header}. */
+    void publishWithHeader(String payload, String header);
+  }
+
+  /** Starts one instance on {@code db} with {@code broker}'s configuration and properties. */
+  static ConfigurableApplicationContext start(
+      MySqlTopology topology, String db, Class<?> broker, String... extra) {
+    Map<String, Object> properties = new TreeMap<>();
+    properties.put("spring.datasource.url", topology.source().jdbcUrl(db));
+    properties.put("spring.datasource.username", topology.source().user());
+    properties.put("spring.datasource.password", topology.source().password());
+    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
+    properties.put("spring.jpa.hibernate.ddl-auto", "none");
+    properties.put("tidemark.cluster", CLUSTER);
+    properties.put("tidemark.token.secret", SECRET);
+    properties.put("tidemark.replicas[0].name", "replica-1");
+    properties.put("tidemark.replicas[0].url", topology.replica().jdbcUrl(db));
+    properties.put("tidemark.topology.refresh-interval", "200ms");
+    for (String pair : extra) {
+      int equals = pair.indexOf('=');
+      properties.put(pair.substring(0, equals), pair.substring(equals + 1));
+    }
+    return new SpringApplicationBuilder(MessagingApplication.class, broker)
+        .web(WebApplicationType.NONE)
+        .properties(properties)
+        .run();
+  }
+
+  static void createSchema(MySqlTopology topology, String db) {
+    topology
+        .source()
+        .execute("CREATE TABLE `" + db + "`.orders (id BIGINT PRIMARY KEY, note VARCHAR(40))");
+  }
+
+  /** How the producer sends relative to its write. */
+  enum Send {
+    AFTER_WRITE,
+    INSIDE_TRANSACTION,
+    AFTER_COMMIT,
+    TO_BATCH
+  }
+
+  /** What the consumer's rounds saw. */
+  record Tally(
+      int messages, int stale, int onReplica, int onSource, Map<Reason, Integer> reasons) {}
+
+  private static final AtomicLong ids = new AtomicLong(System.nanoTime() % 1_000_000_000L);
+
+  /**
+   * {@code rounds} times: pauses the replica's applier, has {@code producer} write and publish
+   * {@code perRound} orders as {@code send} says, each in a unit of work of its own, resumes the
+   * applier a little later, and collects what {@code consumer}'s listener read.
+   */
+  static Tally deliver(
+      MySqlTopology topology,
+      ConfigurableApplicationContext producer,
+      ConfigurableApplicationContext consumer,
+      Send send,
+      int rounds,
+      int perRound) {
+    Orders orders = producer.getBean(Orders.class);
+    Received received = consumer.getBean(Received.class);
+    int messages = 0;
+    int stale = 0;
+    int onReplica = 0;
+    int onSource = 0;
+    Map<Reason, Integer> reasons = new TreeMap<>();
+    for (int round = 0; round < rounds; round++) {
+      topology.replica().pauseApplier();
+      CompletableFuture<Void> resume;
+      try {
+        for (int i = 0; i < perRound; i++) {
+          long id = ids.incrementAndGet();
+          try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+            switch (send) {
+              case AFTER_WRITE -> orders.createAndPublish(id);
+              case INSIDE_TRANSACTION -> orders.createAndPublishInTransaction(id);
+              case AFTER_COMMIT -> orders.createAndPublishAfterCommit(id);
+              case TO_BATCH -> orders.createAndPublishToBatch(id);
+            }
+          }
+        }
+      } finally {
+        resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+      }
+      int seen = 0;
+      while (seen < perRound) {
+        Received.Outcome outcome = received.next();
+        seen += outcome.ids();
+        reasons.merge(outcome.reason(), outcome.ids(), Integer::sum);
+        stale += outcome.ids() - outcome.found();
+        if (outcome.reason() == Reason.SOURCE_BY_POLICY
+            || outcome.reason() == Reason.SOURCE_FALLBACK) {
+          onSource += outcome.ids();
+        } else {
+          onReplica += outcome.ids();
+        }
+      }
+      messages += seen;
+      resume.join();
+    }
+    assertThat(received.pending()).as("outcomes beyond the messages sent").isZero();
+    return new Tally(messages, stale, onReplica, onSource, reasons);
+  }
+
+  /** A header value with a token of {@code gtids} that expired a day ago. */
+  static String expiredHeader(GtidSet gtids) {
+    TokenConfig config =
+        TokenConfig.builder(
+                KeyRing.builder()
+                    .key("k1", SECRET.getBytes(StandardCharsets.UTF_8))
+                    .active("k1")
+                    .build())
+            .clock(InstantSource.fixed(Instant.now().minus(Duration.ofDays(2))))
+            .build();
+    TokenCodec codec = new TokenCodec(config);
+    return codec.withToken(ConsistencyHeader.EMPTY, codec.issue(CLUSTER, gtids)).toString();
+  }
+
+  /** A header value with a token of {@code gtids} signed with a secret no instance has. */
+  static String forgedHeader(GtidSet gtids) {
+    TokenConfig config =
+        TokenConfig.builder(
+                KeyRing.builder()
+                    .key(
+                        "k1",
+                        "not-the-secret-of-any-instance-here-0".getBytes(StandardCharsets.UTF_8))
+                    .active("k1")
+                    .build())
+            .build();
+    TokenCodec codec = new TokenCodec(config);
+    return codec.withToken(ConsistencyHeader.EMPTY, codec.issue(CLUSTER, gtids)).toString();
+  }
+
+  @Service
+  static class Orders {
+    private final JdbcTemplate jdbc;
+    private final Publisher publisher;
+    private final ApplicationEventPublisher events;
+
+    Orders(JdbcTemplate jdbc, Publisher publisher, ApplicationEventPublisher events) {
+      this.jdbc = jdbc;
+      this.publisher = publisher;
+      this.events = events;
+    }
+
+    void create(long id) {
+      jdbc.update("INSERT INTO orders VALUES (?, 'new')", id);
+    }
+
+    /** An auto-committed write, then the message. */
+    void createAndPublish(long id) {
+      create(id);
+      publisher.publish(Long.toString(id));
+    }
+
+    void createAndPublishToBatch(long id) {
+      create(id);
+      publisher.publishToBatch(Long.toString(id));
+    }
+
+    /** The message is sent before the write it follows commits. */
+    @Transactional
+    public void createAndPublishInTransaction(long id) {
+      create(id);
+      publisher.publish(Long.toString(id));
+    }
+
+    /** The message is sent once the write has committed, as the docs advise. */
+    @Transactional
+    public void createAndPublishAfterCommit(long id) {
+      create(id);
+      events.publishEvent(new Created(id));
+    }
+
+    @TransactionalEventListener
+    public void committed(Created created) {
+      publisher.publish(Long.toString(created.id()));
+    }
+
+    record Created(long id) {}
+  }
+
+  @Service
+  static class Reads {
+    private final NamedParameterJdbcTemplate jdbc;
+
+    Reads(NamedParameterJdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    /** How many of {@code ids} the read finds. */
+    @ReadYourWrites(timeout = 5000)
+    public int found(List<Long> ids) {
+      Integer found =
+          jdbc.queryForObject(
+              "SELECT COUNT(*) FROM orders WHERE id IN (:ids)", Map.of("ids", ids), Integer.class);
+      return found == null ? 0 : found;
+    }
+  }
+}
