@@ -73,7 +73,10 @@ final class JmsTokensPostProcessor extends AbstractAdvisingBeanPostProcessor {
 
   @Override
   public Class<?> determineBeanType(Class<?> beanClass, String beanName) {
-    return subclassable(beanClass) ? super.determineBeanType(beanClass, beanName) : beanClass;
+    // The type check first: this runs for every bean class of the context.
+    return isEligible(beanClass) && !subclassable(beanClass)
+        ? beanClass
+        : super.determineBeanType(beanClass, beanName);
   }
 
   @Override

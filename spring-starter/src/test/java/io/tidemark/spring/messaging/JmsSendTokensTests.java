@@ -16,6 +16,7 @@ import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.TextMessage;
 import java.util.Map;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.AopUtils;
@@ -52,6 +53,25 @@ class JmsSendTokensTests {
               }
 
               assertThat(gtidsOf(jms.receive("send.bound"))).isEqualTo(GtidSet.parse(GTIDS));
+            });
+  }
+
+  @Test
+  void withoutCachingTheProvidersFactoryBeanIsCoveredAsItsOwnClass() {
+    EmbeddedArtemis.runner()
+        .withPropertyValues("spring.jms.cache.enabled=false")
+        .run(
+            context -> {
+              ConnectionFactory factory = context.getBean(ConnectionFactory.class);
+              assertThat(factory).isInstanceOf(ActiveMQConnectionFactory.class);
+              assertThat(AopUtils.isCglibProxy(factory)).isTrue();
+              JmsTemplate jms = context.getBean(JmsTemplate.class);
+
+              try (ConsistencyContext.Binding bound = afterWrites()) {
+                jms.convertAndSend("send.uncached", "hello");
+              }
+
+              assertThat(gtidsOf(jms.receive("send.uncached"))).isEqualTo(GtidSet.parse(GTIDS));
             });
   }
 
