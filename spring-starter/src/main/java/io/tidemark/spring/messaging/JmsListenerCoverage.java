@@ -1,6 +1,7 @@
 package io.tidemark.spring.messaging;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -90,7 +91,7 @@ final class JmsListenerCoverage implements SmartLifecycle {
 
   /** Each container, named by its registry id or its bean name. */
   private Map<String, MessageListenerContainer> containers() {
-    Map<String, MessageListenerContainer> all = new java.util.LinkedHashMap<>();
+    Map<String, MessageListenerContainer> all = new LinkedHashMap<>();
     for (JmsListenerEndpointRegistry registry : registries()) {
       for (String id : registry.getListenerContainerIds()) {
         MessageListenerContainer container = registry.getListenerContainer(id);
@@ -113,7 +114,7 @@ final class JmsListenerCoverage implements SmartLifecycle {
 
   /** The singletons of {@code type} created so far: this must create none. */
   private <T> Map<String, T> created(Class<T> type) {
-    Map<String, T> found = new java.util.LinkedHashMap<>();
+    Map<String, T> found = new LinkedHashMap<>();
     for (String name : beans.getBeanNamesForType(type, false, false)) {
       Object bean = beans.getSingleton(name);
       if (type.isInstance(bean)) {

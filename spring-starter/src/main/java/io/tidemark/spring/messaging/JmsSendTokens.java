@@ -1,5 +1,6 @@
 package io.tidemark.spring.messaging;
 
+import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSContext;
@@ -17,6 +18,7 @@ import java.io.Serializable;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
@@ -41,7 +43,7 @@ final class JmsSendTokens implements InvocationHandler {
         @Override
         protected Class<?>[] computeValue(Class<?> type) {
           return ClassUtils.getAllInterfacesForClassAsSet(type, type.getClassLoader()).stream()
-              .filter(face -> java.lang.reflect.Modifier.isPublic(face.getModifiers()))
+              .filter(face -> Modifier.isPublic(face.getModifiers()))
               .toArray(Class<?>[]::new);
         }
       };
@@ -176,7 +178,7 @@ final class JmsSendTokens implements InvocationHandler {
       }
       return message;
     } else if (type == byte[].class) {
-      jakarta.jms.BytesMessage message = context.createBytesMessage();
+      BytesMessage message = context.createBytesMessage();
       if (body != null) {
         message.writeBytes((byte[]) body);
       }
