@@ -38,9 +38,9 @@ import org.springframework.web.reactive.function.client.WebClient;
  * the context already, through core's {@code ConsistencyContextAccessor}, and a task is bound to
  * its context once, by one mechanism.
  *
- * <p>Work queued in a message broker carries the token in a message header through the {@link
- * TokenExchange} bean: {@code headerFor(context)} on the producer, {@code receive(value, deadline)}
- * on the consumer.
+ * <p>Kafka, RabbitMQ and JMS messages carry the token through the messaging auto-configuration;
+ * work queued elsewhere carries it in a message header through the {@link TokenExchange} bean:
+ * {@code headerFor(context)} on the producer, {@code receive(value, deadline)} on the consumer.
  *
  * <p>Replace a part with a bean of the same name: {@code tidemarkTaskDecorator}, {@code
  * tidemarkRestClientCustomizer}, {@code tidemarkRestTemplateCustomizer}, {@code

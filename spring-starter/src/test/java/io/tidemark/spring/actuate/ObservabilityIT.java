@@ -101,8 +101,11 @@ class ObservabilityIT {
                 "tidemark.topology.probe-connect-timeout=300ms",
                 "tidemark.topology.probe-read-timeout=500ms",
                 "management.endpoints.web.exposure.include=health,tidemark",
-                // No Redis here, though Boot's Redis auto-configuration is on the class path.
+                // No Redis or brokers here, though Boot's auto-configurations of them are on the
+                // class path.
                 "management.health.redis.enabled=false",
+                "management.health.rabbit.enabled=false",
+                "management.health.jms.enabled=false",
                 "management.endpoint.health.show-details=always")
             .run();
     base =

@@ -11,8 +11,12 @@ import io.tidemark.spring.messaging.MessagingApplication.Tally;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +28,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * The token across a real Kafka broker (spring-kafka-test's embedded KRaft broker, in this JVM):
@@ -45,7 +52,14 @@ class KafkaTokensIT {
     topology = shared;
     broker =
         new EmbeddedKafkaKraftBroker(
-            1, 1, "orders", "orders-batch", "orders-off", "orders-off-batch");
+            1,
+            1,
+            "orders",
+            "orders-batch",
+            "orders-retry",
+            "orders-retry-dead",
+            "orders-off",
+            "orders-off-batch");
     // One broker holds the transaction log alone.
     broker.brokerProperty("transaction.state.log.replication.factor", "1");
     broker.brokerProperty("transaction.state.log.min.isr", "1");
@@ -162,6 +176,34 @@ class KafkaTokensIT {
   }
 
   @Test
+  void aRetriedRecordAndItsDeadLetterAreReadWithItsToken() {
+    @SuppressWarnings("unchecked")
+    KafkaTemplate<String, String> kafka = producer.getBean(KafkaTemplate.class);
+    MessagingApplication.Orders orders = producer.getBean(MessagingApplication.Orders.class);
+    Received received = consumer.getBean(Received.class);
+    long retried = System.nanoTime();
+    long dead = retried + 1;
+    topology.replica().pauseApplier();
+    try {
+      try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+        orders.create(retried);
+        orders.create(dead);
+        kafka.send("orders-retry", Long.toString(retried)).join();
+        kafka.send("orders-retry", KafkaBroker.DEAD + dead).join();
+      }
+    } finally {
+      topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+    }
+
+    for (int i = 0; i < 2; i++) {
+      Received.Outcome outcome = received.next();
+      assertThat(outcome.found()).isEqualTo(1);
+      assertThat(outcome.dirty()).isFalse();
+      assertThat(outcome.reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
+    }
+  }
+
+  @Test
   void withoutTokensOnRecordsTheListenerReadsStaleOrders() {
     try (ConfigurableApplicationContext off =
         start(
@@ -179,7 +221,11 @@ class KafkaTokensIT {
   @Configuration(proxyBeanMethods = false)
   static class KafkaBroker {
 
+    /** Marks a record whose listener always fails, so that it ends as a dead letter. */
+    static final String DEAD = "dead:";
+
     private final Received received;
+    private final Set<String> failedOnce = ConcurrentHashMap.newKeySet();
 
     KafkaBroker(Received received) {
       this.received = received;
@@ -206,6 +252,35 @@ class KafkaTokensIT {
           kafka.send(record).join();
         }
       };
+    }
+
+    /** One retry, then the record goes to its topic's dead-letter topic. */
+    @Bean
+    DefaultErrorHandler kafkaErrorHandler(KafkaTemplate<String, String> kafka) {
+      return new DefaultErrorHandler(
+          new DeadLetterPublishingRecoverer(
+              kafka, (record, failure) -> new TopicPartition(record.topic() + "-dead", 0)),
+          new FixedBackOff(0, 1));
+    }
+
+    /** Fails each record's first attempt, and every attempt of a dead one. */
+    @KafkaListener(
+        topics = "orders-retry",
+        groupId = "${spring.kafka.consumer.group-id:consumer}",
+        autoStartup = "${messaging.listen}")
+    void onRetried(String payload) {
+      if (payload.startsWith(DEAD) || failedOnce.add(payload)) {
+        throw new IllegalStateException("this attempt at " + payload + " fails");
+      }
+      received.handle(payload);
+    }
+
+    @KafkaListener(
+        topics = "orders-retry-dead",
+        groupId = "${spring.kafka.consumer.group-id:consumer}",
+        autoStartup = "${messaging.listen}")
+    void onDeadLetter(String payload) {
+      received.handle(payload.substring(DEAD.length()));
     }
 
     /** With Kafka transactions on, {@code @Transactional} still means the database's. */

@@ -222,19 +222,21 @@ class MessagingApplication {
       publisher.publish(Long.toString(id));
     }
 
-    /** The message is sent once the write has committed, as the docs advise. */
+    record Created(long id) {}
+
+    // tag::after-commit[]
     @Transactional
     public void createAndPublishAfterCommit(long id) {
       create(id);
       events.publishEvent(new Created(id));
     }
 
+    // Runs once the transaction has committed: the message's token covers the order.
     @TransactionalEventListener
     public void committed(Created created) {
       publisher.publish(Long.toString(created.id()));
     }
-
-    record Created(long id) {}
+    // end::after-commit[]
   }
 
   @Service
