@@ -15,9 +15,14 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageListener;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,7 +73,12 @@ class JmsTokensIT {
         .setJournalDirectory(data.resolve("journal").toString())
         .setPagingDirectory(data.resolve("paging").toString())
         .setLargeMessagesDirectory(data.resolve("large").toString())
-        .addAcceptorConfiguration("in-vm", BROKER);
+        .addAcceptorConfiguration("in-vm", BROKER)
+        .addAddressSetting(
+            "orders-retry",
+            new AddressSettings()
+                .setMaxDeliveryAttempts(2)
+                .setDeadLetterAddress(SimpleString.of("orders-retry-dead")));
   }
 
   private static ConfigurableApplicationContext start(boolean listen, String... extra) {
@@ -179,6 +189,33 @@ class JmsTokensIT {
   }
 
   @Test
+  void aRedeliveredMessageAndItsDeadLetterAreReadWithItsToken() {
+    JmsTemplate jms = producer.getBean(JmsTemplate.class);
+    MessagingApplication.Orders orders = producer.getBean(MessagingApplication.Orders.class);
+    Received received = consumer.getBean(Received.class);
+    long retried = System.nanoTime();
+    long dead = retried + 1;
+    topology.replica().pauseApplier();
+    try {
+      try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+        orders.create(retried);
+        orders.create(dead);
+        jms.convertAndSend("orders-retry", Long.toString(retried));
+        jms.convertAndSend("orders-retry", JmsBroker.DEAD + dead);
+      }
+    } finally {
+      topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+    }
+
+    for (int i = 0; i < 2; i++) {
+      Received.Outcome outcome = received.next();
+      assertThat(outcome.found()).isEqualTo(1);
+      assertThat(outcome.dirty()).isFalse();
+      assertThat(outcome.reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
+    }
+  }
+
+  @Test
   void withoutTokensOnMessagesTheListenerReadsStaleOrders() {
     try (ConfigurableApplicationContext off =
         start(true, "messaging.queue=orders-off", "tidemark.messaging.jms.enabled=false")) {
@@ -198,7 +235,11 @@ class JmsTokensIT {
 
     private static final String PROPERTY = "ConsistencyToken";
 
+    /** Marks a message whose listener always fails, so that it ends as a dead letter. */
+    static final String DEAD = "dead:";
+
     private final Received received;
+    private final Set<String> failedOnce = ConcurrentHashMap.newKeySet();
 
     JmsBroker(Received received) {
       this.received = received;
@@ -234,6 +275,23 @@ class JmsTokensIT {
     @JmsListener(destination = "${messaging.queue:orders}")
     void onOrder(String payload) {
       received.handle(payload);
+    }
+
+    /**
+     * Fails each message's first delivery, and every delivery of a dead one, which the broker moves
+     * to the dead-letter address after two.
+     */
+    @JmsListener(destination = "orders-retry")
+    void onRedelivered(String payload) {
+      if (payload.startsWith(DEAD) || failedOnce.add(payload)) {
+        throw new IllegalStateException("this delivery of " + payload + " fails");
+      }
+      received.handle(payload);
+    }
+
+    @JmsListener(destination = "orders-retry-dead")
+    void onDeadLetter(String payload) {
+      received.handle(payload.substring(DEAD.length()));
     }
 
     @Bean
