@@ -2,15 +2,17 @@ package io.tidemark.spring.autoconfigure;
 
 /**
  * A configuration Tidemark cannot start with: what is wrong, and what to do about it (shown by
- * {@link TidemarkFailureAnalyzer}).
+ * {@link TidemarkFailureAnalyzer}). Public so that the configurations of the other packages, such
+ * as messaging's, refuse a setting the same way.
  */
-final class TidemarkStartupException extends IllegalStateException {
+public final class TidemarkStartupException extends IllegalStateException {
 
   private static final long serialVersionUID = 1L;
 
   private final String action;
 
-  TidemarkStartupException(String problem, String action) {
+  /** A start refused because of {@code problem}, which {@code action} says how to fix. */
+  public TidemarkStartupException(String problem, String action) {
     super(problem);
     this.action = action;
   }

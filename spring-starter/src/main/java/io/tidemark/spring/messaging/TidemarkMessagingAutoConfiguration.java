@@ -28,7 +28,8 @@ import org.springframework.context.annotation.Import;
 @Import({
   TokenExchangeConfiguration.class,
   KafkaTokensConfiguration.class,
-  RabbitTokensConfiguration.class
+  RabbitTokensConfiguration.class,
+  JmsTokensConfiguration.class
 })
 public final class TidemarkMessagingAutoConfiguration {
 

@@ -1,0 +1,319 @@
+package io.tidemark.spring.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import io.tidemark.spring.messaging.MessagingApplication.Send;
+import io.tidemark.spring.messaging.MessagingApplication.Tally;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageListener;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.core.config.Configuration;
+import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
+import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jms.annotation.JmsListener;
+import org.springframework.jms.core.JmsClient;
+import org.springframework.jms.core.JmsTemplate;
+import org.springframework.jms.listener.DefaultMessageListenerContainer;
+import org.springframework.jms.support.JmsUtils;
+
+/**
+ * The token across a real JMS broker (an Artemis server embedded in this JVM, which both instances
+ * reach through its in-VM acceptor): one instance writes and publishes with Boot's templates,
+ * another instance's {@code @JmsListener}, and a listener container bean of its own, read the order
+ * under {@code @ReadYourWrites} while the replica's applier is paused.
+ */
+@ExtendWith(TestkitExtension.class)
+class JmsTokensIT {
+
+  private static final String BROKER = "vm://731";
+
+  private static EmbeddedActiveMQ broker;
+  private static MySqlTopology topology;
+  private static String db;
+  private static ConfigurableApplicationContext producer;
+  private static ConfigurableApplicationContext consumer;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) throws Exception {
+    topology = shared;
+    broker = new EmbeddedActiveMQ().setConfiguration(brokerConfiguration()).start();
+    db = topology.createDatabase("jms");
+    MessagingApplication.createSchema(topology, db);
+    producer = start(false);
+    consumer = start(true);
+  }
+
+  private static Configuration brokerConfiguration() throws Exception {
+    Path data = Files.createTempDirectory("tidemark-artemis");
+    return new ConfigurationImpl()
+        .setPersistenceEnabled(false)
+        .setSecurityEnabled(false)
+        .setJMXManagementEnabled(false)
+        .setBindingsDirectory(data.resolve("bindings").toString())
+        .setJournalDirectory(data.resolve("journal").toString())
+        .setPagingDirectory(data.resolve("paging").toString())
+        .setLargeMessagesDirectory(data.resolve("large").toString())
+        .addAcceptorConfiguration("in-vm", BROKER)
+        .addAddressSetting(
+            "orders-retry",
+            new AddressSettings()
+                .setMaxDeliveryAttempts(2)
+                .setDeadLetterAddress(SimpleString.of("orders-retry-dead")));
+  }
+
+  private static ConfigurableApplicationContext start(boolean listen, String... extra) {
+    String[] properties = new String[extra.length + 5];
+    properties[0] = "spring.artemis.mode=native";
+    properties[1] = "spring.artemis.broker-url=" + BROKER;
+    properties[2] = "spring.jms.listener.auto-startup=" + listen;
+    properties[3] = "messaging.listen=" + listen;
+    // The broker's audit log writes a few lines for each message.
+    properties[4] = "logging.level.org.apache.activemq=WARN";
+    System.arraycopy(extra, 0, properties, 5, extra.length);
+    return MessagingApplication.start(topology, db, JmsBroker.class, properties);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    producer.close();
+    consumer.close();
+    broker.stop();
+  }
+
+  @Test
+  void aMessageSentAfterItsWriteIsReadOnTheReplicaOnceTheWriteIsThere() {
+    Tally tally =
+        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_WRITE, 4, 100);
+
+    assertThat(tally.messages()).isEqualTo(400);
+    assertThat(tally.stale()).isZero();
+    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(400);
+  }
+
+  @Test
+  void aMessageSentInsideTheWritesTransactionIsReadOnTheSource() {
+    // The template's transacted session is synchronized with the database transaction and
+    // commits after it: the listener never gets the message before the order is on the source.
+    try (ConfigurableApplicationContext transactional =
+        start(false, "spring.jms.template.session.transacted=true")) {
+      Tally tally =
+          MessagingApplication.deliver(
+              topology, transactional, consumer, Send.INSIDE_TRANSACTION, 2, 100);
+
+      assertThat(tally.stale()).isZero();
+      assertThat(tally.onSource()).as("the marker sends the reads to the source").isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aMessageSentAfterTheCommitIsReadOnTheReplica() {
+    Tally tally =
+        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_COMMIT, 2, 100);
+
+    assertThat(tally.stale()).isZero();
+    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(200);
+  }
+
+  @Test
+  void aMessageSentByJmsClientToAListenerContainerBeanIsReadOnTheReplica() {
+    Tally tally = MessagingApplication.deliver(topology, producer, consumer, Send.TO_BATCH, 3, 100);
+
+    assertThat(tally.messages()).isEqualTo(300);
+    assertThat(tally.stale()).isZero();
+    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(300);
+  }
+
+  @Test
+  void aMessageWhoseTokenDoesNotVerifyIsReadOnTheSourceAndCounted() {
+    MeterRegistry meters = consumer.getBean(MeterRegistry.class);
+    Received received = consumer.getBean(Received.class);
+    MessagingApplication.Orders orders = producer.getBean(MessagingApplication.Orders.class);
+    MessagingApplication.Publisher publisher =
+        producer.getBean(MessagingApplication.Publisher.class);
+    long expired = System.nanoTime();
+    long forged = expired + 1;
+    topology.replica().pauseApplier();
+    try {
+      GtidSet written;
+      try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+        orders.create(expired);
+        orders.create(forged);
+        written = unit.context().gtids();
+      }
+      // Sent from a thread without a context: the properties go as they are.
+      publisher.publishWithHeader(
+          Long.toString(expired), MessagingApplication.expiredHeader(written));
+      publisher.publishWithHeader(
+          Long.toString(forged), MessagingApplication.forgedHeader(written));
+
+      for (int i = 0; i < 2; i++) {
+        Received.Outcome outcome = received.next();
+        assertThat(outcome.found()).isEqualTo(1);
+        assertThat(outcome.dirty()).isTrue();
+        assertThat(outcome.reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
+      }
+    } finally {
+      topology.replica().resumeApplier();
+    }
+    assertThat(rejected(meters, "expired")).isEqualTo(1.0);
+    assertThat(rejected(meters, "bad_signature")).isEqualTo(1.0);
+  }
+
+  private static double rejected(MeterRegistry meters, String reason) {
+    return meters
+        .get("tidemark.messaging.rejected")
+        .tag("technology", "jms")
+        .tag("reason", reason)
+        .counter()
+        .count();
+  }
+
+  @Test
+  void aRedeliveredMessageAndItsDeadLetterAreReadWithItsToken() {
+    JmsTemplate jms = producer.getBean(JmsTemplate.class);
+    MessagingApplication.Orders orders = producer.getBean(MessagingApplication.Orders.class);
+    Received received = consumer.getBean(Received.class);
+    long retried = System.nanoTime();
+    long dead = retried + 1;
+    topology.replica().pauseApplier();
+    try {
+      try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+        orders.create(retried);
+        orders.create(dead);
+        jms.convertAndSend("orders-retry", Long.toString(retried));
+        jms.convertAndSend("orders-retry", JmsBroker.DEAD + dead);
+      }
+    } finally {
+      topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+    }
+
+    for (int i = 0; i < 2; i++) {
+      Received.Outcome outcome = received.next();
+      assertThat(outcome.found()).isEqualTo(1);
+      assertThat(outcome.dirty()).isFalse();
+      assertThat(outcome.reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
+    }
+  }
+
+  @Test
+  void withoutTokensOnMessagesTheListenerReadsStaleOrders() {
+    try (ConfigurableApplicationContext off =
+        start(true, "messaging.queue=orders-off", "tidemark.messaging.jms.enabled=false")) {
+      Tally tally = MessagingApplication.deliver(topology, off, off, Send.AFTER_WRITE, 1, 50);
+
+      assertThat(tally.stale()).as("orders the listener did not find").isPositive();
+    }
+  }
+
+  /**
+   * The broker's part of the application: Boot's template and JMS client, a {@code @JmsListener}
+   * and a listener container bean. JMS has no batches: {@link Send#TO_BATCH} goes through {@code
+   * JmsClient} to the container bean's queue.
+   */
+  @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+  static class JmsBroker {
+
+    private static final String PROPERTY = "ConsistencyToken";
+
+    /** Marks a message whose listener always fails, so that it ends as a dead letter. */
+    static final String DEAD = "dead:";
+
+    private final Received received;
+    private final Set<String> failedOnce = ConcurrentHashMap.newKeySet();
+
+    JmsBroker(Received received) {
+      this.received = received;
+    }
+
+    @Bean
+    MessagingApplication.Publisher publisher(
+        JmsTemplate jms, JmsClient client, @Value("${messaging.queue:orders}") String queue) {
+      return new MessagingApplication.Publisher() {
+        @Override
+        public void publish(String payload) {
+          jms.convertAndSend(queue, payload);
+        }
+
+        @Override
+        public void publishToBatch(String payload) {
+          client.destination(queue + "-second").send(payload);
+        }
+
+        @Override
+        public void publishWithHeader(String payload, String header) {
+          jms.convertAndSend(
+              queue,
+              payload,
+              message -> {
+                message.setStringProperty(PROPERTY, header);
+                return message;
+              });
+        }
+      };
+    }
+
+    @JmsListener(destination = "${messaging.queue:orders}")
+    void onOrder(String payload) {
+      received.handle(payload);
+    }
+
+    /**
+     * Fails each message's first delivery, and every delivery of a dead one, which the broker moves
+     * to the dead-letter address after two.
+     */
+    @JmsListener(destination = "orders-retry")
+    void onRedelivered(String payload) {
+      if (payload.startsWith(DEAD) || failedOnce.add(payload)) {
+        throw new IllegalStateException("this delivery of " + payload + " fails");
+      }
+      received.handle(payload);
+    }
+
+    @JmsListener(destination = "orders-retry-dead")
+    void onDeadLetter(String payload) {
+      received.handle(payload.substring(DEAD.length()));
+    }
+
+    @Bean
+    DefaultMessageListenerContainer secondOrders(
+        ConnectionFactory connections,
+        @Value("${messaging.queue:orders}") String queue,
+        @Value("${messaging.listen}") boolean listen) {
+      DefaultMessageListenerContainer container = new DefaultMessageListenerContainer();
+      container.setConnectionFactory(connections);
+      container.setDestinationName(queue + "-second");
+      container.setSessionTransacted(true);
+      container.setAutoStartup(listen);
+      container.setMessageListener(
+          (MessageListener)
+              message -> {
+                try {
+                  received.handle(message.getBody(String.class));
+                } catch (JMSException e) {
+                  throw JmsUtils.convertJmsAccessException(e);
+                }
+              });
+      return container;
+    }
+  }
+}
