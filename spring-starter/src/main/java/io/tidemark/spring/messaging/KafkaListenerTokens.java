@@ -3,6 +3,7 @@ package io.tidemark.spring.messaging;
 import io.tidemark.ConsistencyContext;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -33,7 +34,9 @@ final class KafkaListenerTokens
   public ConsumerRecord<Object, Object> intercept(
       ConsumerRecord<Object, Object> record, Consumer<Object, Object> consumer) {
     MessageTokens messages = tokens.get();
-    bind(messages.incoming(TECHNOLOGY, List.of(valueOf(record, messages.header()))));
+    bind(
+        messages.incoming(
+            TECHNOLOGY, Collections.singletonList(valueOf(record, messages.header()))));
     return record;
   }
 

@@ -176,6 +176,24 @@ class KafkaTokensIT {
   }
 
   @Test
+  void aRecordWithoutATokenIsReadOnTheReplicaWithoutAWait() {
+    @SuppressWarnings("unchecked")
+    KafkaTemplate<String, String> kafka = producer.getBean(KafkaTemplate.class);
+    long id = System.nanoTime();
+    try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+      producer.getBean(MessagingApplication.Orders.class).create(id);
+    }
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+
+    kafka.send("orders", Long.toString(id)).join(); // from a thread without a context
+
+    Received.Outcome outcome = consumer.getBean(Received.class).next();
+    assertThat(outcome.found()).isEqualTo(1);
+    assertThat(outcome.dirty()).isFalse();
+    assertThat(outcome.reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
+  }
+
+  @Test
   void aRetriedRecordAndItsDeadLetterAreReadWithItsToken() {
     @SuppressWarnings("unchecked")
     KafkaTemplate<String, String> kafka = producer.getBean(KafkaTemplate.class);

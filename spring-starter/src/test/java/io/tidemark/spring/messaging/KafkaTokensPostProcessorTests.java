@@ -75,6 +75,21 @@ class KafkaTokensPostProcessorTests {
   }
 
   @Test
+  void aRecordWithoutATokenRunsInAnEmptyContext() {
+    KafkaListenerTokens listener = new KafkaListenerTokens(() -> tokens);
+    ConsumerRecord<Object, Object> record = new ConsumerRecord<>("orders", 0, 0, null, "1");
+
+    listener.intercept(record, null);
+    try {
+      assertThat(ConsistencyContext.current().gtids().isEmpty()).isTrue();
+      assertThat(ConsistencyContext.current().isDirty()).isFalse();
+    } finally {
+      listener.afterRecord(record, null);
+    }
+    assertThat(ConsistencyContext.currentOrNull()).isNull();
+  }
+
+  @Test
   void theUsersRecordInterceptorRunsInTheRecordsContextWhichEndsAfterTheRecord() {
     ConcurrentKafkaListenerContainerFactory<Object, Object> listeners =
         new ConcurrentKafkaListenerContainerFactory<>();
