@@ -3,6 +3,7 @@ package io.tidemark.spring.messaging;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import io.tidemark.spring.web.TokenExchangeConfiguration;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
@@ -40,6 +41,14 @@ public final class TidemarkMessagingAutoConfiguration {
       TokenExchange tidemarkTokenExchange,
       TidemarkProperties properties,
       ObjectProvider<MessageTokens.Rejections> rejections) {
+    if (properties.getMessaging().getHeader().isBlank()) {
+      throw new TidemarkStartupException(
+          "tidemark.messaging.header is blank: Kafka records and RabbitMQ messages would carry"
+              + " no token.",
+          "Set tidemark.messaging.header to a header name such as Consistency-Token (the"
+              + " default), or set tidemark.messaging.kafka.enabled=false and"
+              + " tidemark.messaging.rabbit.enabled=false.");
+    }
     return new MessageTokens(
         tidemarkTokenExchange,
         properties.getMessaging(),

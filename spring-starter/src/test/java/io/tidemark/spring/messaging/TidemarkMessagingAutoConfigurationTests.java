@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.spring.autoconfigure.TestConfigurations;
 import io.tidemark.spring.autoconfigure.TestTokens;
+import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import io.tidemark.token.TokenRejectedException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -53,6 +54,19 @@ class TidemarkMessagingAutoConfigurationTests {
         .withConfiguration(AutoConfigurations.of(TidemarkMessagingAutoConfiguration.class))
         .withUserConfiguration(TestConfigurations.PropertiesOnly.class)
         .run(context -> assertThat(context).doesNotHaveBean(MessageTokens.class));
+  }
+
+  @Test
+  void aBlankHeaderNameStopsTheStart() {
+    runner
+        .withPropertyValues("tidemark.messaging.header= ")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(TidemarkStartupException.class)
+                    .hasMessageContaining("tidemark.messaging.header is blank"));
   }
 
   @Test
