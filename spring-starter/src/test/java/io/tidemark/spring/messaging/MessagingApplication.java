@@ -2,6 +2,7 @@ package io.tidemark.spring.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
@@ -157,6 +158,55 @@ class MessagingApplication {
     }
     assertThat(received.pending()).as("outcomes beyond the messages sent").isZero();
     return new Tally(messages, stale, onReplica, onSource, reasons);
+  }
+
+  /**
+   * Has {@code producer} write two orders with the replica's applier paused and publish them, from
+   * a thread without a context, with an expired and a forged token; {@code consumer}'s listener
+   * must read both on the source, and count each rejection against {@code technology}.
+   */
+  static void deliverRejected(
+      MySqlTopology topology,
+      ConfigurableApplicationContext producer,
+      ConfigurableApplicationContext consumer,
+      String technology) {
+    MeterRegistry meters = consumer.getBean(MeterRegistry.class);
+    Received received = consumer.getBean(Received.class);
+    Orders orders = producer.getBean(Orders.class);
+    Publisher publisher = producer.getBean(Publisher.class);
+    long expired = ids.incrementAndGet();
+    long forged = ids.incrementAndGet();
+    topology.replica().pauseApplier();
+    try {
+      GtidSet written;
+      try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+        orders.create(expired);
+        orders.create(forged);
+        written = unit.context().gtids();
+      }
+      publisher.publishWithHeader(Long.toString(expired), expiredHeader(written));
+      publisher.publishWithHeader(Long.toString(forged), forgedHeader(written));
+
+      for (int i = 0; i < 2; i++) {
+        Received.Outcome outcome = received.next();
+        assertThat(outcome.found()).isEqualTo(1);
+        assertThat(outcome.dirty()).isTrue();
+        assertThat(outcome.reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
+      }
+    } finally {
+      topology.replica().resumeApplier();
+    }
+    for (String reason : List.of("expired", "bad_signature")) {
+      assertThat(
+              meters
+                  .get("tidemark.messaging.rejected")
+                  .tag("technology", technology)
+                  .tag("reason", reason)
+                  .counter()
+                  .count())
+          .as(reason)
+          .isEqualTo(1.0);
+    }
   }
 
   /** A header value with a token of {@code gtids} that expired a day ago. */

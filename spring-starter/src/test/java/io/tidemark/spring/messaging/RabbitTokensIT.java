@@ -2,9 +2,7 @@ package io.tidemark.spring.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.ConsistencyContext;
-import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.spring.messaging.MessagingApplication.Send;
 import io.tidemark.spring.messaging.MessagingApplication.Tally;
@@ -159,47 +157,7 @@ class RabbitTokensIT {
 
   @Test
   void aMessageWhoseTokenDoesNotVerifyIsReadOnTheSourceAndCounted() {
-    MeterRegistry meters = consumer.getBean(MeterRegistry.class);
-    Received received = consumer.getBean(Received.class);
-    MessagingApplication.Orders orders = producer.getBean(MessagingApplication.Orders.class);
-    MessagingApplication.Publisher publisher =
-        producer.getBean(MessagingApplication.Publisher.class);
-    long expired = System.nanoTime();
-    long forged = expired + 1;
-    topology.replica().pauseApplier();
-    try {
-      GtidSet written;
-      try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
-        orders.create(expired);
-        orders.create(forged);
-        written = unit.context().gtids();
-      }
-      // Sent from a thread without a context: the headers go as they are.
-      publisher.publishWithHeader(
-          Long.toString(expired), MessagingApplication.expiredHeader(written));
-      publisher.publishWithHeader(
-          Long.toString(forged), MessagingApplication.forgedHeader(written));
-
-      for (int i = 0; i < 2; i++) {
-        Received.Outcome outcome = received.next();
-        assertThat(outcome.found()).isEqualTo(1);
-        assertThat(outcome.dirty()).isTrue();
-        assertThat(outcome.reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
-      }
-    } finally {
-      topology.replica().resumeApplier();
-    }
-    assertThat(rejected(meters, "expired")).isEqualTo(1.0);
-    assertThat(rejected(meters, "bad_signature")).isEqualTo(1.0);
-  }
-
-  private static double rejected(MeterRegistry meters, String reason) {
-    return meters
-        .get("tidemark.messaging.rejected")
-        .tag("technology", "rabbit")
-        .tag("reason", reason)
-        .counter()
-        .count();
+    MessagingApplication.deliverRejected(topology, producer, consumer, "rabbit");
   }
 
   @Test
