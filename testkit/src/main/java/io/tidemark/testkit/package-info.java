@@ -1,7 +1,7 @@
 /**
  * Real MySQL replication topologies and Redis servers for tests, started as local processes without
  * Docker, with fault injection (applier pause, receiver stop, delay, freeze, kill, failover, errant
- * transactions).
+ * transactions, and network faults through a {@link io.tidemark.testkit.FaultLink}).
  *
  * <p>Entry points: {@link io.tidemark.testkit.MySqlTopology}, {@link
  * io.tidemark.testkit.RedisServer}, {@link io.tidemark.testkit.RedisCluster}, {@link
