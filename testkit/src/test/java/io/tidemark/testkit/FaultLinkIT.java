@@ -174,9 +174,7 @@ class FaultLinkIT {
       // tag::probe-and-pool[]
       String probeUrl = replica.jdbcUrlThrough("probe"); // one link for the health probe
       String poolUrl = replica.jdbcUrlThrough("pool"); // another for the connection pool
-      replica
-          .link("pool")
-          .partition(); // the probe still sees the replica, the pool cannot reach it
+      replica.link("pool").partition(); // the probe still gets through, the pool does not
       // end::probe-and-pool[]
       assertThat(poolUrl).doesNotContain(":" + replica.port() + "/");
       assertThat(query(probeUrl)).isTrue();
