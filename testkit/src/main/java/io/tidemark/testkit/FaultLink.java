@@ -223,8 +223,12 @@ public final class FaultLink implements AutoCloseable {
     CompletableFuture<Void> done = new CompletableFuture<>();
     commands.add(
         () -> {
-          command.run();
-          done.complete(null);
+          try {
+            command.run();
+            done.complete(null);
+          } catch (RuntimeException e) {
+            done.completeExceptionally(e);
+          }
         });
     selector.wakeup();
     try {
@@ -341,6 +345,7 @@ public final class FaultLink implements AutoCloseable {
   }
 
   private void shutDown() {
+    closed = true;
     connections.forEach(ProxiedConnection::close);
     connections.clear();
     open = 0;
