@@ -52,6 +52,7 @@ public final class MySqlNode {
   private final MySqlServerProcess process;
   private final ReplicationDialect dialect;
   private final ServerVersion version;
+  private final FaultLinks links;
   private volatile Role role;
   private volatile boolean readOnly;
 
@@ -60,6 +61,7 @@ public final class MySqlNode {
     this.process = process;
     this.version = version;
     this.dialect = new ReplicationDialect(version);
+    this.links = new FaultLinks(HOST, process.port());
     this.role = role;
     this.readOnly = role == Role.REPLICA;
   }
@@ -113,6 +115,25 @@ public final class MySqlNode {
   /** JDBC URL with {@code database} as the default database. */
   public String jdbcUrl(String database) {
     return "jdbc:mysql://" + HOST + ":" + port() + "/" + database + URL_OPTIONS;
+  }
+
+  /**
+   * The {@link FaultLink} named {@code name} to this server, opened on first use and closed with
+   * the topology. It outlives a {@link #kill()} and {@link #restart()}, which keep the port.
+   * Replication never goes through a link.
+   */
+  public FaultLink link(String name) {
+    return links.named(name);
+  }
+
+  /** JDBC URL through the {@link #link(String) link} named {@code link}. */
+  public String jdbcUrlThrough(String link) {
+    return jdbcUrlThrough(link, "");
+  }
+
+  /** JDBC URL through the link named {@code link}, with {@code database} as the default. */
+  public String jdbcUrlThrough(String link, String database) {
+    return "jdbc:mysql://" + HOST + ":" + link(link).port() + "/" + database + URL_OPTIONS;
   }
 
   /** Opens a new connection as {@link #user()}; the caller closes it. */
@@ -368,6 +389,10 @@ public final class MySqlNode {
 
   MySqlServerProcess process() {
     return process;
+  }
+
+  void closeLinks() {
+    links.closeAll();
   }
 
   private Connection admin() throws SQLException {

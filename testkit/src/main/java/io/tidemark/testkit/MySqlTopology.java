@@ -234,6 +234,7 @@ public final class MySqlTopology implements AutoCloseable {
     closed = true;
     ProcessReaper.forget(this);
     for (MySqlNode node : nodes) {
+      node.closeLinks();
       node.process().kill();
     }
     FileTrees.deleteRecursively(home);

@@ -35,6 +35,7 @@ public final class RedisServer implements AutoCloseable {
   private final int port;
   private final List<String> leadingArguments;
   private final List<String> extraArguments;
+  private final FaultLinks links;
   private @Nullable Process process;
   private boolean closed;
 
@@ -49,6 +50,7 @@ public final class RedisServer implements AutoCloseable {
     this.port = port;
     this.leadingArguments = List.copyOf(leadingArguments);
     this.extraArguments = List.copyOf(extraArguments);
+    this.links = new FaultLinks("127.0.0.1", port);
   }
 
   /** Starts a server and waits until it answers {@code PING}. */
@@ -198,6 +200,19 @@ public final class RedisServer implements AutoCloseable {
   /** {@code redis://127.0.0.1:port}, as Lettuce takes it. */
   public String uri() {
     return "redis://127.0.0.1:" + port;
+  }
+
+  /**
+   * The {@link FaultLink} named {@code name} to this server, opened on first use and closed with
+   * the server; it outlives a {@link #kill()} and {@link #restart()}, which keep the port.
+   */
+  public FaultLink link(String name) {
+    return links.named(name);
+  }
+
+  /** {@code redis://127.0.0.1:port} through the {@link #link(String) link} named {@code link}. */
+  public String uriThrough(String link) {
+    return "redis://127.0.0.1:" + link(link).port();
   }
 
   /** The folder the server runs in. */
@@ -377,6 +392,7 @@ public final class RedisServer implements AutoCloseable {
     }
     closed = true;
     ProcessReaper.forget(this);
+    links.closeAll();
     kill();
     FileTrees.deleteRecursively(home);
   }
