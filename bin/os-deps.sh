@@ -52,6 +52,19 @@ ensure_browser() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 }
 
+# Installs a server's Debian package without starting the system service it comes with: the
+# tests start their own servers, on ports of their own.
+install_server_package() {
+  apt-get update -qq
+  local policy=/usr/sbin/policy-rc.d created=
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null
+  [ -n "$created" ] && rm -f "$policy"
+  return 0
+}
+
 # Redis 7 from Debian's redis-server is preferred by the testkit (found on the PATH); without it
 # the testkit falls back to the Redis 6.2 bundled in a Maven artifact.
 ensure_redis() {
@@ -61,15 +74,7 @@ ensure_redis() {
     return 0
   fi
   echo "Installing Debian's redis-server (Redis 7) for the tests"
-  apt-get update -qq
-  # The package would start a system Redis on port 6379; the tests start their own.
-  local policy=/usr/sbin/policy-rc.d created=
-  if [ ! -e "$policy" ]; then
-    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
-  [ -n "$created" ] && rm -f "$policy"
-  return 0
+  install_server_package redis-server
 }
 
 # The messaging tests run a real RabbitMQ broker: Debian's rabbitmq-server, which the testkit
@@ -81,13 +86,5 @@ ensure_rabbitmq() {
     exit 1
   fi
   echo "Installing Debian's rabbitmq-server for the messaging tests"
-  apt-get update -qq
-  # The package would start a system broker on port 5672 and its epmd; the tests start their own.
-  local policy=/usr/sbin/policy-rc.d created=
-  if [ ! -e "$policy" ]; then
-    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rabbitmq-server >/dev/null
-  [ -n "$created" ] && rm -f "$policy"
-  return 0
+  install_server_package rabbitmq-server
 }
