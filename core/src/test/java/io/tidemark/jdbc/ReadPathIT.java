@@ -397,9 +397,11 @@ class ReadPathIT {
       ReadResult<String> read = reader.read(c -> status(c, id));
 
       assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      // The attempt ends at 1 100 ms; on a busy host the server's answer may come as late as the
+      // socket cut, 50 ms past it.
       assertThat(read.record().waited())
           .isGreaterThan(Duration.ofMillis(1000))
-          .isLessThan(Duration.ofMillis(1100));
+          .isLessThan(Duration.ofMillis(1100).plus(SLACK));
       assertThat(elapsedSince(started)).isLessThan(options.timeout().plus(SLACK));
     }
   }
