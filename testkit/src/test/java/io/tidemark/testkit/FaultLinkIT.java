@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -138,8 +139,9 @@ class FaultLinkIT {
         replica.jdbcUrlThrough(name).replace("connectTimeout=5000", "connectTimeout=0");
     CompletableFuture<Boolean> attempt =
         CompletableFuture.supplyAsync(() -> queryUnchecked(patient));
-    Thread.sleep(1000);
-    assertThat(attempt).as("a new connection waits for the network").isNotDone();
+    assertThatThrownBy(() -> attempt.get(1, TimeUnit.SECONDS))
+        .as("a new connection waits for the network")
+        .isInstanceOf(TimeoutException.class);
 
     link.heal();
     assertThat(attempt.get(10, TimeUnit.SECONDS)).as("and is made once it is back").isTrue();

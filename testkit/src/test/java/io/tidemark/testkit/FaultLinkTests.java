@@ -61,6 +61,7 @@ class FaultLinkTests {
       for (int i = 0; i < messages; i++) {
         out.write(ByteBuffer.allocate(4).putInt(i).array());
         out.flush();
+        // Paced, so that the link reads each message apart and gives each a delay of its own.
         Thread.sleep(1);
       }
       byte[] first = socket.getInputStream().readNBytes(4);
