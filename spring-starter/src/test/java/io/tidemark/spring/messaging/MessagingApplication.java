@@ -7,6 +7,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.token.ConsistencyHeader;
 import io.tidemark.token.KeyRing;
@@ -73,6 +74,7 @@ class MessagingApplication {
     properties.put("tidemark.replicas[0].name", "replica-1");
     properties.put("tidemark.replicas[0].url", topology.replica().jdbcUrl(db));
     properties.put("tidemark.topology.refresh-interval", "200ms");
+    properties.put("messaging.broker", broker.getSimpleName());
     for (String pair : extra) {
       int equals = pair.indexOf('=');
       properties.put(pair.substring(0, equals), pair.substring(equals + 1));
@@ -117,6 +119,7 @@ class MessagingApplication {
       int perRound) {
     Orders orders = producer.getBean(Orders.class);
     Received received = consumer.getBean(Received.class);
+    long started = System.nanoTime();
     int messages = 0;
     int stale = 0;
     int onReplica = 0;
@@ -157,6 +160,15 @@ class MessagingApplication {
       resume.join();
     }
     assertThat(received.pending()).as("outcomes beyond the messages sent").isZero();
+    System.out.printf(
+        "figures: %s %s: %d messages, %d stale, %d on a replica, %d on the source, %d ms%n",
+        consumer.getEnvironment().getProperty("messaging.broker"),
+        send,
+        messages,
+        stale,
+        onReplica,
+        onSource,
+        (System.nanoTime() - started) / 1_000_000);
     return new Tally(messages, stale, onReplica, onSource, reasons);
   }
 
@@ -210,31 +222,25 @@ class MessagingApplication {
   }
 
   /** A header value with a token of {@code gtids} that expired a day ago. */
-  static String expiredHeader(GtidSet gtids) {
-    TokenConfig config =
-        TokenConfig.builder(
-                KeyRing.builder()
-                    .key("k1", SECRET.getBytes(StandardCharsets.UTF_8))
-                    .active("k1")
-                    .build())
-            .clock(InstantSource.fixed(Instant.now().minus(Duration.ofDays(2))))
-            .build();
-    TokenCodec codec = new TokenCodec(config);
-    return codec.withToken(ConsistencyHeader.EMPTY, codec.issue(CLUSTER, gtids)).toString();
+  private static String expiredHeader(GtidSet gtids) {
+    return header(SECRET, InstantSource.fixed(Instant.now().minus(Duration.ofDays(2))), gtids);
   }
 
   /** A header value with a token of {@code gtids} signed with a secret no instance has. */
-  static String forgedHeader(GtidSet gtids) {
-    TokenConfig config =
-        TokenConfig.builder(
-                KeyRing.builder()
-                    .key(
-                        "k1",
-                        "not-the-secret-of-any-instance-here-0".getBytes(StandardCharsets.UTF_8))
-                    .active("k1")
-                    .build())
-            .build();
-    TokenCodec codec = new TokenCodec(config);
+  private static String forgedHeader(GtidSet gtids) {
+    return header(TestTokens.OTHER_SECRET, InstantSource.system(), gtids);
+  }
+
+  private static String header(String secret, InstantSource clock, GtidSet gtids) {
+    TokenCodec codec =
+        new TokenCodec(
+            TokenConfig.builder(
+                    KeyRing.builder()
+                        .key("k1", secret.getBytes(StandardCharsets.UTF_8))
+                        .active("k1")
+                        .build())
+                .clock(clock)
+                .build());
     return codec.withToken(ConsistencyHeader.EMPTY, codec.issue(CLUSTER, gtids)).toString();
   }
 

@@ -74,7 +74,8 @@ class RabbitTokensIT {
 
   @Test
   void aMessageSentAfterItsWriteIsReadOnTheReplicaOnceTheWriteIsThere() {
-    Tally tally = deliver(producer, consumer, Send.AFTER_WRITE, 4, 100);
+    Tally tally =
+        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_WRITE, 4, 100);
 
     assertThat(tally.messages()).isEqualTo(400);
     assertThat(tally.stale()).isZero();
@@ -87,7 +88,9 @@ class RabbitTokensIT {
     // never gets the message before the order is on the source.
     try (ConfigurableApplicationContext transacted =
         start("messaging.listen=false", "messaging.channel-transacted=true")) {
-      Tally tally = deliver(transacted, consumer, Send.INSIDE_TRANSACTION, 2, 100);
+      Tally tally =
+          MessagingApplication.deliver(
+              topology, transacted, consumer, Send.INSIDE_TRANSACTION, 2, 100);
 
       assertThat(tally.stale()).isZero();
       assertThat(tally.onSource()).as("the marker sends the reads to the source").isEqualTo(200);
@@ -96,7 +99,8 @@ class RabbitTokensIT {
 
   @Test
   void aMessageSentAfterTheCommitIsReadOnTheReplica() {
-    Tally tally = deliver(producer, consumer, Send.AFTER_COMMIT, 2, 100);
+    Tally tally =
+        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_COMMIT, 2, 100);
 
     assertThat(tally.stale()).isZero();
     assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(200);
@@ -105,7 +109,7 @@ class RabbitTokensIT {
   @Test
   void aBatchListenerReadsWithTheUnionOfItsMessagesTokens() {
     int before = consumer.getBean(RabbitBroker.class).batchCalls();
-    Tally tally = deliver(producer, consumer, Send.TO_BATCH, 3, 100);
+    Tally tally = MessagingApplication.deliver(topology, producer, consumer, Send.TO_BATCH, 3, 100);
 
     assertThat(tally.messages()).isEqualTo(300);
     assertThat(consumer.getBean(RabbitBroker.class).batchCalls() - before)
@@ -128,7 +132,8 @@ class RabbitTokensIT {
                 "spring.rabbitmq.listener.simple.retry.max-attempts=2",
                 "spring.rabbitmq.listener.simple.retry.initial-interval=10ms")) {
       // Boot's stateless retry: each message's second attempt, in the same listener call.
-      Tally tally = deliver(sender, retrying, Send.AFTER_WRITE, 1, 100);
+      Tally tally =
+          MessagingApplication.deliver(topology, sender, retrying, Send.AFTER_WRITE, 1, 100);
 
       assertThat(retrying.getBean(RabbitBroker.class).failedAttempts()).isEqualTo(100);
       assertThat(tally.stale()).isZero();
@@ -167,29 +172,10 @@ class RabbitTokensIT {
             "messaging.listen=true",
             "messaging.queue=orders-off",
             "tidemark.messaging.rabbit.enabled=false")) {
-      Tally tally = deliver(off, off, Send.AFTER_WRITE, 1, 50);
+      Tally tally = MessagingApplication.deliver(topology, off, off, Send.AFTER_WRITE, 1, 50);
 
       assertThat(tally.stale()).as("orders the listener did not find").isPositive();
     }
-  }
-
-  private static Tally deliver(
-      ConfigurableApplicationContext from,
-      ConfigurableApplicationContext to,
-      Send send,
-      int rounds,
-      int perRound) {
-    long started = System.nanoTime();
-    Tally tally = MessagingApplication.deliver(topology, from, to, send, rounds, perRound);
-    System.out.printf(
-        "rabbitmq %s: %d messages, %d stale, %d on the replica, %d on the source, %d ms%n",
-        send,
-        tally.messages(),
-        tally.stale(),
-        tally.onReplica(),
-        tally.onSource(),
-        (System.nanoTime() - started) / 1_000_000);
-    return tally;
   }
 
   /**
