@@ -92,7 +92,7 @@ class KafkaTokensIT {
 
     assertThat(tally.messages()).isEqualTo(400);
     assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).isEqualTo(400);
+    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(400);
   }
 
   @Test
@@ -116,7 +116,7 @@ class KafkaTokensIT {
         MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_COMMIT, 2, 100);
 
     assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).isEqualTo(200);
+    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(200);
   }
 
   @Test

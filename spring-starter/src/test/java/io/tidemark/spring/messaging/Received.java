@@ -50,11 +50,11 @@ class Received {
             context != null && context.isDirty()));
   }
 
-  /** The next outcome, within 30 seconds. */
+  /** The next outcome, within a minute: longer than a read may take. */
   Outcome next() {
     try {
-      Outcome next = outcomes.poll(30, TimeUnit.SECONDS);
-      assertThat(next).as("a listener call within 30 s").isNotNull();
+      Outcome next = outcomes.poll(60, TimeUnit.SECONDS);
+      assertThat(next).as("a listener call within 60 s").isNotNull();
       return next;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
