@@ -40,7 +40,9 @@ public enum Reason {
   /** The replica connection failed during the wait. */
   REPLICA_ERROR(false),
   /** The source connection failed, or did not answer within the budget and its grace. */
-  SOURCE_ERROR(false);
+  SOURCE_ERROR(false),
+  /** The connection failed after a commit was sent and before it was answered: it may have. */
+  COMMIT_OUTCOME_UNKNOWN(false);
 
   private final boolean served;
 

@@ -67,11 +67,14 @@ final class CaptureSession {
     }
   }
 
-  void beforeStatement() throws SQLException {
+  /** Before a statement runs; returns whether it runs in autocommit, committing as it runs. */
+  boolean beforeStatement() throws SQLException {
     gtidReported = false;
-    if (atFirstStatement == null && !connection.getAutoCommit()) {
+    boolean autoCommit = connection.getAutoCommit();
+    if (atFirstStatement == null && !autoCommit) {
       atFirstStatement = context.gtids();
     }
+    return autoCommit;
   }
 
   /**

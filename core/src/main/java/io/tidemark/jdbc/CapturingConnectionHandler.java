@@ -95,7 +95,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
       JdbcProxies.invoke(target, method, args);
     } catch (Throwable failed) {
       session.commitFailed(failed);
-      throw failed;
+      throw CommitOutcomeUnknownException.ifConnectionLost(failed);
     }
     session.afterCommit();
   }
@@ -131,14 +131,24 @@ final class CapturingConnectionHandler implements InvocationHandler {
       if (!name.startsWith("execute")) {
         return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
       }
-      session.beforeStatement();
+      boolean autoCommit = session.beforeStatement();
       Object result;
       try {
         result = JdbcProxies.invoke(statement, method, args);
       } catch (Throwable failed) {
+        boolean mayHaveWritten = !name.equals("executeQuery") || session.rowsMayHideWrites();
+        // In autocommit a write commits as it runs: its answer lost, so is its outcome.
+        Throwable answer =
+            autoCommit && mayHaveWritten
+                ? CommitOutcomeUnknownException.ifConnectionLost(failed)
+                : failed;
+        if (answer != failed) {
+          session.commitFailed(failed);
+          throw answer;
+        }
         // A batch, or a procedure in autocommit, can fail after some of its statements committed.
         try {
-          session.afterStatement(!name.equals("executeQuery") || session.rowsMayHideWrites());
+          session.afterStatement(mayHaveWritten);
         } catch (SQLException alsoFailed) {
           failed.addSuppressed(alsoFailed);
         }
