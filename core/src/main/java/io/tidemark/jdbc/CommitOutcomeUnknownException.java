@@ -16,7 +16,8 @@ public final class CommitOutcomeUnknownException extends SQLNonTransientConnecti
 
   private static final long serialVersionUID = 1L;
 
-  CommitOutcomeUnknownException(Throwable cause) {
+  /** An unknown outcome the driver reported as {@code cause}. */
+  public CommitOutcomeUnknownException(SQLException cause) {
     super(
         "the connection failed before the commit was answered, so the writes may have committed: "
             + cause.getMessage(),

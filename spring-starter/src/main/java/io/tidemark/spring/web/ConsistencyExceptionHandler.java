@@ -1,6 +1,7 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.ConsistentReadException;
+import io.tidemark.jdbc.CommitOutcomeUnknownException;
 import io.tidemark.token.TokenRejectedException;
 import io.tidemark.topology.NoWritableSourceException;
 import org.jspecify.annotations.Nullable;
@@ -14,10 +15,11 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
- * Answers a refused read, a rejected token or a write without a single writable source that a
- * handler threw, also wrapped in another exception, with its {@link ConsistencyProblems problem}
- * instead of a 500, written by Spring MVC's message converters. Ordered last, so that the
- * application's own {@code @ExceptionHandler} methods for these exceptions take precedence.
+ * Answers a refused read, a rejected token, a write without a single writable source or one whose
+ * commit was never confirmed that a handler threw, also wrapped in another exception, with its
+ * {@link ConsistencyProblems problem} instead of a 500, written by Spring MVC's message converters.
+ * Ordered last, so that the application's own {@code @ExceptionHandler} methods for these
+ * exceptions take precedence.
  *
  * <p>The problem takes the way of the application's other problems: through its {@link
  * ResponseEntityExceptionHandler} when it has one (Boot's with {@code
@@ -41,7 +43,8 @@ final class ConsistencyExceptionHandler implements Ordered {
   @ExceptionHandler({
     ConsistentReadException.class,
     TokenRejectedException.class,
-    NoWritableSourceException.class
+    NoWritableSourceException.class,
+    CommitOutcomeUnknownException.class
   })
   @Nullable ResponseEntity<Object> handle(Exception failure, WebRequest request) throws Exception {
     ErrorResponseException problem = problems.problemFor(failure);

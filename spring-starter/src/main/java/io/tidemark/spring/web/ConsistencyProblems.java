@@ -5,6 +5,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.TidemarkException;
+import io.tidemark.jdbc.CommitOutcomeUnknownException;
 import io.tidemark.token.TokenRejectedException;
 import io.tidemark.topology.NoWritableSourceException;
 import java.net.URI;
@@ -20,9 +21,10 @@ import org.springframework.web.ErrorResponseException;
 /**
  * The RFC 9457 problem that answers a consistency outcome: a token that does not verify is a 400; a
  * read that could not be served, or a write with no single writable source, a 503 with {@code
- * Retry-After}. Its {@code type} is {@code urn:tidemark:problem:} and the reason code in kebab case
- * (a name, not a page to fetch), and the code itself is in {@code reason}; the exception's message,
- * which holds GTIDs and server UUIDs, is only logged.
+ * Retry-After}; a write whose commit the database never confirmed a 500 that says it may have
+ * committed, not a bare failure. Its {@code type} is {@code urn:tidemark:problem:} and the reason
+ * code in kebab case (a name, not a page to fetch), and the code itself is in {@code reason}; the
+ * exception's message, which holds GTIDs and server UUIDs, is only logged.
  *
  * <p>Tidemark answers with it through Spring MVC, and before MVC through its filter. An application
  * {@code @ExceptionHandler} for these exceptions runs first and may answer with {@link
@@ -43,10 +45,10 @@ public final class ConsistencyProblems {
 
   /**
    * The problem for {@code failure} or the first of its causes that is a {@link
-   * TokenRejectedException}, a {@link ConsistentReadException} or a {@link
-   * NoWritableSourceException}; {@code null} when none is. Writes a failover lost are named in its
-   * {@code lost} property and dropped from the request's context, so that the token of this answer
-   * no longer requires them and the client's next read can be served.
+   * TokenRejectedException}, a {@link ConsistentReadException}, a {@link NoWritableSourceException}
+   * or a {@link CommitOutcomeUnknownException}; {@code null} when none is. Writes a failover lost
+   * are named in its {@code lost} property and dropped from the request's context, so that the
+   * token of this answer no longer requires them and the client's next read can be served.
    */
   public @Nullable ErrorResponseException problemFor(@Nullable Throwable failure) {
     return problemFor(failure, ConsistencyContext.currentOrNull());
@@ -90,6 +92,17 @@ public final class ConsistencyProblems {
     for (int i = 0; current != null && i < MAX_CAUSES; i++) {
       if (current instanceof TokenRejectedException || current instanceof ConsistentReadException) {
         return Problem.of((TidemarkException) current);
+      }
+      if (current instanceof CommitOutcomeUnknownException unknown) {
+        return new Problem(
+            unknown.reason(),
+            HttpStatus.INTERNAL_SERVER_ERROR,
+            "Write outcome unknown",
+            "The connection to the database was lost before it confirmed the commit: the writes"
+                + " may have committed. The token in this answer covers them if they did; read"
+                + " before writing again.",
+            unknown.toString(),
+            GtidSet.EMPTY);
       }
       if (current instanceof NoWritableSourceException noSource) {
         return new Problem(

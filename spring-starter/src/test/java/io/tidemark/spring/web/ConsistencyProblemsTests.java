@@ -6,9 +6,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
+import io.tidemark.jdbc.CommitOutcomeUnknownException;
 import io.tidemark.spring.autoconfigure.TestConfigurations;
 import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.topology.NoWritableSourceException;
+import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -25,6 +27,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.ControllerAdvice;
@@ -93,6 +96,24 @@ class ConsistencyProblemsTests {
           assertThat(body.get("reason").asString()).isEqualTo("SPLIT_BRAIN");
           assertThat(body.get("detail").asString()).contains("accepts writes");
           assertThat(response.getContentAsString()).doesNotContain("replica-2");
+        });
+  }
+
+  @Test
+  void aWriteWhoseCommitWasNotAnsweredIsA500SayingItsOutcomeIsUnknown() {
+    runner.run(
+        context -> {
+          MockHttpServletResponse response = perform(context, "/outcome-unknown");
+
+          assertThat(response.getStatus()).isEqualTo(500);
+          assertThat(response.getHeader("Retry-After")).isNull();
+          JsonNode body = JSON.readTree(response.getContentAsString());
+          assertThat(body.get("type").asString())
+              .isEqualTo("urn:tidemark:problem:commit-outcome-unknown");
+          assertThat(body.get("title").asString()).isEqualTo("Write outcome unknown");
+          assertThat(body.get("reason").asString()).isEqualTo("COMMIT_OUTCOME_UNKNOWN");
+          assertThat(body.get("detail").asString()).contains("may have committed");
+          assertThat(response.getContentAsString()).doesNotContain("link failure");
         });
   }
 
@@ -188,6 +209,17 @@ class ConsistencyProblemsTests {
       throw new DataAccessResourceFailureException(
           "could not get a connection",
           new NoWritableSourceException(Reason.SPLIT_BRAIN, "source and replica-2 accept writes"));
+    }
+
+    /** As a JPA transaction manager reports a commit whose connection was lost. */
+    @GetMapping("/outcome-unknown")
+    String outcomeUnknown() {
+      throw new TransactionSystemException(
+          "Could not commit JPA transaction",
+          new IllegalStateException(
+              "Unable to commit against JDBC Connection",
+              new CommitOutcomeUnknownException(
+                  new SQLNonTransientConnectionException("Communications link failure", "08S01"))));
     }
 
     @GetMapping("/needs-parameter")

@@ -1,0 +1,135 @@
+package io.tidemark.spring.shop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.testkit.FaultLink;
+import io.tidemark.testkit.FaultLink.Direction;
+import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.client.RestClient;
+
+/**
+ * A write request whose commit reached the source while the answer from the source was lost: the
+ * client hears that the outcome is unknown, with a token that covers the write, and a read with
+ * that token on another instance finds the order the replica does not have yet.
+ */
+@ExtendWith(TestkitExtension.class)
+class UnknownOutcomeHttpIT {
+
+  private static final String LINK = "unknown-outcome-http";
+
+  private static MySqlTopology topology;
+  private static MySqlNode source;
+  private static String db;
+  private static ConfigurableApplicationContext writer;
+  private static ConfigurableApplicationContext reader;
+  private static final RestClient http = RestClient.create();
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    source = topology.source();
+    db = topology.createDatabase("unknown_outcome");
+    ShopApplication.createSchema(topology, db);
+    // The insert of a slow customer's order runs a second on the server: time enough to lose
+    // its answer once the server has it, without losing those of the round trips before it.
+    source.execute(
+        "CREATE TRIGGER `"
+            + db
+            + "`.slow_insert BEFORE INSERT ON `"
+            + db
+            + "`.orders FOR EACH ROW BEGIN IF NEW.customer = 'slow' THEN DO SLEEP(1); END IF; END");
+    // Local session state: the driver would otherwise ask the server whether the session is
+    // read-only before the write, and with that answer lost never send the write.
+    writer =
+        ShopApplication.startWeb(
+            topology,
+            db,
+            "spring.datasource.url="
+                + source.jdbcUrlThrough(LINK, db)
+                + "&useLocalSessionState=true");
+    reader = ShopApplication.startWeb(topology, db);
+  }
+
+  @AfterAll
+  static void stop() {
+    writer.close();
+    reader.close();
+    source.link(LINK).close();
+  }
+
+  @Test
+  void aCommitNeverConfirmedIsAnsweredAsUnknownWithATokenThatFindsTheWrite() throws Exception {
+    long id = System.nanoTime();
+    FaultLink link = source.link(LINK);
+    topology.replica().pauseApplier();
+    try {
+      CompletableFuture<ResponseEntity<String>> answer =
+          CompletableFuture.supplyAsync(
+              () ->
+                  http.post()
+                      .uri(url(writer, "/orders/" + id + "?customer=slow"))
+                      .exchange(
+                          (request, response) ->
+                              ResponseEntity.status(response.getStatusCode())
+                                  .headers(response.getHeaders())
+                                  .body(response.bodyTo(String.class))));
+      await("SELECT COUNT(*) FROM information_schema.processlist WHERE state = 'User sleep'");
+      link.drop(Direction.DOWNSTREAM);
+      await("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id);
+      link.resetConnections();
+      link.heal();
+      ResponseEntity<String> write = answer.get(30, TimeUnit.SECONDS);
+
+      assertThat(write.getStatusCode().value()).isEqualTo(500);
+      assertThat(write.getBody())
+          .contains("\"type\":\"urn:tidemark:problem:commit-outcome-unknown\"")
+          .contains("\"reason\":\"COMMIT_OUTCOME_UNKNOWN\"");
+      String token = write.getHeaders().getFirst("Consistency-Token");
+      assertThat(token).as("the answer carries a token").isNotBlank();
+
+      assertThat(status(reader, id, null)).as("the replica does not have it").isEqualTo(404);
+      assertThat(status(reader, id, token)).as("the token finds it").isEqualTo(200);
+    } finally {
+      link.heal();
+      topology.replica().resumeApplier();
+    }
+  }
+
+  /** Waits until {@code count} counts one on the source. */
+  private static void await(String count) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!"1".equals(source.queryString(count))) {
+      assertThat(System.nanoTime()).as(count).isLessThan(deadline);
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+    }
+  }
+
+  private static int status(ConfigurableApplicationContext instance, long id, String token) {
+    return http.get()
+        .uri(url(instance, "/orders/" + id))
+        .headers(
+            h -> {
+              if (token != null) {
+                h.set("Consistency-Token", token);
+              }
+            })
+        .exchange((request, response) -> response.getStatusCode().value());
+  }
+
+  private static String url(ConfigurableApplicationContext instance, String path) {
+    int port = ((WebServerApplicationContext) instance).getWebServer().getPort();
+    return "http://127.0.0.1:" + port + path;
+  }
+}
