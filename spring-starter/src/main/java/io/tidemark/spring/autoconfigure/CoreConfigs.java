@@ -7,6 +7,7 @@ import io.tidemark.token.KeyRing;
 import io.tidemark.token.TokenConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.InstantSource;
 import java.util.Base64;
 import java.util.Map;
 import org.apache.commons.logging.Log;
@@ -20,10 +21,10 @@ final class CoreConfigs {
   private CoreConfigs() {}
 
   /**
-   * The token settings; without a secret, a random one of this process, which only a single
-   * instance without a shared scope store may use.
+   * The token settings, stamped and aged by {@code clock}; without a secret, a random one of this
+   * process, which only a single instance without a shared scope store may use.
    */
-  static TokenConfig tokenConfig(TidemarkProperties properties) {
+  static TokenConfig tokenConfig(TidemarkProperties properties, InstantSource clock) {
     TidemarkProperties.Token token = properties.getToken();
     KeyRing.Builder keys = KeyRing.builder();
     String secret = token.getSecret();
@@ -51,6 +52,7 @@ final class CoreConfigs {
       return TokenConfig.builder(keys.active(token.getKeyId()).build())
           .timeToLive(token.getTimeToLive())
           .clockSkew(token.getClockSkew())
+          .clock(clock)
           .build();
     } catch (IllegalArgumentException e) {
       throw new TidemarkStartupException(

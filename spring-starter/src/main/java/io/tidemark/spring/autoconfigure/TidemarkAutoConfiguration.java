@@ -13,6 +13,7 @@ import io.tidemark.token.TokenCodec;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeConfig;
 import java.sql.SQLException;
+import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.List;
 import javax.sql.DataSource;
@@ -60,10 +61,16 @@ public final class TidemarkAutoConfiguration {
 
   private static final Log log = LogFactory.getLog(TidemarkAutoConfiguration.class);
 
+  /**
+   * Tokens are stamped and aged with the application's {@link InstantSource} (a {@code
+   * java.time.Clock} is one) when it has exactly one, else with the system clock.
+   */
   @Bean
   @ConditionalOnMissingBean
-  TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
-    return new TokenCodec(CoreConfigs.tokenConfig(properties));
+  TokenCodec tidemarkTokenCodec(
+      TidemarkProperties properties, ObjectProvider<InstantSource> clocks) {
+    return new TokenCodec(
+        CoreConfigs.tokenConfig(properties, clocks.getIfUnique(InstantSource::system)));
   }
 
   @Bean(destroyMethod = "close")

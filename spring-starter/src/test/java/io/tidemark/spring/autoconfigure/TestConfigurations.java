@@ -1,6 +1,7 @@
 package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.token.TokenCodec;
+import java.time.InstantSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,7 +20,7 @@ public final class TestConfigurations {
   public static class Codec {
     @Bean
     TokenCodec tidemarkTokenCodec(TidemarkProperties properties) {
-      return new TokenCodec(CoreConfigs.tokenConfig(properties));
+      return new TokenCodec(CoreConfigs.tokenConfig(properties, InstantSource.system()));
     }
   }
 }

@@ -3,6 +3,7 @@ package io.tidemark.spring.autoconfigure;
 import io.tidemark.GtidSet;
 import io.tidemark.token.ConsistencyHeader;
 import io.tidemark.token.TokenCodec;
+import java.time.InstantSource;
 
 /** Tokens for the web tests, signed as an application with {@link #properties()} signs them. */
 public final class TestTokens {
@@ -35,7 +36,7 @@ public final class TestTokens {
 
   /** The codec an application with {@code properties} signs with. */
   public static TokenCodec codec(TidemarkProperties properties) {
-    return new TokenCodec(CoreConfigs.tokenConfig(properties));
+    return new TokenCodec(CoreConfigs.tokenConfig(properties, InstantSource.system()));
   }
 
   public static GtidSet gtids(String text) {

@@ -5,18 +5,22 @@ import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.Revisioned;
 import io.tidemark.spring.ScopedWrites;
 import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.SkewedClock;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -53,6 +57,7 @@ import reactor.core.scheduler.Schedulers;
   ShopApplication.JpaWrites.class,
   ShopApplication.ReplicaInfo.class,
   ShopApplication.ReactiveRoutes.class,
+  ShopApplication.TokenClock.class,
   ShopController.class
 })
 class ShopApplication {
@@ -112,6 +117,20 @@ class ShopApplication {
                 + db
                 + "`.orders (id BIGINT PRIMARY KEY, customer VARCHAR(40) NOT NULL,"
                 + " status VARCHAR(20) NOT NULL, revision BIGINT NOT NULL)");
+  }
+
+  /**
+   * With {@code shop.token-clock-skew} set, this instance's clock runs that far ahead (behind when
+   * negative) of the others': the starter stamps and ages its tokens with it.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty("shop.token-clock-skew")
+  static class TokenClock {
+
+    @Bean
+    SkewedClock tokenClock(@Value("${shop.token-clock-skew}") Duration skew) {
+      return new SkewedClock(skew);
+    }
   }
 
   /** The shop's reactive face: each handler runs its blocking JDBC off the event loop. */

@@ -1,0 +1,119 @@
+package io.tidemark.spring.shop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.SkewedClock;
+import io.tidemark.testkit.TestkitExtension;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.web.client.RestClient;
+
+/**
+ * One instance whose clock is off, as on a host whose time drifted: the others refuse its tokens as
+ * from the future or expired once the drift passes {@code tidemark.token.clock-skew}, and take them
+ * within it. Both readers keep tokens 10 s ({@code tidemark.token.time-to-live}).
+ */
+@ExtendWith(TestkitExtension.class)
+class TokenClockSkewIT {
+
+  private static final AtomicLong ids = new AtomicLong(System.nanoTime());
+  private static final RestClient http = RestClient.create();
+  private static ConfigurableApplicationContext drifting;
+  private static ConfigurableApplicationContext strict;
+  private static ConfigurableApplicationContext tolerant;
+
+  @BeforeAll
+  static void start(MySqlTopology topology) {
+    String db = topology.createDatabase("clock_skew");
+    ShopApplication.createSchema(topology, db);
+    drifting = ShopApplication.startWeb(topology, db, "shop.token-clock-skew=0s");
+    strict = ShopApplication.startWeb(topology, db, "tidemark.token.time-to-live=10s");
+    tolerant =
+        ShopApplication.startWeb(
+            topology, db, "tidemark.token.time-to-live=10s", "tidemark.token.clock-skew=1m");
+  }
+
+  @AfterAll
+  static void stop() {
+    drifting.close();
+    strict.close();
+    tolerant.close();
+  }
+
+  @AfterEach
+  void setClockRight() {
+    drifting.getBean(SkewedClock.class).skew(Duration.ZERO);
+  }
+
+  @Test
+  void aTokenFromAClockAheadByMoreThanTheSkewIsRefusedAsFromTheFuture() {
+    drift(Duration.ofSeconds(40));
+    Written order = write();
+
+    assertThat(read(strict, order)).startsWith("400").contains("\"reason\":\"FROM_THE_FUTURE\"");
+    assertThat(read(tolerant, order)).startsWith("200");
+  }
+
+  @Test
+  void aTokenFromAClockBehindByMoreThanItsLifeAndTheSkewIsRefusedAsExpired() {
+    drift(Duration.ofSeconds(-45));
+    Written order = write();
+
+    assertThat(read(strict, order)).startsWith("400").contains("\"reason\":\"EXPIRED\"");
+    assertThat(read(tolerant, order)).startsWith("200");
+  }
+
+  @Test
+  void aClockOffByLessThanTheSkewChangesNothing() {
+    drift(Duration.ofSeconds(20));
+    Written ahead = write();
+    drift(Duration.ofSeconds(-35));
+    Written behind = write();
+
+    assertThat(read(strict, ahead)).startsWith("200");
+    assertThat(read(strict, behind)).startsWith("200");
+  }
+
+  private static void drift(Duration skew) {
+    drifting.getBean(SkewedClock.class).skew(skew);
+  }
+
+  /** An order created on the drifting instance, and its answer's token. */
+  private record Written(long id, String token) {}
+
+  private static Written write() {
+    long id = ids.incrementAndGet();
+    String token =
+        http.post()
+            .uri(url(drifting, "/orders/" + id + "?customer=ada"))
+            .retrieve()
+            .toBodilessEntity()
+            .getHeaders()
+            .getFirst("Consistency-Token");
+    assertThat(token).isNotBlank();
+    return new Written(id, token);
+  }
+
+  /** The status and body of reading {@code order} on {@code instance} with its token. */
+  private static String read(ConfigurableApplicationContext instance, Written order) {
+    return http.get()
+        .uri(url(instance, "/orders/" + order.id()))
+        .header("Consistency-Token", order.token())
+        .exchange(
+            (request, response) ->
+                response.getStatusCode().value() + " " + response.bodyTo(String.class));
+  }
+
+  private static String url(ConfigurableApplicationContext instance, String path) {
+    int port = ((WebServerApplicationContext) instance).getWebServer().getPort();
+    return "http://127.0.0.1:" + port + path;
+  }
+}
