@@ -4,6 +4,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.jdbc.CommitOutcomeUnknownException;
 import io.tidemark.token.TokenRejectedException;
 import io.tidemark.topology.NoWritableSourceException;
+import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.Ordered;
@@ -16,10 +17,11 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 
 /**
  * Answers a refused read, a rejected token, a write without a single writable source or one whose
- * commit was never confirmed that a handler threw, also wrapped in another exception, with its
- * {@link ConsistencyProblems problem} instead of a 500, written by Spring MVC's message converters.
- * Ordered last, so that the application's own {@code @ExceptionHandler} methods for these
- * exceptions take precedence.
+ * commit was never confirmed, or a failed database connection, that a handler threw, also wrapped
+ * in another exception, with its {@link ConsistencyProblems problem} instead of a bare 500 (or, for
+ * a connection the database reset, Spring MVC's 200 with no body, as for a client that went away),
+ * written by Spring MVC's message converters. Ordered last, so that the application's own
+ * {@code @ExceptionHandler} methods for these exceptions take precedence.
  *
  * <p>The problem takes the way of the application's other problems: through its {@link
  * ResponseEntityExceptionHandler} when it has one (Boot's with {@code
@@ -44,7 +46,8 @@ final class ConsistencyExceptionHandler implements Ordered {
     ConsistentReadException.class,
     TokenRejectedException.class,
     NoWritableSourceException.class,
-    CommitOutcomeUnknownException.class
+    CommitOutcomeUnknownException.class,
+    SQLException.class
   })
   @Nullable ResponseEntity<Object> handle(Exception failure, WebRequest request) throws Exception {
     ErrorResponseException problem = problems.problemFor(failure);

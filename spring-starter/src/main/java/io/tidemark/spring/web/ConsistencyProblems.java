@@ -5,6 +5,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.TidemarkException;
+import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.jdbc.CommitOutcomeUnknownException;
 import io.tidemark.token.TokenRejectedException;
 import io.tidemark.topology.NoWritableSourceException;
@@ -21,10 +22,11 @@ import org.springframework.web.ErrorResponseException;
 /**
  * The RFC 9457 problem that answers a consistency outcome: a token that does not verify is a 400; a
  * read that could not be served, or a write with no single writable source, a 503 with {@code
- * Retry-After}; a write whose commit the database never confirmed a 500 that says it may have
- * committed, not a bare failure. Its {@code type} is {@code urn:tidemark:problem:} and the reason
- * code in kebab case (a name, not a page to fetch), and the code itself is in {@code reason}; the
- * exception's message, which holds GTIDs and server UUIDs, is only logged.
+ * Retry-After}, and so is a request whose database connection failed; a write whose commit the
+ * database never confirmed a 500 that says it may have committed, not a bare failure. Its {@code
+ * type} is {@code urn:tidemark:problem:} and the reason code in kebab case (a name, not a page to
+ * fetch), and the code itself is in {@code reason}; the exception's message, which holds GTIDs and
+ * server UUIDs, is only logged.
  *
  * <p>Tidemark answers with it through Spring MVC, and before MVC through its filter. An application
  * {@code @ExceptionHandler} for these exceptions runs first and may answer with {@link
@@ -46,9 +48,10 @@ public final class ConsistencyProblems {
   /**
    * The problem for {@code failure} or the first of its causes that is a {@link
    * TokenRejectedException}, a {@link ConsistentReadException}, a {@link NoWritableSourceException}
-   * or a {@link CommitOutcomeUnknownException}; {@code null} when none is. Writes a failover lost
-   * are named in its {@code lost} property and dropped from the request's context, so that the
-   * token of this answer no longer requires them and the client's next read can be served.
+   * or a {@link CommitOutcomeUnknownException}, else a failed database connection (SQLState class
+   * 08) among them; {@code null} when none is. Writes a failover lost are named in its {@code lost}
+   * property and dropped from the request's context, so that the token of this answer no longer
+   * requires them and the client's next read can be served.
    */
   public @Nullable ErrorResponseException problemFor(@Nullable Throwable failure) {
     return problemFor(failure, ConsistencyContext.currentOrNull());
@@ -114,6 +117,18 @@ public final class ConsistencyProblems {
             GtidSet.EMPTY);
       }
       current = current.getCause();
+    }
+    if (failure != null && ConnectionFailures.causedByConnectionFailure(failure)) {
+      // Left to Spring MVC, a connection reset by the database reads as a client that went away,
+      // answered 200 with no body: a write that failed would look done.
+      return new Problem(
+          Reason.SOURCE_ERROR,
+          HttpStatus.SERVICE_UNAVAILABLE,
+          "Database connection lost",
+          "The connection to the database failed while the request ran; retry shortly. Writes it"
+              + " committed before are covered by the token in this answer.",
+          failure.toString(),
+          GtidSet.EMPTY);
     }
     return null;
   }

@@ -56,6 +56,13 @@ class ShopController {
     return ResponseEntity.status(HttpStatus.CREATED).build();
   }
 
+  /** A write in a transaction of its own. */
+  @PostMapping("/orders/{id}/transactional")
+  ResponseEntity<Void> createInTransaction(@PathVariable long id, @RequestParam String customer) {
+    writes.createInNewTransaction(id, customer);
+    return ResponseEntity.status(HttpStatus.CREATED).build();
+  }
+
   @GetMapping("/orders/{id}")
   ResponseEntity<Order> find(@PathVariable long id) {
     return ResponseEntity.of(reads.find(id));

@@ -10,6 +10,8 @@ import io.tidemark.jdbc.CommitOutcomeUnknownException;
 import io.tidemark.spring.autoconfigure.TestConfigurations;
 import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.topology.NoWritableSourceException;
+import java.net.SocketException;
+import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,7 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfiguration;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
@@ -27,6 +30,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.ErrorResponseException;
@@ -118,6 +122,21 @@ class ConsistencyProblemsTests {
   }
 
   @Test
+  void aLostDatabaseConnectionIsA503NotSpringMvcsEmpty200ForAClientThatWentAway() {
+    runner.run(
+        context -> {
+          MockHttpServletResponse response = perform(context, "/connection-reset");
+
+          assertThat(response.getStatus()).isEqualTo(503);
+          assertThat(response.getHeader("Retry-After")).isNotNull();
+          JsonNode body = JSON.readTree(response.getContentAsString());
+          assertThat(body.get("type").asString()).isEqualTo("urn:tidemark:problem:source-error");
+          assertThat(body.get("title").asString()).isEqualTo("Database connection lost");
+          assertThat(body.get("reason").asString()).isEqualTo("SOURCE_ERROR");
+        });
+  }
+
+  @Test
   void isWrittenWithTheApplicationsJsonSettings() {
     runner
         .withPropertyValues("spring.jackson.serialization.indent-output=true")
@@ -182,6 +201,14 @@ class ConsistencyProblemsTests {
           ConsistencyProblems problems = context.getBean(ConsistencyProblems.class);
           assertThat(problems.problemFor(new IllegalStateException("boom"))).isNull();
           assertThat(problems.problemFor(null)).isNull();
+          assertThat(
+                  problems.problemFor(
+                      new DataIntegrityViolationException(
+                          "duplicate",
+                          new SQLIntegrityConstraintViolationException(
+                              "Duplicate entry", "23000"))))
+              .as("SQL failures other than a lost connection")
+              .isNull();
         });
   }
 
@@ -220,6 +247,17 @@ class ConsistencyProblemsTests {
               "Unable to commit against JDBC Connection",
               new CommitOutcomeUnknownException(
                   new SQLNonTransientConnectionException("Communications link failure", "08S01"))));
+    }
+
+    /** As a transaction begun on a pooled connection the database had reset. */
+    @GetMapping("/connection-reset")
+    String connectionReset() {
+      throw new CannotCreateTransactionException(
+          "Could not open JPA EntityManager for transaction",
+          new SQLNonTransientConnectionException(
+              "Communications link failure",
+              "08S01",
+              new SocketException("Connection reset by peer")));
     }
 
     @GetMapping("/needs-parameter")

@@ -20,14 +20,16 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
 
 /**
- * A write request whose commit reached the source while the answer from the source was lost: the
- * client hears that the outcome is unknown, with a token that covers the write, and a read with
- * that token on another instance finds the order the replica does not have yet.
+ * Write requests whose connection to the source is lost, through a fault link: one whose commit
+ * reached the source while its answer was lost hears that the outcome is unknown, with a token that
+ * covers the write, and a read with that token on another instance finds the order the replica does
+ * not have yet; one lost before its transaction committed hears that the source failed. Neither is
+ * answered as done.
  */
 @ExtendWith(TestkitExtension.class)
-class UnknownOutcomeHttpIT {
+class SourceConnectionLostHttpIT {
 
-  private static final String LINK = "unknown-outcome-http";
+  private static final String LINK = "source-connection-lost-http";
 
   private static MySqlTopology topology;
   private static MySqlNode source;
@@ -40,7 +42,7 @@ class UnknownOutcomeHttpIT {
   static void start(MySqlTopology shared) {
     topology = shared;
     source = topology.source();
-    db = topology.createDatabase("unknown_outcome");
+    db = topology.createDatabase("connection_lost");
     ShopApplication.createSchema(topology, db);
     // The insert of a slow customer's order runs a second on the server: time enough to lose
     // its answer once the server has it, without losing those of the round trips before it.
@@ -105,6 +107,38 @@ class UnknownOutcomeHttpIT {
       link.heal();
       topology.replica().resumeApplier();
     }
+  }
+
+  @Test
+  void aTransactionWhoseConnectionWasLostBeforeItBeganIsA503NotA200() {
+    long id = System.nanoTime();
+    FaultLink link = source.link(LINK);
+    assertThat(post("/orders/" + (id - 1) + "?customer=ada").getStatusCode().value())
+        .isEqualTo(201);
+    // The pooled connection that write used is reset; taken again at once, it is not checked.
+    link.resetConnections();
+
+    ResponseEntity<String> write = post("/orders/" + id + "/transactional?customer=ada");
+
+    // Spring MVC takes a database connection reset by its peer for an HTTP client that went
+    // away, and answers 200 with no body: a write that did not happen would read as done.
+    assertThat(write.getStatusCode().value()).as(write.toString()).isEqualTo(503);
+    assertThat(write.getBody())
+        .contains("\"type\":\"urn:tidemark:problem:source-error\"")
+        .contains("\"reason\":\"SOURCE_ERROR\"");
+    assertThat(write.getHeaders().getFirst("Retry-After")).isNotBlank();
+    assertThat(source.queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id))
+        .isEqualTo("0");
+  }
+
+  private static ResponseEntity<String> post(String path) {
+    return http.post()
+        .uri(url(writer, path))
+        .exchange(
+            (request, response) ->
+                ResponseEntity.status(response.getStatusCode())
+                    .headers(response.getHeaders())
+                    .body(String.valueOf(response.bodyTo(String.class))));
   }
 
   /** Waits until {@code count} counts one on the source. */
