@@ -1,13 +1,16 @@
 package io.tidemark.demo;
 
+import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.SkewedClock;
 import io.tidemark.token.TokenCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -51,6 +54,32 @@ final class Demo implements AutoCloseable {
    */
   static Demo start(
       MySqlTopology topology, RedisServer redis, int firstPort, Map<String, Object> overrides) {
+    return start(topology, redis, firstPort, overrides, false);
+  }
+
+  /**
+   * As {@link #start(MySqlTopology, RedisServer, int, Map)}, each instance reaching every MySQL
+   * node and Redis through a {@link io.tidemark.testkit.FaultLink} of its own, named {@value
+   * #FIRST} or {@value #SECOND} ({@code node.link(Demo.FIRST)}), for network faults between one
+   * instance and one server.
+   */
+  static Demo startLinked(
+      MySqlTopology topology, RedisServer redis, Map<String, Object> overrides) {
+    return start(topology, redis, 0, overrides, true);
+  }
+
+  /** Name of the links of the first instance. */
+  static final String FIRST = "first";
+
+  /** Name of the links of the second instance. */
+  static final String SECOND = "second";
+
+  private static Demo start(
+      MySqlTopology topology,
+      RedisServer redis,
+      int firstPort,
+      Map<String, Object> overrides,
+      boolean linked) {
     String db = topology.createDatabase("demo");
     topology
         .source()
@@ -62,23 +91,20 @@ final class Demo implements AutoCloseable {
     int port1 = firstPort == 0 ? freePort() : firstPort;
     int port2 = freePort();
     Map<String, Object> shared = new LinkedHashMap<>();
-    shared.put("spring.datasource.url", topology.source().jdbcUrl(db));
     shared.put("spring.datasource.username", topology.source().user());
     shared.put("spring.datasource.password", topology.source().password());
-    for (int i = 0; i < topology.replicas().size(); i++) {
-      shared.put("tidemark.replicas[" + i + "].url", topology.replicas().get(i).jdbcUrl(db));
-    }
     shared.put("tidemark.cluster", "orders");
     shared.put("tidemark.token.secret", SECRET);
     shared.put("tidemark.read.timeout", "2s");
     shared.put("tidemark.scope.store", "REDIS");
-    shared.put("tidemark.scope.redis-uri", redis.uri());
     shared.put("spring.main.banner-mode", "off");
     shared.put("logging.level.root", "WARN");
     shared.putAll(overrides);
-    ConfigurableApplicationContext first = instance(shared, port1, port2);
+    ConfigurableApplicationContext first =
+        instance(servers(topology, redis, db, linked ? FIRST : null), shared, port1, port2);
     try {
-      ConfigurableApplicationContext second = instance(shared, port2, port1);
+      ConfigurableApplicationContext second =
+          instance(servers(topology, redis, db, linked ? SECOND : null), shared, port2, port1);
       return new Demo(first, second, url(port1), url(port2), db);
     } catch (RuntimeException e) {
       first.close();
@@ -86,10 +112,27 @@ final class Demo implements AutoCloseable {
     }
   }
 
+  /** Where an instance reaches the servers: directly, or through the links named {@code link}. */
+  private static Map<String, Object> servers(
+      MySqlTopology topology, RedisServer redis, String db, @Nullable String link) {
+    Map<String, Object> servers = new LinkedHashMap<>();
+    servers.put("spring.datasource.url", url(topology.source(), db, link));
+    for (int i = 0; i < topology.replicas().size(); i++) {
+      servers.put("tidemark.replicas[" + i + "].url", url(topology.replicas().get(i), db, link));
+    }
+    servers.put("tidemark.scope.redis-uri", link == null ? redis.uri() : redis.uriThrough(link));
+    return servers;
+  }
+
+  private static String url(MySqlNode node, String db, @Nullable String link) {
+    return link == null ? node.jdbcUrl(db) : node.jdbcUrlThrough(link, db);
+  }
+
   /** Starts an instance the way one is started against real servers: with arguments only. */
   private static ConfigurableApplicationContext instance(
-      Map<String, Object> shared, int port, int peerPort) {
-    Map<String, Object> properties = new LinkedHashMap<>(shared);
+      Map<String, Object> servers, Map<String, Object> shared, int port, int peerPort) {
+    Map<String, Object> properties = new LinkedHashMap<>(servers);
+    properties.putAll(shared);
     properties.put("server.port", port);
     properties.put("demo.peer-url", url(peerPort));
     return OrdersApplication.start(
@@ -133,6 +176,11 @@ final class Demo implements AutoCloseable {
         .getBeansOfType(
             org.springframework.orm.jpa.support.OpenEntityManagerInViewInterceptor.class)
         .isEmpty();
+  }
+
+  /** The token clock of the instance {@link #FIRST} or {@link #SECOND}. */
+  SkewedClock tokenClock(String instance) {
+    return (instance.equals(FIRST) ? first : second).getBean(SkewedClock.class);
   }
 
   /** The token codec the instances share, to read what a token holds. */

@@ -7,6 +7,8 @@ import io.tidemark.cache.RedisRevisionGuardedCache;
 import io.tidemark.cache.RevisionGuardedCacheConfig;
 import io.tidemark.cache.ValueCodec;
 import io.tidemark.spring.RevisionGuardedCacheManager;
+import io.tidemark.testkit.SkewedClock;
+import java.time.Duration;
 import java.util.Set;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
@@ -73,14 +75,16 @@ public class OrdersApplication {
   @Bean
   CacheManager cacheManager(
       StatefulRedisConnection<String, String> cacheConnection,
-      @Value("${spring.datasource.url}") String database) {
+      @Value("${tidemark.cluster}") String cluster,
+      @Value("${spring.datasource.url}") String url) {
     // Order ids are per database: services on other databases sharing this Redis must not see
-    // each other's orders.
+    // each other's orders. Named by cluster and database, not by URL: instances that reach the
+    // same database by other addresses share the cache.
     RevisionGuardedCacheConfig cache =
         RevisionGuardedCacheConfig.builder()
             .keyPrefix(
                 RevisionGuardedCacheConfig.DEFAULT_KEY_PREFIX
-                    + Integer.toHexString(database.hashCode())
+                    + Integer.toHexString((cluster + "/" + database(url)).hashCode())
                     + ":")
             .build();
     ValueCodec<Object> orders =
@@ -99,5 +103,21 @@ public class OrdersApplication {
         new ConcurrentMapCacheManager(),
         Set.of("orders"),
         name -> RedisRevisionGuardedCache.create(cacheConnection, orders, cache));
+  }
+
+  /** The database a JDBC URL names: its path, without the options. */
+  static String database(String url) {
+    int query = url.indexOf('?');
+    String path = query < 0 ? url : url.substring(0, query);
+    return path.substring(path.lastIndexOf('/') + 1);
+  }
+
+  /**
+   * The clock tokens are stamped and aged with: the system clock until a fault moves it, to show an
+   * instance whose time drifted.
+   */
+  @Bean
+  SkewedClock tokenClock() {
+    return new SkewedClock(Duration.ZERO);
   }
 }

@@ -139,11 +139,12 @@ final class CausalRegister {
   }
 
   /**
-   * Whether a write answered as a failure is on {@code source} all the same: the order created for
-   * the chain's customer, or its status set to the one that write sent. A chain ends at its first
-   * write not acknowledged, so no later write of its own can have overwritten it. The order is
-   * looked for by its customer too: a source promoted after a failover that lost an order gives its
-   * id to the next order created, another chain's, whose status may be the same.
+   * Whether a write answered as a failure, or with an unknown outcome, is on {@code source} all the
+   * same: the order created for the chain's customer, or its status set to the one that write sent.
+   * A chain ends at its first write not acknowledged, so no later write of its own can have
+   * overwritten it. The order is looked for by its customer too: a source promoted after a failover
+   * that lost an order gives its id to the next order created, another chain's, whose status may be
+   * the same.
    */
   Predicate<Operation> committedOn(MySqlNode source, String database) {
     return write -> {
@@ -217,6 +218,11 @@ final class CausalRegister {
     for (int step = 0; step < writes * STEPS_PER_WRITE; step++) {
       Kind kind = step % STEPS_PER_WRITE == 0 ? Kind.WRITE : Kind.READ;
       Operation op = step(chain, step, kind, instances.get((int) ((id + step) % 2)), intended);
+      if (op.outcomeUnknown() && chain.order >= 0) {
+        // As a careful client does: read before writing again, with what the answer carried.
+        step(chain, step + 1, Kind.READ, instances.get((int) ((id + step + 1) % 2)), op.ended());
+        return;
+      }
       if (op.kind() == Kind.WRITE && !op.acknowledged()) {
         return;
       }
@@ -247,7 +253,9 @@ final class CausalRegister {
             started,
             System.nanoTime(),
             answer.status,
-            answer.revision,
+            Operation.UNKNOWN_OUTCOME.equals(answer.reason) && chain.order >= 0
+                ? chain.revision + 1
+                : answer.revision,
             kind == Kind.READ ? chain.revision : -1,
             answer.reason,
             sent,

@@ -19,8 +19,10 @@ import java.util.stream.Collectors;
  * never "not found"; a chain's reads never go back; every read answers within its deadline;
  * anything else is an explicit, counted refusal; a write lost in a failover is reported to the
  * chain that made it ({@code TOKEN_NOT_ON_SOURCE}), never read past (once reported, the chain's
- * reads need only what survived); a write answered as a failure did not commit; an acknowledged
- * write's answer carries a token that covers it.
+ * reads need only what survived); a write answered as a failure did not commit, and one answered as
+ * done carries its row; a write answered with an unknown outcome that did commit is seen by every
+ * later read of its chain; the answer of an acknowledged write, or of one of unknown outcome,
+ * carries a token that covers it.
  */
 final class Checker {
 
@@ -61,7 +63,13 @@ final class Checker {
    * @param lostWrites acknowledged writes the final source does not have
    * @param unreportedLostWrites lost writes no later read of their chain was refused for
    * @param committedAnsweredAsFailure writes answered as a failure that are on the final source
-   * @param uncovered acknowledged writes answered without a token that covers them
+   * @param doneWithoutResult writes answered with a success status but without the row, which a
+   *     client takes as done whether they happened or not
+   * @param unknownOutcomes writes answered with an unknown outcome (their commit never confirmed)
+   * @param unknownCommitted of those, the ones on the final source, which every later read of their
+   *     chain must see
+   * @param uncovered acknowledged writes, and writes of unknown outcome, answered without a token
+   *     that covers them
    * @param served served reads by reason code
    * @param refusals refused reads by status and reason
    * @param failedWrites writes not acknowledged and not committed, by status and reason
@@ -78,6 +86,9 @@ final class Checker {
       long lostWrites,
       long unreportedLostWrites,
       long committedAnsweredAsFailure,
+      long doneWithoutResult,
+      long unknownOutcomes,
+      long unknownCommitted,
       long uncovered,
       Map<String, Long> served,
       Map<String, Long> refusals,
@@ -102,9 +113,9 @@ final class Checker {
     String summary() {
       return String.format(
           "writes %d, reads %d, stale %d, not found %d, non-monotonic %d, past deadline %d,"
-              + " lost writes %d (unreported %d), committed but answered as failure %d,"
-              + " acknowledged without a covering token %d, served %s, refused %s, failed writes"
-              + " %s, latency %s%s",
+              + " lost writes %d (unreported %d), committed but answered as failure %d, answered"
+              + " as done without the row %d, outcome unknown %d (committed %d), without a covering token %d, served %s,"
+              + " refused %s, failed writes %s, latency %s%s",
           writes,
           reads,
           stale,
@@ -114,6 +125,9 @@ final class Checker {
           lostWrites,
           unreportedLostWrites,
           committedAnsweredAsFailure,
+          doneWithoutResult,
+          unknownOutcomes,
+          unknownCommitted,
           uncovered,
           served,
           refusals,
@@ -168,6 +182,9 @@ final class Checker {
     long lostWrites = 0;
     long unreported = 0;
     long committedAnsweredAsFailure = 0;
+    long doneWithoutResult = 0;
+    long unknownOutcomes = 0;
+    long unknownCommitted = 0;
     long uncovered = 0;
     Map<String, Long> served = new TreeMap<>();
     Map<String, Long> refusals = new TreeMap<>();
@@ -182,10 +199,29 @@ final class Checker {
       // Once a loss was reported to the chain, its reads need only what survived the failover.
       long surviving = -1;
       boolean lossReported = false;
+      // What a write of unknown outcome that committed wrote: the chain's later reads must see it.
+      long committedUnknown = -1;
       for (int i = 0; i < chain.size(); i++) {
         Operation op = chain.get(i);
         if (op.kind() == Kind.WRITE) {
+          if (op.outcomeUnknown()) {
+            unknownOutcomes++;
+            if (!outcomes.covered().test(op)) {
+              uncovered++;
+              example(examples, origin, "unknown outcome without a covering token", op);
+            }
+            if (outcomes.committed().test(op)) {
+              unknownCommitted++;
+              committedUnknown = op.revision();
+            }
+            continue;
+          }
           if (!op.acknowledged()) {
+            if (op.status() >= 200 && op.status() < 300) {
+              doneWithoutResult++;
+              example(examples, origin, "answered as done without the row", op);
+              continue;
+            }
             if (outcomes.committed().test(op)) {
               committedAnsweredAsFailure++;
               example(examples, origin, "committed but answered as failure", op);
@@ -223,7 +259,8 @@ final class Checker {
         }
         reads++;
         served.merge(op.reason(), 1L, Long::sum);
-        long required = lossReported ? Math.min(op.required(), surviving) : op.required();
+        long required = Math.max(op.required(), committedUnknown);
+        required = lossReported ? Math.min(required, surviving) : required;
         if (op.revision() < 0) {
           if (required >= 0) {
             notFound++;
@@ -253,6 +290,9 @@ final class Checker {
         lostWrites,
         unreported,
         committedAnsweredAsFailure,
+        doneWithoutResult,
+        unknownOutcomes,
+        unknownCommitted,
         uncovered,
         served,
         refusals,

@@ -83,9 +83,10 @@ class CheckerTests {
     assertThat(verdict.notFound()).isEqualTo(1);
     assertThat(verdict.pastDeadline()).as("only past deadline + 50 ms").isEqualTo(1);
     assertThat(verdict.refusals()).isEqualTo(Map.of("503 WAIT_TIMEOUT", 1L));
-    assertThat(verdict.failedWrites())
-        .as("a 200 without the row is not acknowledged")
-        .isEqualTo(Map.of("503 ", 1L, "200 ", 1L));
+    assertThat(verdict.failedWrites()).isEqualTo(Map.of("503 ", 1L));
+    assertThat(verdict.doneWithoutResult())
+        .as("a 200 without the row is not acknowledged, and read as done by a client")
+        .isEqualTo(1);
     assertThat(verdict.served()).containsEntry("SOURCE_FALLBACK", 2L);
     assertThat(verdict.sourceShare()).isEqualTo(2.0 / 6);
   }
@@ -133,6 +134,59 @@ class CheckerTests {
     assertThat(verdict.examples())
         .anyMatch(e -> e.startsWith("committed but answered as failure HEADER WRITE of chain 1"))
         .anyMatch(e -> e.startsWith("without a covering token HEADER WRITE of chain 4"));
+  }
+
+  @Test
+  void aWriteOfUnknownOutcomeThatCommittedMustBeSeenByTheReadsAfterIt() {
+    List<Operation> history =
+        List.of(
+            write(1, 0, 0, MS, 201, 1),
+            unknown(1, 3, MS, 2 * MS, 2),
+            read(1, 4, 2 * MS, 3 * MS, 200, 2, 1, "SOURCE_BY_POLICY"),
+            write(2, 0, 0, MS, 201, 1),
+            unknown(2, 3, MS, 2 * MS, 2),
+            read(2, 4, 2 * MS, 3 * MS, 200, 1, 1, "REPLICA_AFTER_WAIT"),
+            write(3, 0, 0, MS, 201, 1),
+            unknown(3, 3, MS, 2 * MS, 2),
+            read(3, 4, 2 * MS, 3 * MS, 200, 1, 1, "REPLICA_AFTER_WAIT"));
+    Checker.Outcomes outcomes =
+        new Checker.Outcomes(
+            write -> false,
+            write -> write.chain() != 3,
+            write -> write.chain() != 1 || !write.outcomeUnknown());
+
+    Checker.Verdict verdict = Checker.check(history, DEADLINE, outcomes);
+
+    assertThat(verdict.unknownOutcomes()).isEqualTo(3);
+    assertThat(verdict.unknownCommitted()).isEqualTo(2);
+    assertThat(verdict.committedAnsweredAsFailure()).as("not answered as failures").isZero();
+    assertThat(verdict.failedWrites()).isEmpty();
+    assertThat(verdict.stale())
+        .as("chain 2's read missed its committed write; chain 3's did not commit")
+        .isEqualTo(1);
+    assertThat(verdict.uncovered()).isEqualTo(1);
+    assertThat(verdict.examples())
+        .anyMatch(e -> e.startsWith("stale SESSION READ of chain 2"))
+        .anyMatch(
+            e -> e.startsWith("unknown outcome without a covering token HEADER WRITE of chain 1"));
+  }
+
+  private static Operation unknown(long chain, int step, long due, long ended, long revision) {
+    return new Operation(
+        chain,
+        step,
+        Client.HEADER,
+        Kind.WRITE,
+        due,
+        due,
+        ended,
+        500,
+        revision,
+        -1,
+        Operation.UNKNOWN_OUTCOME,
+        null,
+        null,
+        -1);
   }
 
   @Test

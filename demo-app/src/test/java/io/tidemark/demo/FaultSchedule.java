@@ -15,6 +15,18 @@ final class FaultSchedule {
   /** One fault: what it does, how it is undone, and for how long it holds. */
   record Fault(String name, Runnable inflict, Runnable undo, Duration holds) {}
 
+  /**
+   * A fault as it was applied: from when it was inflicted to when it was undone ({@link
+   * System#nanoTime()}), {@code at} seconds after the schedule began.
+   */
+  record Applied(String name, long inflicted, long undone, double at) {
+
+    @Override
+    public String toString() {
+      return String.format("%s (at %.1f s)", name, at);
+    }
+  }
+
   private final List<Fault> faults = new ArrayList<>();
 
   FaultSchedule then(String name, Runnable inflict, Runnable undo, Duration holds) {
@@ -39,23 +51,24 @@ final class FaultSchedule {
 
   /**
    * Starts the schedule after {@code delay}, pausing {@code gap} after each fault is undone; the
-   * future gives the faults applied, each with when it began, once the last was undone.
+   * future gives the faults applied, in order, once the last was undone.
    */
-  CompletableFuture<List<String>> start(Duration delay, Duration gap) {
+  CompletableFuture<List<Applied>> start(Duration delay, Duration gap) {
     return CompletableFuture.supplyAsync(
         () -> {
-          List<String> applied = new ArrayList<>();
+          List<Applied> applied = new ArrayList<>();
           long begun = System.nanoTime();
           LockSupport.parkNanos(delay.toNanos());
           for (Fault fault : faults) {
-            long at = (System.nanoTime() - begun) / 1_000_000;
+            long inflicted = System.nanoTime();
             fault.inflict().run();
             try {
               LockSupport.parkNanos(fault.holds().toNanos());
             } finally {
               fault.undo().run();
             }
-            applied.add(String.format("%s (at %.1f s)", fault.name(), at / 1000.0));
+            applied.add(
+                new Applied(fault.name(), inflicted, System.nanoTime(), (inflicted - begun) / 1e9));
             LockSupport.parkNanos(gap.toNanos());
           }
           return List.copyOf(applied);

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param started when it was sent (nanos)
  * @param ended when its answer arrived (nanos)
  * @param status the HTTP status, or 0 when no answer came
- * @param revision the revision written, or the revision read; -1 for none (not found, failed)
+ * @param revision the revision written (for a write whose outcome is unknown, the one it would have
+ *     written), or the revision read; -1 for none (not found, failed)
  * @param required for a read, the revision of the chain's last acknowledged write
  * @param reason the reason code the service gave (served or refused), or empty
  * @param sent the token header sent, if any
@@ -50,6 +51,13 @@ record Operation(
   boolean acknowledged() {
     return kind == Kind.WRITE && status >= 200 && status < 300 && revision >= 0;
   }
+
+  /** A write the service could not say it made or not: its commit was never confirmed. */
+  boolean outcomeUnknown() {
+    return kind == Kind.WRITE && UNKNOWN_OUTCOME.equals(reason);
+  }
+
+  static final String UNKNOWN_OUTCOME = "COMMIT_OUTCOME_UNKNOWN";
 
   boolean servedRead() {
     return kind == Kind.READ && (status == 200 || status == 404);

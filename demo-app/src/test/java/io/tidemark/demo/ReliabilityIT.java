@@ -23,13 +23,19 @@ class ReliabilityIT {
     assertThat(report.control().stale() + report.control().notFound())
         .as("the control's stale reads")
         .isPositive();
-    assertThat(report.faults()).hasSizeGreaterThanOrEqualTo(9);
+    assertThat(report.faults()).hasSizeGreaterThanOrEqualTo(18);
+    assertThat(report.readsByFault().keySet())
+        .as("network faults among them")
+        .anyMatch(fault -> fault.startsWith("instance1 cut from replica1"))
+        .anyMatch(fault -> fault.startsWith("replica2 black-holed"))
+        .anyMatch(fault -> fault.startsWith("instance1 cut from the source during commits"));
     assertThat(verdict.stale()).isZero();
     assertThat(verdict.notFound()).isZero();
     assertThat(verdict.nonMonotonic()).isZero();
     assertThat(verdict.pastDeadline()).isZero();
     assertThat(verdict.unreportedLostWrites()).isZero();
     assertThat(verdict.committedAnsweredAsFailure()).isZero();
+    assertThat(verdict.doneWithoutResult()).isZero();
     assertThat(verdict.uncovered()).isZero();
     assertThat(report.longSessionWrites())
         .as("acknowledged writes of each long session")

@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
 
 import io.tidemark.GtidSet;
 import io.tidemark.demo.Operation.Kind;
+import io.tidemark.testkit.FaultLink.Direction;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.MySqlTopology.FormerSource;
@@ -20,6 +21,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -93,12 +95,29 @@ final class ReliabilityRun {
     }
   }
 
+  /**
+   * What the reads that began while one kind of fault was in force did, over all its rounds.
+   *
+   * @param reads reads begun while it held
+   * @param onReplica served by a replica (or the cache)
+   * @param onSource served by the source
+   * @param refused refused with a reason
+   */
+  record FaultReads(long reads, long onReplica, long onSource, long refused) {
+
+    double replicaShare() {
+      return reads == 0 ? 0 : (double) onReplica / reads;
+    }
+  }
+
   /** What a run found. */
   record Report(
       Settings settings,
+      String server,
       Checker.Verdict verdict,
       Checker.Verdict control,
-      List<String> faults,
+      List<FaultSchedule.Applied> faults,
+      Map<String, FaultReads> readsByFault,
       Duration elapsed,
       long operations,
       long chains,
@@ -115,8 +134,10 @@ final class ReliabilityRun {
       StringBuilder out = new StringBuilder();
       out.append(
           String.format(
-              "Reliability run: %d operations (%d chains at %d/s, header and session clients"
-                  + " alternating) in %d s, 1 source + 2 replicas, 2 instances, read budget %d ms%n%n",
+              "Reliability run on %s: %d operations (%d chains at %d/s, header and session"
+                  + " clients alternating) in %d s, 1 source + 2 replicas, 2 instances, read budget"
+                  + " %d ms%n%n",
+              server,
               operations,
               chains,
               settings.chainsPerSecond(),
@@ -141,7 +162,17 @@ final class ReliabilityRun {
               verdict.committedAnsweredAsFailure()));
       out.append(
           String.format(
-              "| acknowledged writes answered without a token that covers them | %d | - |%n",
+              "| writes answered as done (2xx) without the row | %d | - |%n",
+              verdict.doneWithoutResult()));
+      out.append(
+          String.format(
+              "| writes answered with an unknown outcome (commit never confirmed), committed |"
+                  + " %d, %d | - |%n",
+              verdict.unknownOutcomes(), verdict.unknownCommitted()));
+      out.append(
+          String.format(
+              "| writes acknowledged or of unknown outcome answered without a token that covers"
+                  + " them | %d | - |%n",
               verdict.uncovered()));
       out.append(
           String.format(
@@ -195,7 +226,22 @@ final class ReliabilityRun {
                 l.p999(),
                 l.max()));
       }
-      out.append("\nFaults, in order: ").append(String.join("; ", faults)).append('\n');
+      out.append("\nReads begun while each fault held, over all its rounds:\n\n");
+      out.append("| fault | reads | served by a replica | by the source | refused |\n");
+      out.append("|---|---:|---:|---:|---:|\n");
+      readsByFault.forEach(
+          (fault, reads) ->
+              out.append(
+                  String.format(
+                      "| %s | %d | %.1f %% | %d | %d |%n",
+                      fault,
+                      reads.reads(),
+                      100 * reads.replicaShare(),
+                      reads.onSource(),
+                      reads.refused())));
+      out.append("\nFaults, in order: ")
+          .append(String.join("; ", faults.stream().map(Object::toString).toList()))
+          .append('\n');
       return out.toString();
     }
 
@@ -220,10 +266,9 @@ final class ReliabilityRun {
     try (MySqlTopology topology = MySqlTopology.builder().replicas(2).start();
         RedisServer redis = RedisServer.startPersistent();
         Demo demo =
-            Demo.start(
+            Demo.startLinked(
                 topology,
                 redis,
-                0,
                 Map.of(
                     "tidemark.read.timeout",
                     READ_DEADLINE.toMillis() + "ms",
@@ -270,7 +315,9 @@ final class ReliabilityRun {
                   first::stopReceiver,
                   () -> topology.promote(first, FormerSource.KILLED),
                   Duration.ofSeconds(1));
-      FaultSchedule cycle = cycle(first, second, redis);
+      String server = "MySQL " + source.queryString("SELECT VERSION()");
+      FaultSchedule cycle =
+          cycle(first, second, redis).then(network(source, first, second, redis, demo));
       Duration room =
           settings
               .workload()
@@ -295,7 +342,7 @@ final class ReliabilityRun {
               () -> {}, CompletableFuture.delayedExecutor(TAIL.toMillis(), MILLISECONDS));
       register.run(
           settings.chains(), WRITES, 1_000_000L / settings.chainsPerSecond(), faultsAndTail);
-      List<String> applied = faults.join();
+      List<FaultSchedule.Applied> applied = faults.join();
       List<Operation> history = register.audit();
       Checker.Verdict verdict =
           Checker.check(
@@ -316,9 +363,11 @@ final class ReliabilityRun {
           history.stream().filter(op -> op.acknowledged() && op.started() > promoted).count();
       return new Report(
           settings,
+          server,
           verdict,
           control,
           applied,
+          readsByFault(history, applied),
           Duration.ofNanos(System.nanoTime() - begun),
           history.size(),
           history.stream().mapToLong(Operation::chain).distinct().count(),
@@ -333,6 +382,33 @@ final class ReliabilityRun {
           demo.openInView(),
           register.toldScopeUnrecorded());
     }
+  }
+
+  /** The reads begun while each kind of fault held, in the order the faults first came. */
+  private static Map<String, FaultReads> readsByFault(
+      List<Operation> history, List<FaultSchedule.Applied> applied) {
+    Map<String, long[]> counts = new LinkedHashMap<>();
+    for (FaultSchedule.Applied fault : applied) {
+      long[] count = counts.computeIfAbsent(fault.name(), name -> new long[4]);
+      for (Operation op : history) {
+        if (op.kind() != Kind.READ
+            || op.started() < fault.inflicted()
+            || op.started() >= fault.undone()) {
+          continue;
+        }
+        count[0]++;
+        if (!op.servedRead()) {
+          count[3]++;
+        } else if (op.reason().startsWith("SOURCE_")) {
+          count[2]++;
+        } else {
+          count[1]++;
+        }
+      }
+    }
+    Map<String, FaultReads> reads = new LinkedHashMap<>();
+    counts.forEach((name, c) -> reads.put(name, new FaultReads(c[0], c[1], c[2], c[3])));
+    return reads;
   }
 
   private static List<Long> longSessionWrites(List<Operation> history) {
@@ -403,6 +479,78 @@ final class ReliabilityRun {
               first.resumeApplier();
               second.resumeApplier();
             },
+            Duration.ofSeconds(2));
+  }
+
+  /**
+   * Faults of the network between one instance and one server, made by the links each instance
+   * reaches the servers through ({@link Demo#startLinked}), and a drifting instance clock.
+   */
+  private static FaultSchedule network(
+      MySqlNode source, MySqlNode first, MySqlNode second, RedisServer redis, Demo demo) {
+    AtomicReference<@Nullable RepeatedFault> resets = new AtomicReference<>();
+    return new FaultSchedule()
+        .then(
+            "instance1 cut from replica1 2 s while reads wait on it (its applier paused)",
+            () -> {
+              first.pauseApplier();
+              first.link(Demo.FIRST).partition();
+            },
+            () -> {
+              first.link(Demo.FIRST).heal();
+              first.resumeApplier();
+            },
+            Duration.ofSeconds(2))
+        .then(
+            "instance1 cut from the source during commits: answers dropped 1 s, then its"
+                + " connections reset (outcomes unknown)",
+            () -> source.link(Demo.FIRST).drop(Direction.DOWNSTREAM),
+            () -> source.link(Demo.FIRST).resetConnections().heal(),
+            Duration.ofSeconds(1))
+        .then(
+            "instance2 cut from Redis 2 s (scopes unknown)",
+            () -> redis.link(Demo.SECOND).partition(),
+            () -> redis.link(Demo.SECOND).heal(),
+            Duration.ofSeconds(2))
+        .then(
+            "replica1 answers 200 ms late (jitter 50 ms) to both instances 3 s",
+            () -> {
+              for (String instance : List.of(Demo.FIRST, Demo.SECOND)) {
+                first.link(instance).latency(Direction.DOWNSTREAM, ms(200), ms(50));
+              }
+            },
+            () -> {
+              first.link(Demo.FIRST).heal();
+              first.link(Demo.SECOND).heal();
+            },
+            Duration.ofSeconds(3))
+        .then(
+            "replica2 black-holed for both instances 2 s (bytes held, connections accepted)",
+            () -> {
+              second.link(Demo.FIRST).blackHole(Direction.BOTH);
+              second.link(Demo.SECOND).blackHole(Direction.BOTH);
+            },
+            () -> {
+              second.link(Demo.FIRST).heal();
+              second.link(Demo.SECOND).heal();
+            },
+            Duration.ofSeconds(2))
+        .then(
+            "instance1's connections to replica1 and the source reset every 250 ms for 2 s",
+            () ->
+                resets.set(
+                    RepeatedFault.every(
+                        ms(250),
+                        () -> {
+                          first.link(Demo.FIRST).resetConnections();
+                          source.link(Demo.FIRST).resetConnections();
+                        })),
+            () -> Objects.requireNonNull(resets.getAndSet(null)).close(),
+            Duration.ofSeconds(2))
+        .then(
+            "instance2's clock 40 s ahead 2 s (past the 30 s skew: its tokens from the future)",
+            () -> demo.tokenClock(Demo.SECOND).skew(Duration.ofSeconds(40)),
+            () -> demo.tokenClock(Demo.SECOND).skew(Duration.ZERO),
             Duration.ofSeconds(2));
   }
 
