@@ -12,44 +12,31 @@ import java.util.concurrent.locks.LockSupport;
 final class ReplicationLag implements AutoCloseable {
 
   private final MySqlNode replica;
-  private final Duration held;
-  private final Duration released;
-  private final Thread thread;
-  private volatile boolean running = true;
+  private final Repeated holds;
 
-  private ReplicationLag(MySqlNode replica, Duration held, Duration released) {
+  private ReplicationLag(MySqlNode replica, Repeated holds) {
     this.replica = replica;
-    this.held = held;
-    this.released = released;
-    this.thread = new Thread(this::loop, "replication-lag");
-    this.thread.setDaemon(true);
+    this.holds = holds;
   }
 
   /** Starts holding the applier of {@code replica} for {@code held}, then {@code released}. */
   static ReplicationLag start(MySqlNode replica, Duration held, Duration released) {
-    ReplicationLag lag = new ReplicationLag(replica, held, released);
-    lag.thread.start();
-    return lag;
-  }
-
-  private void loop() {
-    while (running) {
-      replica.pauseApplier();
-      LockSupport.parkNanos(held.toNanos());
-      replica.resumeApplier();
-      LockSupport.parkNanos(released.toNanos());
-    }
+    return new ReplicationLag(
+        replica,
+        Repeated.every(
+            released,
+            "replication-lag",
+            () -> {
+              replica.pauseApplier();
+              LockSupport.parkNanos(held.toNanos());
+              replica.resumeApplier();
+            }));
   }
 
   /** Stops injecting lag and leaves the applier running. */
   @Override
   public void close() {
-    running = false;
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    holds.close();
     replica.resumeApplier();
   }
 }

@@ -15,6 +15,11 @@ class CheckerTests {
   private static final Duration DEADLINE = Duration.ofMillis(100);
 
   private static Operation write(long chain, int step, long due, long ended, int status, long rev) {
+    return write(chain, step, due, ended, status, rev, "");
+  }
+
+  private static Operation write(
+      long chain, int step, long due, long ended, int status, long rev, String why) {
     return new Operation(
         chain,
         step,
@@ -26,7 +31,7 @@ class CheckerTests {
         status,
         rev,
         -1,
-        "",
+        why,
         null,
         null,
         -1);
@@ -172,21 +177,7 @@ class CheckerTests {
   }
 
   private static Operation unknown(long chain, int step, long due, long ended, long revision) {
-    return new Operation(
-        chain,
-        step,
-        Client.HEADER,
-        Kind.WRITE,
-        due,
-        due,
-        ended,
-        500,
-        revision,
-        -1,
-        Operation.UNKNOWN_OUTCOME,
-        null,
-        null,
-        -1);
+    return write(chain, step, due, ended, 500, revision, Operation.UNKNOWN_OUTCOME);
   }
 
   @Test

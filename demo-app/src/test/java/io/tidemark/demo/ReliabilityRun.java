@@ -488,7 +488,7 @@ final class ReliabilityRun {
    */
   private static FaultSchedule network(
       MySqlNode source, MySqlNode first, MySqlNode second, RedisServer redis, Demo demo) {
-    AtomicReference<@Nullable RepeatedFault> resets = new AtomicReference<>();
+    AtomicReference<@Nullable Repeated> resets = new AtomicReference<>();
     return new FaultSchedule()
         .then(
             "instance1 cut from replica1 2 s while reads wait on it (its applier paused)",
@@ -539,8 +539,9 @@ final class ReliabilityRun {
             "instance1's connections to replica1 and the source reset every 250 ms for 2 s",
             () ->
                 resets.set(
-                    RepeatedFault.every(
+                    Repeated.every(
                         ms(250),
+                        "connection-resets",
                         () -> {
                           first.link(Demo.FIRST).resetConnections();
                           source.link(Demo.FIRST).resetConnections();
