@@ -227,11 +227,14 @@ public final class TokenExchange {
   /**
    * This cluster's signed token for {@code context}: one that covers every write of the context,
    * or, when the source cannot be asked for one, a marker that requires the source; {@code null}
-   * only for a clean context without GTIDs. The source is asked within the cover timeout and what
-   * is left of the context's deadline, if any: an answer is not held past it.
+   * only for a clean context without GTIDs and without writes reported lost (a token naming only
+   * those replaces the client's, which would require them still). The source is asked within the
+   * cover timeout and what is left of the context's deadline, if any: an answer is not held past
+   * it.
    */
   public @Nullable String ownToken(@Nullable ConsistencyContext context) {
-    if (context == null || (context.gtids().isEmpty() && !context.isDirty())) {
+    if (context == null
+        || (context.gtids().isEmpty() && !context.isDirty() && context.lost().isEmpty())) {
       return null;
     }
     GtidSet gtids = context.gtids();

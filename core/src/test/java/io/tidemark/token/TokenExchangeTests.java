@@ -98,6 +98,21 @@ class TokenExchangeTests {
   }
 
   @Test
+  void aTokenWhoseEveryWriteWasReportedLostIsStillAnsweredSoTheClientReplacesIt() {
+    ConsistencyContext told = ConsistencyContext.create(GtidSet.parse(A + ":3"), null);
+    told.forgetLost(GtidSet.parse(A + ":3"));
+
+    String token = exchange.ownToken(told);
+
+    assertThat(token)
+        .as("an answer without one would leave the client sending the lost")
+        .isNotNull();
+    ConsistencyContext next = exchange.receive("default=" + token, null);
+    assertThat(next.gtids().isEmpty()).isTrue();
+    assertThat(next.lost()).isEqualTo(GtidSet.parse(A + ":3"));
+  }
+
+  @Test
   void anAnswerThatDoesNotVerifyMarksTheContextDirty() {
     ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, null);
 

@@ -70,6 +70,8 @@ final class Checker {
    *     chain must see
    * @param uncovered acknowledged writes, and writes of unknown outcome, answered without a token
    *     that covers them
+   * @param tokenDropped answers without a token to requests that sent one, but for those that
+   *     refused it (400): the client would lose what it carries
    * @param served served reads by reason code
    * @param refusals refused reads by status and reason
    * @param failedWrites writes not acknowledged and not committed, by status and reason
@@ -90,6 +92,7 @@ final class Checker {
       long unknownOutcomes,
       long unknownCommitted,
       long uncovered,
+      long tokenDropped,
       Map<String, Long> served,
       Map<String, Long> refusals,
       Map<String, Long> failedWrites,
@@ -114,7 +117,8 @@ final class Checker {
       return String.format(
           "writes %d, reads %d, stale %d, not found %d, non-monotonic %d, past deadline %d,"
               + " lost writes %d (unreported %d), committed but answered as failure %d, answered"
-              + " as done without the row %d, outcome unknown %d (committed %d), without a covering token %d, served %s,"
+              + " as done without the row %d, outcome unknown %d (committed %d), token dropped"
+              + " %d, without a covering token %d, served %s,"
               + " refused %s, failed writes %s, latency %s%s",
           writes,
           reads,
@@ -128,6 +132,7 @@ final class Checker {
           doneWithoutResult,
           unknownOutcomes,
           unknownCommitted,
+          tokenDropped,
           uncovered,
           served,
           refusals,
@@ -186,6 +191,7 @@ final class Checker {
     long unknownOutcomes = 0;
     long unknownCommitted = 0;
     long uncovered = 0;
+    long tokenDropped = 0;
     Map<String, Long> served = new TreeMap<>();
     Map<String, Long> refusals = new TreeMap<>();
     Map<String, Long> failedWrites = new TreeMap<>();
@@ -203,6 +209,10 @@ final class Checker {
       long committedUnknown = -1;
       for (int i = 0; i < chain.size(); i++) {
         Operation op = chain.get(i);
+        if (op.sent() != null && op.returned() == null && op.status() != 0 && op.status() != 400) {
+          tokenDropped++;
+          example(examples, origin, "token dropped", op);
+        }
         if (op.kind() == Kind.WRITE) {
           if (op.outcomeUnknown()) {
             unknownOutcomes++;
@@ -294,6 +304,7 @@ final class Checker {
         unknownOutcomes,
         unknownCommitted,
         uncovered,
+        tokenDropped,
         served,
         refusals,
         failedWrites,

@@ -181,6 +181,41 @@ class CheckerTests {
   }
 
   @Test
+  void anAnswerWithoutATokenToARequestThatSentOneIsCountedUnlessItRefusedTheToken() {
+    List<Operation> history =
+        List.of(
+            sent(read(1, 1, 0, MS, 200, 1, 1, "REPLICA_AFTER_WAIT"), "t", null),
+            sent(read(1, 2, 0, MS, 503, -1, 1, "WAIT_TIMEOUT"), "t", null),
+            sent(read(1, 3, 0, MS, 400, -1, 1, "FROM_THE_FUTURE"), "t", null),
+            sent(read(1, 4, 0, MS, 200, 1, 1, "REPLICA_CAUGHT_UP"), "t", "t2"),
+            sent(read(1, 5, 0, MS, 0, -1, 1, "ResourceAccessException"), "t", null),
+            read(1, 6, 0, MS, 200, 1, 1, "REPLICA_NO_TOKEN"));
+
+    Checker.Verdict verdict = Checker.check(history, DEADLINE, Checker.Outcomes.nothingLost());
+
+    assertThat(verdict.tokenDropped()).as("the 200 and the 503").isEqualTo(2);
+    assertThat(verdict.examples()).anyMatch(e -> e.startsWith("token dropped"));
+  }
+
+  private static Operation sent(Operation op, String sent, String returned) {
+    return new Operation(
+        op.chain(),
+        op.step(),
+        op.client(),
+        op.kind(),
+        op.intended(),
+        op.started(),
+        op.ended(),
+        op.status(),
+        op.revision(),
+        op.required(),
+        op.reason(),
+        sent,
+        returned,
+        op.serverMillis());
+  }
+
+  @Test
   void afterALossWasReportedAChainsReadsNeedOnlyWhatSurvived() {
     List<Operation> history =
         List.of(

@@ -37,6 +37,7 @@ class ReliabilityIT {
     assertThat(verdict.committedAnsweredAsFailure()).isZero();
     assertThat(verdict.doneWithoutResult()).isZero();
     assertThat(verdict.uncovered()).isZero();
+    assertThat(verdict.tokenDropped()).isZero();
     assertThat(report.longSessionWrites())
         .as("acknowledged writes of each long session")
         .hasSize(2)

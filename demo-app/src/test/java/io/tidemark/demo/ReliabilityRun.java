@@ -166,6 +166,11 @@ final class ReliabilityRun {
               verdict.doneWithoutResult()));
       out.append(
           String.format(
+              "| answers without a token to requests that sent one (but for refusals of it) | %d |"
+                  + " - |%n",
+              verdict.tokenDropped()));
+      out.append(
+          String.format(
               "| writes answered with an unknown outcome (commit never confirmed), committed |"
                   + " %d, %d | - |%n",
               verdict.unknownOutcomes(), verdict.unknownCommitted()));
