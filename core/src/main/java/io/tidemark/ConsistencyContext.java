@@ -10,6 +10,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
@@ -40,6 +41,7 @@ public final class ConsistencyContext {
   private final AtomicReference<@Nullable ExecutionRecord> lastRead = new AtomicReference<>();
   private final AtomicReference<GtidSet> lost = new AtomicReference<>(GtidSet.EMPTY);
   private final Set<String> unrecordedScopes = new ConcurrentSkipListSet<>();
+  private final AtomicInteger openWritingTransactions = new AtomicInteger();
   private final @Nullable Deadline deadline;
   // Guarded by itself; few entries, rarely touched.
   private final SortedMap<String, List<String>> forwarded = new TreeMap<>();
@@ -122,6 +124,28 @@ public final class ConsistencyContext {
     if (!gtids.isEmpty()) {
       state.updateAndGet(s -> new State(s.gtids().union(gtids), s.dirtyBecause()));
     }
+  }
+
+  /**
+   * Notes that a transaction of this unit of work wrote and has not ended: capture tells, on
+   * whatever thread the transaction runs. Its GTIDs are unknown until it commits.
+   */
+  public void transactionWrote() {
+    openWritingTransactions.incrementAndGet();
+  }
+
+  /** Notes that a transaction {@link #transactionWrote() that wrote} ended, committed or not. */
+  public void transactionEnded() {
+    openWritingTransactions.decrementAndGet();
+  }
+
+  /**
+   * Whether a transaction of this unit of work has written and not yet ended, on any thread: no
+   * token can name its writes yet, so what is handed on now (a message) must not pass for covering
+   * them.
+   */
+  public boolean hasUncommittedWrites() {
+    return openWritingTransactions.get() > 0;
   }
 
   /**

@@ -99,7 +99,19 @@ final class CaptureSession {
         queryExecutedSet();
       }
     } else {
-      wroteInTransaction = true;
+      wroteInTransaction(true);
+    }
+  }
+
+  /** Marks whether the open transaction wrote, and tells the context when that changes. */
+  private void wroteInTransaction(boolean wrote) {
+    if (wrote != wroteInTransaction) {
+      wroteInTransaction = wrote;
+      if (wrote) {
+        context.transactionWrote();
+      } else {
+        context.transactionEnded();
+      }
     }
   }
 
@@ -125,13 +137,13 @@ final class CaptureSession {
     if (wroteInTransaction && !gtidReported) {
       queryExecutedSet();
     }
-    wroteInTransaction = false;
+    wroteInTransaction(false);
     atFirstStatement = null;
   }
 
   /** A commit that threw may or may not have committed: reads must not trust the token. */
   void commitFailed(Throwable failure) {
-    wroteInTransaction = false;
+    wroteInTransaction(false);
     atFirstStatement = null;
     fail("a commit failed and its outcome is unknown: " + failure);
   }
@@ -145,7 +157,7 @@ final class CaptureSession {
     if (wroteInTransaction && !physical.tracksGtids()) {
       queryExecutedSet();
     }
-    wroteInTransaction = false;
+    wroteInTransaction(false);
     atFirstStatement = null;
   }
 

@@ -102,6 +102,34 @@ class CaptureSessionTests {
   }
 
   @Test
+  void aTransactionThatWroteIsUncommittedOnItsContextUntilItEnds() throws SQLException {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      ConsistencyContext context = binding.context();
+      connection.setAutoCommit(false);
+      assertThat(context.hasUncommittedWrites()).as("begun").isFalse();
+
+      statement.executeUpdate(INSERT);
+      statement.executeUpdate(UPDATE);
+      assertThat(context.hasUncommittedWrites()).as("after two writes").isTrue();
+
+      connection.commit();
+      assertThat(context.hasUncommittedWrites()).as("committed").isFalse();
+      assertThat(context.gtids()).isEqualTo(GtidSet.parse(EXECUTED));
+
+      statement.executeUpdate(INSERT);
+      connection.rollback();
+      assertThat(context.hasUncommittedWrites()).as("rolled back").isFalse();
+
+      statement.executeUpdate(INSERT);
+      assertThat(context.hasUncommittedWrites()).isTrue();
+      connection.close();
+      assertThat(context.hasUncommittedWrites()).as("handed back to the pool").isFalse();
+    }
+  }
+
+  @Test
   void capturesATransactionCommittedBySqlText() throws SQLException {
     server.answering("COMMIT", null);
     ConsistencyContext context;

@@ -54,17 +54,18 @@ final class MessageTokens {
 
   /**
    * The header value of a message sent from this thread now, or {@code null} when no context is
-   * bound or it has nothing to send. Inside a read-write transaction on a {@code DataSource} the
-   * writes the message follows have not committed, so no token can cover them: the message gets a
-   * marker that sends its listener's reads to the source. After the commit (an {@code
-   * TransactionalEventListener}), the token covers them.
+   * bound or it has nothing to send. Inside a read-write transaction on a {@code DataSource}, or
+   * while a transaction of the unit of work has written and not ended (on another thread, or
+   * suspended around this one), the writes the message follows have not committed, so no token can
+   * cover them: the message gets a marker that sends its listener's reads to the source. After the
+   * commit (an {@code TransactionalEventListener}), the token covers them.
    */
   @Nullable String outgoing() {
     ConsistencyContext context = ConsistencyContext.currentOrNull();
     if (context == null) {
       return null;
     }
-    if (insideWritingTransaction()) {
+    if (context.hasUncommittedWrites() || insideWritingTransaction()) {
       if (warnedInTransaction.compareAndSet(false, true)) {
         log.warn(
             "A message was sent inside a read-write database transaction, before its writes"

@@ -74,6 +74,21 @@ class MessageTokensTests {
   }
 
   @Test
+  void aMessageSentWhileATransactionOfItsUnitOfWorkHasUncommittedWritesCarriesAMarker() {
+    // As from a NOT_SUPPORTED method, or another thread sharing the unit of work: this thread has
+    // no transaction, while the unit of work's write has not committed.
+    try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+      unit.context().transactionWrote();
+
+      assertThat(token(tokens.outgoing()).requiresSource()).isTrue();
+
+      unit.context().transactionEnded();
+      unit.context().merge(GtidSet.parse(WRITTEN));
+      assertThat(token(tokens.outgoing()).requiresSource()).as("once committed").isFalse();
+    }
+  }
+
+  @Test
   void aMessageSentInsideAReadWriteDatabaseTransactionCarriesAMarker() {
     try (ConsistencyContext.Binding unit = ConsistencyContext.open(GtidSet.parse(WRITTEN))) {
       String header = new TransactionTemplate(transactions).execute(status -> tokens.outgoing());
