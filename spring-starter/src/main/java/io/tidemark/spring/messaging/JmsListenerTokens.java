@@ -70,9 +70,7 @@ final class JmsListenerTokens {
       try {
         value = message.getStringProperty(messages.jmsProperty());
       } catch (JMSException | RuntimeException unreadable) {
-        ConsistencyContext context = messages.incoming(TECHNOLOGY, Collections.singletonList(null));
-        context.markDirty("a message's token property could not be read: " + unreadable);
-        return context.attach();
+        return messages.unreadable(TECHNOLOGY, unreadable).attach();
       }
       return messages.incoming(TECHNOLOGY, Collections.singletonList(value)).attach();
     }

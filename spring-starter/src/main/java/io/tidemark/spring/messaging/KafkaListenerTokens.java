@@ -16,7 +16,8 @@ import org.springframework.kafka.listener.RecordInterceptor;
 
 /**
  * Binds, on the consumer thread, the context a record's listener runs in (the union of the batch's
- * tokens for a batch listener) and ends it when the listener has run, whatever its outcome.
+ * tokens for a batch listener) and ends it when the listener has run, whatever its outcome; a
+ * failed batch's, once the error handler is done with it.
  */
 final class KafkaListenerTokens
     implements RecordInterceptor<Object, Object>, BatchInterceptor<Object, Object> {
@@ -61,13 +62,17 @@ final class KafkaListenerTokens
     unbind();
   }
 
+  /**
+   * Leaves a failed batch's context bound: in a transactional container the batch is intercepted
+   * once, before its transaction, and the error handler's retries and recoverer run the listener
+   * again without intercepting. The next batch, or the container's {@link #clearThreadState} at the
+   * end of the poll, unbinds it.
+   */
   @Override
   public void failure(
       ConsumerRecords<Object, Object> records,
       Exception exception,
-      Consumer<Object, Object> consumer) {
-    unbind();
-  }
+      Consumer<Object, Object> consumer) {}
 
   @Override
   public void clearThreadState(Consumer<?, ?> consumer) {

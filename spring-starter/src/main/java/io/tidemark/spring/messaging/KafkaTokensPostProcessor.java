@@ -18,7 +18,8 @@ import org.springframework.util.StringUtils;
 /**
  * Adds the token to Kafka: {@link TokenProducerInterceptor} to the producers of each {@link
  * DefaultKafkaProducerFactory} bean, and {@link KafkaListenerTokens} ahead of the interceptors of
- * each listener container factory bean, so that the user's own interceptors run in the context.
+ * each listener container factory bean, so that the user's own interceptors see the context when
+ * they intercept.
  */
 final class KafkaTokensPostProcessor implements BeanPostProcessor {
 

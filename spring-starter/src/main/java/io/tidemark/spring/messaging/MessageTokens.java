@@ -110,4 +110,15 @@ final class MessageTokens {
     }
     return context;
   }
+
+  /**
+   * A new context, not bound, for the listener of a message whose token could not even be read off
+   * it: dirty, so its reads go to the source, and counted against {@code technology} as malformed.
+   */
+  ConsistencyContext unreadable(String technology, Exception cause) {
+    ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, null);
+    context.markDirty("a message's token could not be read: " + cause);
+    rejections.rejected(technology, TokenRejectedException.Check.MALFORMED);
+    return context;
+  }
 }

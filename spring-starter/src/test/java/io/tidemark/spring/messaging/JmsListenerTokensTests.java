@@ -10,6 +10,7 @@ import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
 import jakarta.jms.Message;
+import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageListener;
 import jakarta.jms.Session;
 import java.lang.reflect.Proxy;
@@ -131,6 +132,24 @@ class JmsListenerTokensTests {
   }
 
   @Test
+  void aTokenPropertyThatCannotBeReadSendsTheReadsToTheSourceAndCounts() {
+    AtomicReference<@Nullable ConsistencyContext> seen = new AtomicReference<>();
+    DefaultMessageListenerContainer container = new DefaultMessageListenerContainer();
+    container.setMessageListener(
+        (MessageListener) message -> seen.set(ConsistencyContext.currentOrNull()));
+    JmsListenerTokens.cover(container, () -> tokens);
+    Message unreadable =
+        stub(
+            Message.class,
+            Map.of("ConsistencyToken", new MessageFormatException("not convertible to a String")));
+
+    ((MessageListener) container.getMessageListener()).onMessage(unreadable);
+
+    assertThat(seen.get().isDirty()).isTrue();
+    assertThat(rejected).containsExactly("jms:MALFORMED");
+  }
+
+  @Test
   void aContainerIsCoveredOnceAndOneWithoutAListenerIsNot() {
     DefaultMessageListenerContainer container = new DefaultMessageListenerContainer();
     assertThat(JmsListenerTokens.cover(container, () -> tokens)).isFalse();
@@ -190,7 +209,13 @@ class JmsListenerTokensTests {
             new Class<?>[] {type},
             (proxy, method, args) ->
                 switch (method.getName()) {
-                  case "getStringProperty", "getObjectProperty" -> properties.get((String) args[0]);
+                  case "getStringProperty", "getObjectProperty" -> {
+                    Object value = properties.get((String) args[0]);
+                    if (value instanceof Throwable failure) {
+                      throw failure;
+                    }
+                    yield value;
+                  }
                   case "toString" -> "a " + type.getSimpleName();
                   case "hashCode" -> System.identityHashCode(proxy);
                   case "equals" -> proxy == args[0];

@@ -15,8 +15,10 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
@@ -86,6 +88,32 @@ class KafkaTokensPostProcessorTests {
     } finally {
       listener.afterRecord(record, null);
     }
+    assertThat(ConsistencyContext.currentOrNull()).isNull();
+  }
+
+  @Test
+  void aFailedBatchKeepsItsContextForTheErrorHandlersRetriesUntilTheThreadIsCleared() {
+    // In a transactional container the batch is intercepted once, before its transaction; the
+    // error handler then replays the listener in memory without intercepting again.
+    KafkaListenerTokens listener = new KafkaListenerTokens(() -> tokens);
+    ConsumerRecord<Object, Object> record = new ConsumerRecord<>("orders", 0, 0, null, "1");
+    record
+        .headers()
+        .add(
+            "Consistency-Token",
+            TestTokens.header("default", WRITTEN).getBytes(StandardCharsets.UTF_8));
+    ConsumerRecords<Object, Object> batch =
+        new ConsumerRecords<>(Map.of(new TopicPartition("orders", 0), List.of(record)), Map.of());
+
+    listener.intercept(batch, null);
+    listener.failure(batch, new IllegalStateException("first attempt"), null);
+
+    assertThat(ConsistencyContext.currentOrNull())
+        .as("bound for the retries")
+        .isNotNull()
+        .extracting(ConsistencyContext::gtids)
+        .isEqualTo(GtidSet.parse(WRITTEN));
+    listener.clearThreadState(null);
     assertThat(ConsistencyContext.currentOrNull()).isNull();
   }
 

@@ -66,7 +66,8 @@ class MessageHeaderRecipeTests {
   private void produce(Map<String, String> message) {
     // tag::producer[]
     // after the writes committed; a dirty context is covered with the source, or gets a marker
-    String value = exchange.headerFor(ConsistencyContext.current());
+    ConsistencyContext unit = ConsistencyContext.currentOrNull(); // none outside a unit of work
+    String value = unit == null ? null : exchange.headerFor(unit);
     if (value != null) {
       message.put(exchange.headerName(), value);
     }
