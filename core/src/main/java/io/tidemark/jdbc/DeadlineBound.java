@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.Deadline;
 import io.tidemark.internal.JdbcProxies;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -8,42 +9,44 @@ import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The connection a read's query runs on. A socket bound applies to each socket read, so one set
  * before the query would give every statement of a query that runs several the whole time left:
- * here each statement's reads are bounded anew by what is left of the read's deadline. The first
- * statement runs whatever is left (the read path chose to run the query), any later one begun after
- * the deadline is refused, since it could only overrun.
+ * here each statement's reads are bounded anew by what is left until the end of the query's time on
+ * this node. The first statement runs whatever is left of the read (the read path chose to run the
+ * query), any later one begun after the read's deadline is refused, since it could only overrun.
  */
 final class DeadlineBound implements InvocationHandler {
 
   private final Connection connection;
-  private final LongSupplier millisLeft;
+  private final Deadline end;
+  private final Deadline deadline;
   private final Supplier<RuntimeException> expired;
   private boolean begun;
 
   private DeadlineBound(
-      Connection connection, LongSupplier millisLeft, Supplier<RuntimeException> expired) {
+      Connection connection, Deadline end, Deadline deadline, Supplier<RuntimeException> expired) {
     this.connection = connection;
-    this.millisLeft = millisLeft;
+    this.end = end;
+    this.deadline = deadline;
     this.expired = expired;
   }
 
   /**
-   * @param millisLeft what is left of the read's deadline
+   * @param end when the query's time on this node ends: its statements' socket reads are cut then
+   * @param deadline the read's deadline
    * @param expired what a statement begun after the deadline throws
    */
   static Connection wrap(
-      Connection connection, LongSupplier millisLeft, Supplier<RuntimeException> expired) {
+      Connection connection, Deadline end, Deadline deadline, Supplier<RuntimeException> expired) {
     return (Connection)
         Proxy.newProxyInstance(
             Connection.class.getClassLoader(),
             new Class<?>[] {Connection.class},
-            new DeadlineBound(connection, millisLeft, expired));
+            new DeadlineBound(connection, end, deadline, expired));
   }
 
   @Override
@@ -68,13 +71,11 @@ final class DeadlineBound implements InvocationHandler {
             return connectionProxy;
           }
           if (name.startsWith("execute")) {
-            long left = millisLeft.getAsLong();
-            if (left <= 0 && begun) {
+            if (begun && deadline.isExpired()) {
               throw expired.get();
             }
             begun = true;
-            // A network timeout of 0 would mean none at all.
-            SocketTimeout.tighten(connection, Math.max(1, left));
+            SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
           }
           return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
         };

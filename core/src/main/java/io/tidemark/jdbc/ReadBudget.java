@@ -16,11 +16,14 @@ final class ReadBudget {
   private final long started;
   private final Deadline deadline;
   private final Deadline replicaDeadline;
+  private final Deadline replicaQueryEnd;
 
-  private ReadBudget(long started, Deadline deadline, Deadline replicaDeadline) {
+  private ReadBudget(
+      long started, Deadline deadline, Deadline replicaDeadline, Deadline replicaQueryEnd) {
     this.started = started;
     this.deadline = deadline;
     this.replicaDeadline = replicaDeadline;
+    this.replicaQueryEnd = replicaQueryEnd;
   }
 
   /**
@@ -33,12 +36,15 @@ final class ReadBudget {
     Deadline deadline = Deadline.after(budget, ticker);
     Duration half = budget.dividedBy(2);
     Duration reserve = fallbackReserve.compareTo(half) < 0 ? fallbackReserve : half;
+    if (options.policy() != ReadPolicy.FALLBACK_TO_SOURCE) {
+      return new ReadBudget(started, deadline, deadline, deadline);
+    }
+    Duration replica = budget.minus(reserve);
     return new ReadBudget(
         started,
         deadline,
-        options.policy() == ReadPolicy.FALLBACK_TO_SOURCE
-            ? deadline.atMost(budget.minus(reserve))
-            : deadline);
+        deadline.atMost(replica),
+        deadline.atMost(replica.plusMillis(SOCKET_GRACE_MILLIS)));
   }
 
   /** When the read must end. */
@@ -49,6 +55,15 @@ final class ReadBudget {
   /** When the replica attempt must end: earlier than the read when it may fall back. */
   Deadline replicaDeadline() {
     return replicaDeadline;
+  }
+
+  /**
+   * When the socket reads of the query on a replica are cut: the grace past the end of the replica
+   * attempt, as for its wait, so a replica that stops answering mid-query leaves a fallback most of
+   * its share; the deadline itself when the read may not fall back.
+   */
+  Deadline replicaQueryEnd() {
+    return replicaQueryEnd;
   }
 
   /** The ticker reading when the read began. */

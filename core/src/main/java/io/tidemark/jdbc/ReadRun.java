@@ -2,6 +2,7 @@ package io.tidemark.jdbc;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
+import io.tidemark.Deadline;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
@@ -108,11 +109,11 @@ final class ReadRun<T> {
    * the token would miss it, and would be an errant transaction on a replica. A connection that
    * cannot be made writable again after the query is aborted; what it read stays good.
    */
-  T readOnly(Connection connection) throws SQLException {
+  T readOnly(Connection connection, Deadline end) throws SQLException {
     connection.setReadOnly(true);
     T value;
     try {
-      value = query(connection);
+      value = query(connection, end);
     } catch (SQLException | RuntimeException e) {
       try {
         connection.setReadOnly(false);
@@ -130,16 +131,19 @@ final class ReadRun<T> {
   }
 
   /**
-   * Runs the query on {@code connection} as it is (read-only already), each of its statements
-   * bounded by what is left of the deadline.
+   * Runs the query on {@code connection} as it is (read-only already), the socket reads of each of
+   * its statements bounded by what is left until {@code end}: the deadline on the source, the end
+   * of the replica attempt on a replica, so that one that stops answering leaves a fallback its
+   * share.
    */
-  T query(Connection connection) throws SQLException {
+  T query(Connection connection, Deadline end) throws SQLException {
     long begun = ticker.read();
     try {
       return query.apply(
           DeadlineBound.wrap(
               connection,
-              () -> budget.deadline().remaining().toMillis(),
+              end,
+              budget.deadline(),
               () ->
                   failed(
                       Reason.BUDGET_EXHAUSTED,

@@ -213,13 +213,14 @@ final class ReplicaAttempt {
       }
       served = Reason.REPLICA_AFTER_WAIT;
     }
-    // The replica holds the token now, so the fallback's reserve is better spent on its query
-    // than on a fallback begun late (the query's statements are bounded by the read's deadline):
-    // cutting the query would also cost the connection.
+    // The query ends with the replica attempt too: a replica that stops answering mid-query must
+    // leave the fallback its share, or the read is refused at its deadline with the source idle.
     T value =
         rows != null
             ? rows.value()
-            : keptReadOnly ? read.query(connection) : read.readOnly(connection);
+            : keptReadOnly
+                ? read.query(connection, read.budget().replicaQueryEnd())
+                : read.readOnly(connection, read.budget().replicaQueryEnd());
     if (!read.meetsRevision(value)) {
       return new Failed<>(
           Reason.REVISION_NOT_REACHED,

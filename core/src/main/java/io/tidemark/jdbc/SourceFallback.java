@@ -55,7 +55,7 @@ final class SourceFallback {
         throw read.lost(
             connection, "source " + uuid + " has not executed the token: writes were lost");
       }
-      T value = read.readOnly(connection);
+      T value = read.readOnly(connection, end);
       if (!read.meetsRevision(value)) {
         throw read.failed(
             Reason.REVISION_NOT_REACHED,
