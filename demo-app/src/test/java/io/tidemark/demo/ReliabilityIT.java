@@ -24,7 +24,7 @@ class ReliabilityIT {
         .as("the control's stale reads")
         .isPositive();
     assertThat(report.faults()).hasSizeGreaterThanOrEqualTo(18);
-    assertThat(report.readsByFault().keySet())
+    assertThat(report.byFault().keySet())
         .as("network faults among them")
         .anyMatch(fault -> fault.startsWith("instance1 cut from replica1"))
         .anyMatch(fault -> fault.startsWith("replica2 black-holed"))

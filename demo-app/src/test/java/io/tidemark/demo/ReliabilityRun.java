@@ -96,14 +96,17 @@ final class ReliabilityRun {
   }
 
   /**
-   * What the reads that began while one kind of fault was in force did, over all its rounds.
+   * What the operations that began while one kind of fault was in force did, over all its rounds.
    *
    * @param reads reads begun while it held
    * @param onReplica served by a replica (or the cache)
    * @param onSource served by the source
    * @param refused refused with a reason
+   * @param writes writes begun while it held
+   * @param slowestWrite the longest of those writes took from when it was due, in milliseconds
    */
-  record FaultReads(long reads, long onReplica, long onSource, long refused) {
+  record UnderFault(
+      long reads, long onReplica, long onSource, long refused, long writes, long slowestWrite) {
 
     double replicaShare() {
       return reads == 0 ? 0 : (double) onReplica / reads;
@@ -117,7 +120,7 @@ final class ReliabilityRun {
       Checker.Verdict verdict,
       Checker.Verdict control,
       List<FaultSchedule.Applied> faults,
-      Map<String, FaultReads> readsByFault,
+      Map<String, UnderFault> byFault,
       Duration elapsed,
       long operations,
       long chains,
@@ -231,19 +234,23 @@ final class ReliabilityRun {
                 l.p999(),
                 l.max()));
       }
-      out.append("\nReads begun while each fault held, over all its rounds:\n\n");
-      out.append("| fault | reads | served by a replica | by the source | refused |\n");
-      out.append("|---|---:|---:|---:|---:|\n");
-      readsByFault.forEach(
-          (fault, reads) ->
+      out.append("\nOperations begun while each fault held, over all its rounds:\n\n");
+      out.append(
+          "| fault | reads | served by a replica | by the source | refused | writes | slowest"
+              + " write (ms) |\n");
+      out.append("|---|---:|---:|---:|---:|---:|---:|\n");
+      byFault.forEach(
+          (fault, under) ->
               out.append(
                   String.format(
-                      "| %s | %d | %.1f %% | %d | %d |%n",
+                      "| %s | %d | %.1f %% | %d | %d | %d | %d |%n",
                       fault,
-                      reads.reads(),
-                      100 * reads.replicaShare(),
-                      reads.onSource(),
-                      reads.refused())));
+                      under.reads(),
+                      100 * under.replicaShare(),
+                      under.onSource(),
+                      under.refused(),
+                      under.writes(),
+                      under.slowestWrite())));
       out.append("\nFaults, in order: ")
           .append(String.join("; ", faults.stream().map(Object::toString).toList()))
           .append('\n');
@@ -372,7 +379,7 @@ final class ReliabilityRun {
           verdict,
           control,
           applied,
-          readsByFault(history, applied),
+          byFault(history, applied),
           Duration.ofNanos(System.nanoTime() - begun),
           history.size(),
           history.stream().mapToLong(Operation::chain).distinct().count(),
@@ -389,16 +396,19 @@ final class ReliabilityRun {
     }
   }
 
-  /** The reads begun while each kind of fault held, in the order the faults first came. */
-  private static Map<String, FaultReads> readsByFault(
+  /** The operations begun while each kind of fault held, in the order the faults first came. */
+  private static Map<String, UnderFault> byFault(
       List<Operation> history, List<FaultSchedule.Applied> applied) {
     Map<String, long[]> counts = new LinkedHashMap<>();
     for (FaultSchedule.Applied fault : applied) {
-      long[] count = counts.computeIfAbsent(fault.name(), name -> new long[4]);
+      long[] count = counts.computeIfAbsent(fault.name(), name -> new long[6]);
       for (Operation op : history) {
-        if (op.kind() != Kind.READ
-            || op.started() < fault.inflicted()
-            || op.started() >= fault.undone()) {
+        if (op.started() < fault.inflicted() || op.started() >= fault.undone()) {
+          continue;
+        }
+        if (op.kind() == Kind.WRITE) {
+          count[4]++;
+          count[5] = Math.max(count[5], op.latencyNanos() / 1_000_000);
           continue;
         }
         count[0]++;
@@ -411,9 +421,10 @@ final class ReliabilityRun {
         }
       }
     }
-    Map<String, FaultReads> reads = new LinkedHashMap<>();
-    counts.forEach((name, c) -> reads.put(name, new FaultReads(c[0], c[1], c[2], c[3])));
-    return reads;
+    Map<String, UnderFault> byFault = new LinkedHashMap<>();
+    counts.forEach(
+        (name, c) -> byFault.put(name, new UnderFault(c[0], c[1], c[2], c[3], c[4], c[5])));
+    return byFault;
   }
 
   private static List<Long> longSessionWrites(List<Operation> history) {
