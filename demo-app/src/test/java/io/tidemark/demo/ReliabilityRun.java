@@ -102,11 +102,18 @@ final class ReliabilityRun {
    * @param onReplica served by a replica (or the cache)
    * @param onSource served by the source
    * @param refused refused with a reason
+   * @param rounds how many times it was applied
    * @param writes writes begun while it held
    * @param slowestWrite the longest of those writes took from when it was due, in milliseconds
    */
   record UnderFault(
-      long reads, long onReplica, long onSource, long refused, long writes, long slowestWrite) {
+      long rounds,
+      long reads,
+      long onReplica,
+      long onSource,
+      long refused,
+      long writes,
+      long slowestWrite) {
 
     double replicaShare() {
       return reads == 0 ? 0 : (double) onReplica / reads;
@@ -236,24 +243,29 @@ final class ReliabilityRun {
       }
       out.append("\nOperations begun while each fault held, over all its rounds:\n\n");
       out.append(
-          "| fault | reads | served by a replica | by the source | refused | writes | slowest"
-              + " write (ms) |\n");
-      out.append("|---|---:|---:|---:|---:|---:|---:|\n");
+          "| fault | rounds | reads | served by a replica | by the source | refused | writes |"
+              + " slowest write (ms) |\n");
+      out.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
       byFault.forEach(
           (fault, under) ->
               out.append(
                   String.format(
-                      "| %s | %d | %.1f %% | %d | %d | %d | %d |%n",
+                      "| %s | %d | %d | %.1f %% | %d | %d | %d | %d |%n",
                       fault,
+                      under.rounds(),
                       under.reads(),
                       100 * under.replicaShare(),
                       under.onSource(),
                       under.refused(),
                       under.writes(),
                       under.slowestWrite())));
-      out.append("\nFaults, in order: ")
-          .append(String.join("; ", faults.stream().map(Object::toString).toList()))
-          .append('\n');
+      if (!faults.isEmpty()) {
+        out.append(
+            String.format(
+                "%nThe faults ran one after another in the order of this table, round after round,"
+                    + " from %.1f s to %.1f s; the failovers last.%n",
+                faults.get(0).at(), faults.get(faults.size() - 1).at()));
+      }
       return out.toString();
     }
 
@@ -401,29 +413,30 @@ final class ReliabilityRun {
       List<Operation> history, List<FaultSchedule.Applied> applied) {
     Map<String, long[]> counts = new LinkedHashMap<>();
     for (FaultSchedule.Applied fault : applied) {
-      long[] count = counts.computeIfAbsent(fault.name(), name -> new long[6]);
+      long[] count = counts.computeIfAbsent(fault.name(), name -> new long[7]);
+      count[0]++;
       for (Operation op : history) {
         if (op.started() < fault.inflicted() || op.started() >= fault.undone()) {
           continue;
         }
         if (op.kind() == Kind.WRITE) {
-          count[4]++;
-          count[5] = Math.max(count[5], op.latencyNanos() / 1_000_000);
+          count[5]++;
+          count[6] = Math.max(count[6], op.latencyNanos() / 1_000_000);
           continue;
         }
-        count[0]++;
+        count[1]++;
         if (!op.servedRead()) {
-          count[3]++;
+          count[4]++;
         } else if (op.reason().startsWith("SOURCE_")) {
-          count[2]++;
+          count[3]++;
         } else {
-          count[1]++;
+          count[2]++;
         }
       }
     }
     Map<String, UnderFault> byFault = new LinkedHashMap<>();
     counts.forEach(
-        (name, c) -> byFault.put(name, new UnderFault(c[0], c[1], c[2], c[3], c[4], c[5])));
+        (name, c) -> byFault.put(name, new UnderFault(c[0], c[1], c[2], c[3], c[4], c[5], c[6])));
     return byFault;
   }
 
