@@ -1,6 +1,7 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
+import io.tidemark.internal.ConnectionFailures;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -60,6 +61,8 @@ final class PhysicalConnection {
    * Turns on {@code session_track_gtids = OWN_GTID} once for this connection when the driver tracks
    * session state, routing every reported GTID set to the current sink; returns whether commits on
    * this connection report their GTIDs.
+   *
+   * @throws SQLException when the connection failed
    */
   synchronized boolean enableGtidTracking(Connection connection) throws SQLException {
     DriverSession driver = DriverSession.of(connection);
@@ -69,6 +72,11 @@ final class PhysicalConnection {
     try (Statement s = connection.createStatement()) {
       s.execute("SET SESSION session_track_gtids = OWN_GTID");
     } catch (SQLException e) {
+      // A refused setting leaves the query fallback; a lost connection is the caller's failure,
+      // which its pool (having closed the connection) would otherwise report without a cause.
+      if (ConnectionFailures.isConnectionFailure(e)) {
+        throw e;
+      }
       return false;
     }
     driverListener = driver.onTrackedGtids(this::deliver);

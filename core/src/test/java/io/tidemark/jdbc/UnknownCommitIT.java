@@ -32,7 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A write whose commit reached the source but whose answer never came back (the link to the source
  * drops the answer, then resets): the application gets a {@link CommitOutcomeUnknownException}, not
  * a plain connection error it would take for a failure, and the context turns dirty, so the token
- * of the answer covers the write that may have committed.
+ * of the answer covers the write that may have committed. A connection lost before anything was
+ * written is the driver's connection failure.
  */
 @ExtendWith(TestkitExtension.class)
 class UnknownCommitIT {
@@ -136,6 +137,22 @@ class UnknownCommitIT {
     assertThat(source.queryString("SELECT COUNT(*) FROM `" + db + "`.t WHERE id = " + id))
         .as("the open transaction was rolled back with its connection")
         .isEqualTo("0");
+  }
+
+  @Test
+  void aConnectionLostBeforeItsFirstStatementIsAConnectionFailure() throws Exception {
+    try (HikariDataSource pool = pool(true);
+        ConsistencyContext.Binding unit = ConsistencyContext.open()) {
+      pool.getConnection().close();
+      // Back in the pool within Hikari's half-second without a validation, so Tidemark's session
+      // set-up is the first to use the connection after the reset.
+      source.link(LINK).resetConnections();
+
+      assertThatThrownBy(() -> CapturingDataSource.wrap(pool).getConnection())
+          .as("the driver's error, not a connection handed out dead")
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).startsWith("08"));
+    }
   }
 
   private interface Write {
