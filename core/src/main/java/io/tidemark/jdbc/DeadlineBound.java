@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * The connection a read's query runs on. A socket bound applies to each socket read, so one set
  * before the query would give every statement of a query that runs several the whole time left:
  * here each statement's reads are bounded anew by what is left until the end of the query's time on
- * this node, at least a millisecond (the read path chose to run the query); a later statement begun
- * after the read's deadline is refused, since it could only overrun.
+ * this node, at least a floor (the read path chose to run the query); a later statement begun after
+ * the read's deadline is refused, since it could only overrun.
  */
 final class DeadlineBound implements InvocationHandler {
 

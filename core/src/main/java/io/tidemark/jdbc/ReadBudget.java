@@ -13,6 +13,13 @@ final class ReadBudget {
 
   private static final long SOCKET_GRACE_MILLIS = 50;
 
+  /**
+   * The least a statement the read path chose to run is given: a bound of a millisecond cuts the
+   * answer of any server on a busy machine, turning a read whose budget just ran out into a replica
+   * error.
+   */
+  private static final long STATEMENT_FLOOR_MILLIS = 20;
+
   private final long started;
   private final Deadline deadline;
   private final Deadline replicaDeadline;
@@ -71,9 +78,12 @@ final class ReadBudget {
     return started;
   }
 
-  /** What is left until {@code end} in milliseconds, at least 1: a network timeout of 0 is none. */
+  /**
+   * What is left until {@code end} in milliseconds, at least a {@linkplain #STATEMENT_FLOOR_MILLIS
+   * floor} (a network timeout of 0 is none).
+   */
   static long millisLeft(Deadline end) {
-    return Math.max(1, end.remaining().toMillis());
+    return Math.max(STATEMENT_FLOOR_MILLIS, end.remaining().toMillis());
   }
 
   /**
