@@ -8,9 +8,12 @@ import io.tidemark.token.TokenCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -29,13 +32,16 @@ final class Demo implements AutoCloseable {
   private final String firstUrl;
   private final String secondUrl;
   private final String database;
+  private final DemoFaults faults;
 
   private Demo(
       ConfigurableApplicationContext first,
       ConfigurableApplicationContext second,
       String firstUrl,
       String secondUrl,
-      String database) {
+      String database,
+      DemoFaults faults) {
+    this.faults = faults;
     this.first = first;
     this.second = second;
     this.firstUrl = firstUrl;
@@ -100,14 +106,32 @@ final class Demo implements AutoCloseable {
     shared.put("spring.main.banner-mode", "off");
     shared.put("logging.level.root", "WARN");
     shared.putAll(overrides);
-    ConfigurableApplicationContext first =
-        instance(servers(topology, redis, db, linked ? FIRST : null), shared, port1, port2);
+    DemoFaults faults = new DemoFaults(topology, redis, Clock.systemUTC());
+    ConfigurableApplicationContext first;
+    try {
+      first =
+          instance(
+              servers(topology, redis, db, linked ? FIRST : null),
+              shared,
+              port1,
+              port2,
+              List.of(c -> c.getBeanFactory().registerSingleton("demoFaults", faults)));
+    } catch (RuntimeException e) {
+      faults.close();
+      throw e;
+    }
     try {
       ConfigurableApplicationContext second =
-          instance(servers(topology, redis, db, linked ? SECOND : null), shared, port2, port1);
-      return new Demo(first, second, url(port1), url(port2), db);
+          instance(
+              servers(topology, redis, db, linked ? SECOND : null),
+              shared,
+              port2,
+              port1,
+              List.of());
+      return new Demo(first, second, url(port1), url(port2), db, faults);
     } catch (RuntimeException e) {
       first.close();
+      faults.close();
       throw e;
     }
   }
@@ -128,14 +152,22 @@ final class Demo implements AutoCloseable {
     return link == null ? node.jdbcUrl(db) : node.jdbcUrlThrough(link, db);
   }
 
-  /** Starts an instance the way one is started against real servers: with arguments only. */
+  /**
+   * Starts an instance the way one is started against real servers, with arguments only; the {@code
+   * initializers} give the page's faults to the instance it is served from.
+   */
   private static ConfigurableApplicationContext instance(
-      Map<String, Object> servers, Map<String, Object> shared, int port, int peerPort) {
+      Map<String, Object> servers,
+      Map<String, Object> shared,
+      int port,
+      int peerPort,
+      List<ApplicationContextInitializer<ConfigurableApplicationContext>> initializers) {
     Map<String, Object> properties = new LinkedHashMap<>(servers);
     properties.putAll(shared);
     properties.put("server.port", port);
     properties.put("demo.peer-url", url(peerPort));
     return OrdersApplication.start(
+        initializers,
         properties.entrySet().stream()
             .map(p -> "--" + p.getKey() + "=" + p.getValue())
             .toArray(String[]::new));
@@ -193,8 +225,15 @@ final class Demo implements AutoCloseable {
     return new Scenario(firstUrl, secondUrl).run(clients, tidemark);
   }
 
+  /** The faults the page applies, and the replication lag the demo injects. */
+  DemoFaults faults() {
+    return faults;
+  }
+
   @Override
   public void close() {
+    // A fault that holds is undone first, so the instances stop on healthy servers.
+    faults.close();
     second.close();
     first.close();
   }

@@ -23,8 +23,8 @@ public final class DemoMain {
     int port = options.contains("--exit") ? 0 : 8080;
     try (MySqlTopology topology = MySqlTopology.builder().start();
         RedisServer redis = RedisServer.start();
-        ReplicationLag lag = ReplicationLag.start(topology.replica(), HELD, RELEASED);
         Demo demo = Demo.start(topology, redis, port)) {
+      demo.faults().injectLag(HELD, RELEASED);
       run(topology, redis, demo, System.out);
       if (!options.contains("--exit")) {
         System.out.println();

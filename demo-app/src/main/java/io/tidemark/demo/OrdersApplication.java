@@ -3,12 +3,16 @@ package io.tidemark.demo;
 import com.zaxxer.hikari.HikariDataSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.cache.RedisRevisionGuardedCache;
 import io.tidemark.cache.RevisionGuardedCacheConfig;
 import io.tidemark.cache.ValueCodec;
 import io.tidemark.spring.RevisionGuardedCacheManager;
 import io.tidemark.testkit.SkewedClock;
+import io.tidemark.token.TokenCodec;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
@@ -16,6 +20,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.client.RestClient;
@@ -39,7 +44,16 @@ public class OrdersApplication {
   }
 
   static ConfigurableApplicationContext start(String... args) {
-    return SpringApplication.run(OrdersApplication.class, args);
+    return start(List.of(), args);
+  }
+
+  /** As {@link #start(String...)}, with {@code initializers} run before the beans are made. */
+  static ConfigurableApplicationContext start(
+      List<ApplicationContextInitializer<ConfigurableApplicationContext>> initializers,
+      String... args) {
+    SpringApplication application = new SpringApplication(OrdersApplication.class);
+    initializers.forEach(application::addInitializers);
+    return application.run(args);
   }
 
   /** Not a {@code DataSource} bean: the application's only one is the source's. */
@@ -110,6 +124,26 @@ public class OrdersApplication {
     int query = url.indexOf('?');
     String path = query < 0 ? url : url.substring(0, query);
     return path.substring(path.lastIndexOf('/') + 1);
+  }
+
+  @Bean
+  LiveFeed liveFeed() {
+    return new LiveFeed(Clock.systemUTC());
+  }
+
+  @Bean(destroyMethod = "close")
+  BackgroundLoad backgroundLoad(LiveFeed feed) {
+    return new BackgroundLoad(feed);
+  }
+
+  @Bean(destroyMethod = "close")
+  LagSampler lagSampler(MeterRegistry registry, LiveFeed feed) {
+    return LagSampler.start(registry, feed, Duration.ofMillis(250));
+  }
+
+  @Bean
+  TokenInspector tokenInspector(TokenCodec codec, @Value("${tidemark.cluster}") String cluster) {
+    return new TokenInspector(codec, cluster);
   }
 
   /**

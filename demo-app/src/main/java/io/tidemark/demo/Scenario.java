@@ -3,6 +3,7 @@ package io.tidemark.demo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -106,9 +107,23 @@ final class Scenario {
     }
   }
 
-  private record Outcome(int status, @Nullable ReadReply reply) {}
+  /**
+   * What one client saw.
+   *
+   * @param status the read's HTTP status
+   * @param reply the read's answer, or {@code null} when it was refused or failed
+   * @param refusal the reason of a refusal (503), or what failed; empty with a reply
+   * @param detail what the refusal said; empty with a reply
+   */
+  record Outcome(int status, @Nullable ReadReply reply, String refusal, String detail) {}
 
-  private Outcome client(String customer, boolean tidemark) {
+  /**
+   * One client: creates an order as {@code customer} and reads it at once, with its token when
+   * {@code tidemark}.
+   *
+   * @throws org.springframework.web.client.RestClientException when the write fails
+   */
+  Outcome client(String customer, boolean tidemark) {
     var created =
         writer
             .post()
@@ -132,9 +147,17 @@ final class Scenario {
         .exchange(
             (request, response) -> {
               int status = response.getStatusCode().value();
-              ReadReply reply =
-                  status == 200 || status == 404 ? response.bodyTo(ReadReply.class) : null;
-              return new Outcome(status, reply);
+              if (status == 200 || status == 404) {
+                return new Outcome(status, response.bodyTo(ReadReply.class), "", "");
+              }
+              Map<?, ?> problem = response.bodyTo(Map.class);
+              Object reason = problem == null ? null : problem.get("reason");
+              Object detail = problem == null ? null : problem.get("detail");
+              return new Outcome(
+                  status,
+                  null,
+                  reason == null ? "HTTP " + status : reason.toString(),
+                  detail == null ? "" : detail.toString());
             });
   }
 

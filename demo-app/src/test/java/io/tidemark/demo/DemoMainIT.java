@@ -23,9 +23,8 @@ class DemoMainIT {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     Scenario.Result off;
     Scenario.Result on;
-    try (ReplicationLag lag =
-            ReplicationLag.start(topology.replica(), DemoMain.HELD, DemoMain.RELEASED);
-        Demo demo = Demo.start(topology, redis, 0)) {
+    try (Demo demo = Demo.start(topology, redis, 0)) {
+      demo.faults().injectLag(DemoMain.HELD, DemoMain.RELEASED);
       DemoMain.run(topology, redis, demo, new PrintStream(bytes, true, StandardCharsets.UTF_8));
       off = demo.run(DemoMain.CLIENTS, false);
       on = demo.run(DemoMain.CLIENTS, true);

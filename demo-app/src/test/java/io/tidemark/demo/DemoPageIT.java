@@ -5,24 +5,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.web.client.RestClient;
 
 /**
- * The demo's page in a real headless Chromium: create an order, read it back with Tidemark on
- * (found, with the reason) and off while the replica is held back (not found), and the scenario
- * table; and the checkout, whose write happens on the other instance.
+ * The demo's page in a real headless Chromium: the live view under the background load and a fault
+ * clicked on the page, the token inspector, create an order, read it back with Tidemark on (found,
+ * with the reason) and off while the replica is held back (not found), and the scenario table and
+ * chart; and the checkout, whose write happens on the other instance.
  */
 @ExtendWith(TestkitExtension.class)
 class DemoPageIT {
@@ -37,7 +46,8 @@ class DemoPageIT {
     demo = Demo.start(topology, redis, 0);
     ChromeOptions options = new ChromeOptions();
     options.setBinary(System.getProperty("demo.chromium", "/usr/bin/chromium"));
-    options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage");
+    options.addArguments(
+        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,2400");
     ChromeDriverService service =
         new ChromeDriverService.Builder()
             .usingDriverExecutable(
@@ -56,7 +66,74 @@ class DemoPageIT {
 
   @AfterEach
   void releaseReplica() {
+    RestClient.create(demo.firstUrl()).post().uri("/api/load/stop").retrieve().toBodilessEntity();
     topology.replica().resumeApplier();
+  }
+
+  @Test
+  void liveViewDrawsTheLoadAndAFaultClickTurnsWaitsIntoFallbacksNeverIntoStaleAnswers()
+      throws Exception {
+    browser.get(demo.firstUrl() + "/");
+    click("load-start");
+    waitUntil(Duration.ofSeconds(30), () -> number("reads-chart", "data-reads") >= 20);
+    waitUntil(Duration.ofSeconds(10), () -> number("lag-chart", "data-samples") > 0);
+    long fallbacksBefore = count("SOURCE_FALLBACK") + count("REFUSED");
+    long offStaleBefore = Long.parseLong(live("off-stale"));
+
+    browser.findElement(By.id("fault-seconds")).clear();
+    browser.findElement(By.id("fault-seconds")).sendKeys("4");
+    click("fault-HOLD_APPLIER");
+
+    waitUntil(
+        Duration.ofSeconds(20),
+        () -> count("SOURCE_FALLBACK") + count("REFUSED") > fallbacksBefore);
+    waitUntil(Duration.ofSeconds(20), () -> live("applied").contains("undone"));
+    assertThat(Long.parseLong(live("off-stale")))
+        .as("reads without Tidemark while the applier was held")
+        .isGreaterThan(offStaleBefore);
+    assertThat(live("on-stale")).as("stale answers with Tidemark").isEqualTo("0");
+    assertThat(live("count-STALE")).isEqualTo("0");
+    Path screenshot = Path.of("target", "demo-page.png");
+    Files.write(screenshot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+  }
+
+  @Test
+  void tokenInspectorShowsWhatTheTokenHoldsAndRejectsAnAlteredOne() {
+    browser.get(demo.firstUrl() + "/");
+    createOrder("edsger");
+    click("token-last");
+    click("token-inspect");
+
+    String table = waitForText("token-table");
+    assertThat(table)
+        .contains("orders")
+        .contains("verified")
+        .contains(topology.source().serverUuid() + ":");
+
+    WebElement text = browser.findElement(By.id("token-text"));
+    String token = text.getAttribute("value");
+    int inSignature = token.length() - 10;
+    char altered = token.charAt(inSignature) == 'A' ? 'B' : 'A';
+    text.clear();
+    text.sendKeys(token.substring(0, inSignature) + altered + token.substring(inSignature + 1));
+    click("token-inspect");
+
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.id("token-table"), "BAD_SIGNATURE"));
+    assertThat(browser.findElement(By.id("token-table")).getText()).doesNotContain("verified");
+  }
+
+  @Test
+  void withoutATestkitBehindItThePageOffersNoFaults() {
+    // Only the instance the demo serves its page from is given the testkit's faults.
+    browser.get(demo.secondUrl() + "/");
+    waitUntil(
+        Duration.ofSeconds(10), () -> !browser.findElement(By.id("kinds")).getText().isEmpty());
+
+    assertThat(browser.findElement(By.id("faults")).getAttribute("class")).contains("hidden");
+    assertThat(browser.findElements(By.cssSelector("#fault-buttons button"))).isEmpty();
   }
 
   @Test
@@ -96,6 +173,9 @@ class DemoPageIT {
         .until(ExpectedConditions.presenceOfElementLocated(By.id("scenario-table")));
     String table = browser.findElement(By.id("scenario-table")).getText();
     assertThat(table).contains("off").contains("on").contains("40");
+    assertThat(browser.findElement(By.id("scenario-chart")).getAttribute("data-runs"))
+        .isEqualTo("2");
+    assertThat(browser.findElements(By.cssSelector("#scenario-chart canvas"))).hasSize(1);
   }
 
   @Test
@@ -104,7 +184,7 @@ class DemoPageIT {
     topology.replica().resumeApplierAfter(Duration.ofMillis(300));
 
     ReadReply reply =
-        org.springframework.web.client.RestClient.create(demo.firstUrl())
+        RestClient.create(demo.firstUrl())
             .post()
             .uri("/api/checkout?customer=barbara")
             .retrieve()
@@ -124,6 +204,30 @@ class DemoPageIT {
         .until(
             ExpectedConditions.textMatches(
                 By.id("created"), java.util.regex.Pattern.compile("order \\d+ created.*")));
+  }
+
+  /** The text of a part of the live view, read in one step: the view redraws it every second. */
+  private String live(String id) {
+    Object text =
+        ((JavascriptExecutor) browser)
+            .executeScript(
+                "const e = document.getElementById(arguments[0]); return e ? e.textContent : '';",
+                id);
+    return String.valueOf(text);
+  }
+
+  private long count(String kind) {
+    String text = live("count-" + kind);
+    return text.isEmpty() ? 0 : Long.parseLong(text);
+  }
+
+  private long number(String id, String attribute) {
+    String value = browser.findElement(By.id(id)).getAttribute(attribute);
+    return value == null ? 0 : Long.parseLong(value);
+  }
+
+  private void waitUntil(Duration timeout, BooleanSupplier condition) {
+    new WebDriverWait(browser, timeout).until(d -> condition.getAsBoolean());
   }
 
   private void click(String id) {
