@@ -220,6 +220,11 @@ final class Demo implements AutoCloseable {
     return first.getBean(TokenCodec.class);
   }
 
+  /** Starts the page's background load of {@code clients}, as its Start load button does. */
+  void startLoad(int clients) {
+    first.getBean(BackgroundLoad.class).start(clients, new Scenario(firstUrl, secondUrl));
+  }
+
   /** Runs the scenario: {@code clients} create on the first instance and read on the second. */
   Scenario.Result run(int clients, boolean tidemark) {
     return new Scenario(firstUrl, secondUrl).run(clients, tidemark);

@@ -10,11 +10,15 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Starts a real MySQL source and replica (with a little replication lag injected) and Redis, two
  * instances of the orders service, and runs the scenario with Tidemark off, then on, printing what
- * the clients saw; then serves the page until Ctrl-C ({@code --exit} stops at once).
+ * the clients saw; then serves the page, with a background load running, until Ctrl-C ({@code
+ * --exit} stops at once).
  */
 public final class DemoMain {
 
   static final int CLIENTS = 40;
+
+  /** Clients of the background load the page shows from the start. */
+  static final int LOAD_CLIENTS = 4;
 
   private DemoMain() {}
 
@@ -27,8 +31,14 @@ public final class DemoMain {
       demo.faults().injectLag(HELD, RELEASED);
       run(topology, redis, demo, System.out);
       if (!options.contains("--exit")) {
+        demo.startLoad(LOAD_CLIENTS);
         System.out.println();
-        System.out.println("Open " + demo.firstUrl().replace("127.0.0.1", "localhost") + "/");
+        System.out.println(
+            "Open "
+                + demo.firstUrl().replace("127.0.0.1", "localhost")
+                + "/ to watch "
+                + LOAD_CLIENTS
+                + " clients live (its Stop load button stops them) and apply faults.");
         System.out.println("Servers stay up; Ctrl-C stops them.");
         new CountDownLatch(1).await();
       }
