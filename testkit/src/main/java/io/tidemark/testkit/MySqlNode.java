@@ -49,14 +49,14 @@ public final class MySqlNode {
   private static final String ADMIN_OPTIONS = "&socketTimeout=120000";
 
   private final String name;
-  private final MySqlServerProcess process;
+  private final MySqlServer process;
   private final ReplicationDialect dialect;
   private final ServerVersion version;
   private final FaultLinks links;
   private volatile Role role;
   private volatile boolean readOnly;
 
-  MySqlNode(String name, MySqlServerProcess process, ServerVersion version, Role role) {
+  MySqlNode(String name, MySqlServer process, ServerVersion version, Role role) {
     this.name = name;
     this.process = process;
     this.version = version;
@@ -115,6 +115,11 @@ public final class MySqlNode {
   /** JDBC URL with {@code database} as the default database. */
   public String jdbcUrl(String database) {
     return "jdbc:mysql://" + HOST + ":" + port() + "/" + database + URL_OPTIONS;
+  }
+
+  /** JDBC URL of a server on {@code port} before it is a node. */
+  static String urlOf(int port) {
+    return "jdbc:mysql://" + HOST + ":" + port + "/" + URL_OPTIONS;
   }
 
   /**
@@ -266,17 +271,17 @@ public final class MySqlNode {
         dialect.start(Thread.APPLIER));
   }
 
-  /** Suspends the server process (SIGSTOP): connections hang, nothing answers. */
+  /** Suspends the server (SIGSTOP; a container is paused): connections hang, nothing answers. */
   public void freeze() {
-    process.stop();
+    process.freeze();
   }
 
-  /** Resumes a {@link #freeze() frozen} server (SIGCONT). */
+  /** Resumes a {@link #freeze() frozen} server (SIGCONT; a container is unpaused). */
   public void thaw() {
-    process.signal("CONT");
+    process.thaw();
   }
 
-  /** Kills the server process (SIGKILL), like a crash. */
+  /** Kills the server (SIGKILL), like a crash. */
   public void kill() {
     process.kill();
   }
@@ -387,7 +392,7 @@ public final class MySqlNode {
     return value == null ? "" : value;
   }
 
-  MySqlServerProcess process() {
+  MySqlServer process() {
     return process;
   }
 

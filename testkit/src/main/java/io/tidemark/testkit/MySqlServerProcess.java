@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** One {@code mysqld} process: its options, data folder, start, signals and stop. */
-final class MySqlServerProcess {
+final class MySqlServerProcess implements MySqlServer {
 
   static final String USER = "root";
   static final String REPLICATION_USER = "repl";
@@ -37,7 +37,8 @@ final class MySqlServerProcess {
     this.serverId = serverId;
   }
 
-  int port() {
+  @Override
+  public int port() {
     return port;
   }
 
@@ -45,8 +46,8 @@ final class MySqlServerProcess {
     return home.resolve("mysqld.err");
   }
 
-  /** Launches the server without waiting for it; {@code readOnly} starts it super-read-only. */
-  void launch(boolean readOnly) {
+  @Override
+  public void launch(boolean readOnly) {
     try {
       // A killed server leaves its temporary files, and a replica's applier refuses to start
       // while its SQL_LOAD file from the earlier run is still there.
@@ -64,28 +65,7 @@ final class MySqlServerProcess {
       command.add("--socket=" + home.resolve("mysqld.sock"));
       command.add("--pid-file=" + home.resolve("mysqld.pid"));
       command.add("--log-error=" + errorLog());
-      command.add("--port=" + port);
-      command.add("--bind-address=127.0.0.1");
-      command.add("--mysqlx=OFF");
-      command.add("--skip-name-resolve");
-      command.add("--server-id=" + serverId);
-      command.add("--report-host=127.0.0.1");
-      command.add("--report-port=" + port);
-      command.add("--log-bin=binlog");
-      command.add("--relay-log=relay");
-      command.add("--relay-log-recovery=ON");
-      command.add("--gtid-mode=ON");
-      command.add("--enforce-gtid-consistency=ON");
-      command.add("--max-connections=1000");
-      // Throwaway servers: durability on a crash of the machine is not needed, fast commits are.
-      command.add("--innodb-flush-log-at-trx-commit=2");
-      command.add("--sync-binlog=0");
-      command.add("--innodb-buffer-pool-size=64M");
-      command.add("--performance-schema=ON");
-      if (readOnly) {
-        command.add("--read-only=ON");
-        command.add("--super-read-only=ON");
-      }
+      command.addAll(serverOptions(port, serverId, readOnly));
       if (RUNNING_AS_ROOT) {
         command.add("--user=root");
       }
@@ -100,8 +80,39 @@ final class MySqlServerProcess {
     }
   }
 
-  /** Waits until the server accepts connections; fails with its log when it dies or stalls. */
-  void awaitReady(String jdbcUrl) {
+  /**
+   * The options of a testkit server wherever it runs: loopback port, GTID replication, fast and
+   * throwaway storage.
+   */
+  static List<String> serverOptions(int port, int serverId, boolean readOnly) {
+    List<String> options = new ArrayList<>();
+    options.add("--port=" + port);
+    options.add("--bind-address=127.0.0.1");
+    options.add("--mysqlx=OFF");
+    options.add("--skip-name-resolve");
+    options.add("--server-id=" + serverId);
+    options.add("--report-host=127.0.0.1");
+    options.add("--report-port=" + port);
+    options.add("--log-bin=binlog");
+    options.add("--relay-log=relay");
+    options.add("--relay-log-recovery=ON");
+    options.add("--gtid-mode=ON");
+    options.add("--enforce-gtid-consistency=ON");
+    options.add("--max-connections=1000");
+    // Throwaway servers: durability on a crash of the machine is not needed, fast commits are.
+    options.add("--innodb-flush-log-at-trx-commit=2");
+    options.add("--sync-binlog=0");
+    options.add("--innodb-buffer-pool-size=64M");
+    options.add("--performance-schema=ON");
+    if (readOnly) {
+      options.add("--read-only=ON");
+      options.add("--super-read-only=ON");
+    }
+    return options;
+  }
+
+  @Override
+  public void awaitReady(String jdbcUrl) {
     boolean ready =
         Poll.until(
             () -> {
@@ -122,8 +133,8 @@ final class MySqlServerProcess {
     }
   }
 
-  /** The server's data folder. */
-  Path dataDirectory() {
+  @Override
+  public Path dataDirectory() {
     return home.resolve("data");
   }
 
@@ -136,21 +147,32 @@ final class MySqlServerProcess {
     }
   }
 
-  boolean isAlive() {
+  @Override
+  public boolean isAlive() {
     return process != null && process.isAlive();
   }
 
-  void signal(String signal) {
-    Commands.signal(pid(), signal);
+  /** SIGCONT. */
+  @Override
+  public void thaw() {
+    Commands.signal(pid(), "CONT");
   }
 
-  /** Stops the server (SIGSTOP) and returns once all its threads are stopped. */
-  void stop() {
+  /** SIGSTOP; returns once all its threads are stopped. */
+  @Override
+  public void freeze() {
     Commands.stop(pid());
   }
 
-  /** Kills the server at once (SIGKILL), like a crash, and waits until it is gone. */
-  void kill() {
+  /** The topology deletes the data folders together. */
+  @Override
+  public void remove() {
+    kill();
+  }
+
+  /** SIGKILL. */
+  @Override
+  public void kill() {
     if (process == null) {
       return;
     }

@@ -6,11 +6,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A real MySQL replication topology of local processes: one source and one or more replicas, GTID
- * mode on, {@code enforce_gtid_consistency}, binary logs, super-read-only replicas with
- * auto-positioned replication, on free loopback ports, with data in a temporary folder.
+ * A real MySQL replication topology, of local processes or of containers ({@link Backend}): one
+ * source and one or more replicas, GTID mode on, {@code enforce_gtid_consistency}, binary logs,
+ * super-read-only replicas with auto-positioned replication, on free loopback ports, with data in a
+ * temporary folder.
  *
  * <pre>{@code
  * try (MySqlTopology topology = MySqlTopology.builder().replicas(2).start()) {
@@ -25,15 +27,18 @@ public final class MySqlTopology implements AutoCloseable {
 
   private static final AtomicInteger DATABASES = new AtomicInteger();
 
-  private final MySqlBinaries binaries;
+  private final @Nullable MySqlBinaries binaries;
+  private final String backend;
   private final Path home;
   private final List<MySqlNode> nodes;
   private volatile Duration startTime = Duration.ZERO;
   private volatile MySqlNode source;
   private volatile boolean closed;
 
-  private MySqlTopology(MySqlBinaries binaries, Path home, List<MySqlNode> nodes) {
+  private MySqlTopology(
+      @Nullable MySqlBinaries binaries, String backend, Path home, List<MySqlNode> nodes) {
     this.binaries = binaries;
+    this.backend = backend;
     this.home = home;
     this.nodes = List.copyOf(nodes);
     this.source = nodes.get(0);
@@ -48,6 +53,7 @@ public final class MySqlTopology implements AutoCloseable {
   public static final class Builder {
     private int replicas = 1;
     private MySqlBinaries binaries;
+    private @Nullable Backend backend;
 
     private Builder() {}
 
@@ -60,14 +66,31 @@ public final class MySqlTopology implements AutoCloseable {
       return this;
     }
 
-    /** Server binaries to run instead of the resolved default. */
+    /** Server binaries to run as local processes instead of the resolved default. */
     public Builder binaries(MySqlBinaries binaries) {
       this.binaries = binaries;
       return this;
     }
 
+    /** Where the servers run, instead of {@link Backend#configured()}. */
+    public Builder backend(Backend backend) {
+      this.backend = backend;
+      return this;
+    }
+
     /** Starts every server, wires replication and waits until the replicas are connected. */
     public MySqlTopology start() {
+      if (backend == Backend.CONTAINERS && binaries != null) {
+        throw new IllegalStateException(
+            "binaries(...) are for the process backend; containers run " + Backend.mysqlImage());
+      }
+      // Binaries given are run as processes, whatever the setting.
+      Backend chosen =
+          backend != null ? backend : binaries != null ? Backend.PROCESSES : Backend.configured();
+      return chosen == Backend.CONTAINERS ? ContainerTopology.start(replicas) : startProcesses();
+    }
+
+    private MySqlTopology startProcesses() {
       long started = System.nanoTime();
       MySqlBinaries bin = binaries != null ? binaries : MySqlBinaries.resolve();
       Path home = ProcessReaper.newFolder("mysql");
@@ -79,7 +102,7 @@ public final class MySqlTopology implements AutoCloseable {
         MySqlServerProcess process = new MySqlServerProcess(bin, nodeHome, FreePorts.next(), i + 1);
         nodes.add(new MySqlNode(name, process, bin.version(), i == 0 ? Role.SOURCE : Role.REPLICA));
       }
-      MySqlTopology topology = new MySqlTopology(bin, home, nodes);
+      MySqlTopology topology = new MySqlTopology(bin, "local processes, " + bin, home, nodes);
       ProcessReaper.closeAtShutdown(topology);
       try {
         for (MySqlNode node : nodes) {
@@ -89,12 +112,7 @@ public final class MySqlTopology implements AutoCloseable {
           node.process().awaitReady(node.jdbcUrl());
           node.checkReportedVersion();
         }
-        for (MySqlNode replica : topology.replicas()) {
-          replica.replicateFrom(topology.source());
-        }
-        for (MySqlNode replica : topology.replicas()) {
-          topology.awaitReplicating(replica, Duration.ofSeconds(30));
-        }
+        topology.wireReplication();
       } catch (RuntimeException e) {
         topology.close();
         throw e;
@@ -102,6 +120,30 @@ public final class MySqlTopology implements AutoCloseable {
       topology.startTime = Duration.ofNanos(System.nanoTime() - started);
       return topology;
     }
+  }
+
+  /**
+   * A topology of servers that are up, replication not wired yet; closed at JVM exit unless closed
+   * before.
+   */
+  static MySqlTopology of(String backend, Path home, List<MySqlNode> nodes) {
+    MySqlTopology topology = new MySqlTopology(null, backend, home, nodes);
+    ProcessReaper.closeAtShutdown(topology);
+    return topology;
+  }
+
+  /** Points every replica at the source and waits until they replicate. */
+  void wireReplication() {
+    for (MySqlNode replica : replicas()) {
+      replica.replicateFrom(source);
+    }
+    for (MySqlNode replica : replicas()) {
+      awaitReplicating(replica, Duration.ofSeconds(30));
+    }
+  }
+
+  void startedIn(Duration time) {
+    startTime = time;
   }
 
   /** The node that is the writable source now. */
@@ -124,8 +166,21 @@ public final class MySqlTopology implements AutoCloseable {
     return nodes;
   }
 
+  /**
+   * The binaries the servers run.
+   *
+   * @throws IllegalStateException on the container backend, which runs an image instead
+   */
   public MySqlBinaries binaries() {
+    if (binaries == null) {
+      throw new IllegalStateException("the servers run in containers: " + backend);
+    }
     return binaries;
+  }
+
+  /** Where the servers run and what: the backend, and the binaries or the image. */
+  public String backend() {
+    return backend;
   }
 
   /** How long {@link Builder#start()} took. */
@@ -207,10 +262,7 @@ public final class MySqlTopology implements AutoCloseable {
   /** One line per node: name, role, port, server_uuid and gtid_executed. */
   public String describe() {
     StringBuilder out =
-        new StringBuilder("MySQL ")
-            .append(binaries.version())
-            .append(", ")
-            .append(binaries.origin());
+        new StringBuilder("MySQL ").append(source.version()).append(", ").append(backend);
     for (MySqlNode node : nodes) {
       out.append("\n  ").append(node);
       if (node.isRunning()) {
@@ -235,7 +287,7 @@ public final class MySqlTopology implements AutoCloseable {
     ProcessReaper.forget(this);
     for (MySqlNode node : nodes) {
       node.closeLinks();
-      node.process().kill();
+      node.process().remove();
     }
     FileTrees.deleteRecursively(home);
   }

@@ -13,9 +13,11 @@ import java.util.Set;
 
 /**
  * Makes sure no server outlives the JVM that started it. Every server lives in a folder under one
- * run folder per JVM and writes a {@code *.pid} file there. A shutdown hook closes what is still
- * open; a small watchdog shell, started once, outlives even a JVM killed with SIGKILL, then kills
- * every process named by a pid file and deletes the run folder.
+ * run folder per JVM and writes a {@code *.pid} file there, or a {@code *.cid} file with its
+ * container's id. A shutdown hook closes what is still open; a small watchdog shell, started once,
+ * outlives even a JVM killed with SIGKILL, then kills every process named by a pid file, removes
+ * every container named by a cid file (with the podman or docker command) and deletes the run
+ * folder.
  */
 final class ProcessReaper {
 
@@ -25,6 +27,9 @@ final class ProcessReaper {
       while kill -0 "$jvm" 2>/dev/null; do sleep 1; done
       find "$root" -name '*.pid' -type f 2>/dev/null | while read -r f; do
         kill -9 "$(cat "$f")" 2>/dev/null
+      done
+      find "$root" -name '*.cid' -type f 2>/dev/null | while read -r f; do
+        podman rm -f "$(cat "$f")" >/dev/null 2>&1 || docker rm -f "$(cat "$f")" >/dev/null 2>&1
       done
       rm -rf "$root"
       """;
@@ -55,6 +60,24 @@ final class ProcessReaper {
       throw new IllegalStateException("no server started in this JVM");
     }
     return runRoot;
+  }
+
+  /** Names the container of a server living in {@code folder}, for the watchdog. */
+  static void containerStarted(Path folder, String containerId) {
+    try {
+      Files.writeString(folder.resolve("container.cid"), containerId);
+    } catch (IOException e) {
+      throw new TestkitException("cannot write the container id into " + folder, e);
+    }
+  }
+
+  /** The container of a server living in {@code folder} is gone. */
+  static void containerRemoved(Path folder) {
+    try {
+      Files.deleteIfExists(folder.resolve("container.cid"));
+    } catch (IOException e) {
+      throw new TestkitException("cannot remove the container id from " + folder, e);
+    }
   }
 
   /** Closes {@code resource} at JVM shutdown unless it was {@link #forget forgotten} first. */

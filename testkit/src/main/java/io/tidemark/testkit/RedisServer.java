@@ -6,7 +6,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.ProcessBuilder.Redirect;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -16,36 +15,34 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A real Redis server as a local process on a free loopback port, without persistence: {@code
+ * A real Redis server on a free loopback port, without persistence: as a local process, {@code
  * redis-server} from the {@code PATH} when there is one, else the Linux binary bundled in {@code
- * com.github.codemonstur:embedded-redis}. Can be killed, restarted and frozen for fault tests. The
- * same class runs the sentinels of a {@link RedisSentinel}.
+ * com.github.codemonstur:embedded-redis}; or in a container of {@link Backend#redisImage()} when
+ * the {@link Backend} is containers. Can be killed, restarted and frozen for fault tests. The same
+ * class runs the sentinels of a {@link RedisSentinel}.
  */
 public final class RedisServer implements AutoCloseable {
 
   private static final String BUNDLED = "redis-server-6.2.6-v5-linux-amd64";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
-  private final Path binary;
+  private final RedisRunner runner;
   private final Path home;
   private final int port;
   private final List<String> leadingArguments;
   private final List<String> extraArguments;
   private final FaultLinks links;
-  private @Nullable Process process;
   private boolean closed;
 
   private RedisServer(
-      Path binary,
-      Path home,
-      int port,
-      List<String> leadingArguments,
-      List<String> extraArguments) {
-    this.binary = binary;
+      Path home, int port, List<String> leadingArguments, List<String> extraArguments) {
+    this.runner =
+        Backend.configured() == Backend.CONTAINERS
+            ? new RedisContainer(Backend.redisImage(), home)
+            : new RedisProcess(resolveBinary(System.getenv()), home.resolve("redis.out"));
     this.home = home;
     this.port = port;
     this.leadingArguments = List.copyOf(leadingArguments);
@@ -69,12 +66,7 @@ public final class RedisServer implements AutoCloseable {
   /** Starts a server on {@code port} with extra {@code redis-server} arguments. */
   static RedisServer start(int port, List<String> extraArguments) {
     RedisServer server =
-        new RedisServer(
-            resolveBinary(System.getenv()),
-            ProcessReaper.newFolder("redis"),
-            port,
-            List.of(),
-            extraArguments);
+        new RedisServer(ProcessReaper.newFolder("redis"), port, List.of(), extraArguments);
     return launched(server);
   }
 
@@ -95,11 +87,7 @@ public final class RedisServer implements AutoCloseable {
     }
     RedisServer server =
         new RedisServer(
-            resolveBinary(System.getenv()),
-            home,
-            FreePorts.next(),
-            List.of(configuration.toString()),
-            List.of("--sentinel"));
+            home, FreePorts.next(), List.of(configuration.toString()), List.of("--sentinel"));
     return launched(server);
   }
 
@@ -137,7 +125,6 @@ public final class RedisServer implements AutoCloseable {
 
   private void launch() {
     List<String> command = new ArrayList<>();
-    command.add(binary.toString());
     // redis-server reads a configuration file only as its first argument.
     command.addAll(leadingArguments);
     command.addAll(
@@ -159,23 +146,13 @@ public final class RedisServer implements AutoCloseable {
             "--logfile",
             home.resolve("redis.log").toString()));
     command.addAll(extraArguments);
-    try {
-      process =
-          new ProcessBuilder(command)
-              .redirectInput(Redirect.from(new File("/dev/null")))
-              .redirectOutput(Redirect.appendTo(home.resolve("redis.out").toFile()))
-              .redirectErrorStream(true)
-              .start();
-    } catch (IOException e) {
-      throw new TestkitException("cannot start " + binary, e);
-    }
-    Process started = process;
+    runner.start(command);
     boolean ready =
         Poll.until(
             () -> {
-              if (!started.isAlive()) {
+              if (!runner.isAlive()) {
                 throw new TestkitException(
-                    "redis-server on port " + port + " exited with " + started.exitValue());
+                    "redis-server on port " + port + " " + runner.exitDetail());
               }
               try {
                 return "PONG".equals(command("PING"));
@@ -220,9 +197,9 @@ public final class RedisServer implements AutoCloseable {
     return home;
   }
 
-  /** The executable that runs. */
-  public Path binary() {
-    return binary;
+  /** Where it runs and what: the backend, and the executable or the image. */
+  public String backend() {
+    return runner.describe();
   }
 
   /**
@@ -325,51 +302,45 @@ public final class RedisServer implements AutoCloseable {
    * was {@linkplain #startPersistent() started persistent}.
    */
   public synchronized void kill() {
-    Process p = process;
-    if (p == null) {
-      return;
-    }
-    p.destroyForcibly();
+    runner.kill();
     try {
-      p.waitFor(30, TimeUnit.SECONDS);
       Files.deleteIfExists(home.resolve("redis.pid"));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new TestkitException("interrupted while killing redis", e);
     } catch (IOException e) {
       throw new TestkitException("cannot remove redis pid file", e);
     }
-    process = null;
   }
 
   /** Starts a killed server again on the same port. */
   public synchronized void restart() {
-    if (process != null) {
+    if (runner.isAlive()) {
       throw new IllegalStateException("redis on port " + port + " still runs; kill() it first");
     }
     launch();
   }
 
-  /** Suspends the server (SIGSTOP): connections are accepted by the kernel, nothing answers. */
+  /**
+   * Suspends the server (SIGSTOP; a container is paused): connections are accepted by the kernel,
+   * nothing answers.
+   */
   public void freeze() {
-    Commands.stop(pid());
+    runner.freeze();
   }
 
-  /** Resumes a frozen server (SIGCONT). */
+  /** Resumes a frozen server (SIGCONT; a container is unpaused). */
   public void thaw() {
-    Commands.signal(pid(), "CONT");
+    runner.thaw();
   }
 
-  public synchronized boolean isRunning() {
-    return process != null && process.isAlive();
+  public boolean isRunning() {
+    return runner.isAlive();
   }
 
-  synchronized long pid() {
-    Process p = process;
-    if (p == null) {
-      throw new IllegalStateException("redis on port " + port + " is not running");
+  /** The process's pid, on the process backend. */
+  long pid() {
+    if (runner instanceof RedisProcess process) {
+      return process.pid();
     }
-    return p.pid();
+    throw new IllegalStateException("redis on port " + port + " runs in a container");
   }
 
   /** The server's version, from {@code INFO server}. */

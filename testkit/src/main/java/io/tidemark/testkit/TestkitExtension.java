@@ -80,18 +80,10 @@ public final class TestkitExtension implements ParameterResolver {
   }
 
   private static MySqlTopology startTopology() {
-    MySqlTopology topology = MySqlTopology.builder().start();
-    System.out.printf(
-        "tidemark-testkit: backend=local processes, %s, 1 source + %d replica(s) up in %d ms%n",
-        topology.binaries(), topology.replicas().size(), topology.startTime().toMillis());
-    return topology;
+    return SharedServers.topology();
   }
 
   private static RedisServer startRedis() {
-    RedisServer redis = RedisServer.start();
-    System.out.printf(
-        "tidemark-testkit: backend=local processes, redis %s (%s) on port %d%n",
-        redis.version(), redis.binary(), redis.port());
-    return redis;
+    return SharedServers.redis();
   }
 }

@@ -36,14 +36,16 @@ class ProcessReaperIT {
   private record Child(Process process, List<Long> pids, Path folder) {
 
     static Child start() throws IOException {
-      Process process =
+      ProcessBuilder builder =
           new ProcessBuilder(
                   Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                   "-cp",
                   System.getProperty("java.class.path"),
                   ChildMain.class.getName())
-              .redirectError(Redirect.INHERIT)
-              .start();
+              .redirectError(Redirect.INHERIT);
+      // Pids are of local processes; ContainerReaperIT covers containers.
+      builder.environment().put("TIDEMARK_TESTKIT_BACKEND", "processes");
+      Process process = builder.start();
       BufferedReader out =
           new BufferedReader(
               new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -72,15 +74,15 @@ class ProcessReaperIT {
   /** Starts a topology and Redis, reports their pids, then waits for a line and exits. */
   public static final class ChildMain {
     public static void main(String[] args) throws Exception {
-      MySqlTopology topology = MySqlTopology.builder().start();
+      MySqlTopology topology = MySqlTopology.builder().backend(Backend.PROCESSES).start();
       RedisServer redis = RedisServer.start();
       System.out.println(
           "servers "
               + ProcessReaper.runRoot()
               + " "
-              + topology.source().process().pid()
+              + ((MySqlServerProcess) topology.source().process()).pid()
               + " "
-              + topology.replica().process().pid()
+              + ((MySqlServerProcess) topology.replica().process()).pid()
               + " "
               + redis.pid());
       System.out.flush();

@@ -1,0 +1,34 @@
+package io.tidemark.testkit.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Points a Spring test's application at the testkit's shared servers: {@code spring.datasource.*}
+ * at the source, {@code tidemark.replicas[*].url} at its replicas, both on a database of the test's
+ * own, and {@code tidemark.scope.redis-uri} at the shared Redis. The servers run on the configured
+ * {@link io.tidemark.testkit.Backend} (local processes by default, or containers) and are started
+ * once per JVM, on first use.
+ *
+ * <pre>{@code
+ * @SpringBootTest
+ * @TestTopology
+ * class OrdersTests { ... }
+ * }</pre>
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+public @interface TestTopology {
+
+  /**
+   * The prefix of the database made for the test's application context on the source (and so on its
+   * replicas); the name gets a unique suffix.
+   */
+  String database() default "app";
+}
