@@ -88,3 +88,15 @@ ensure_rabbitmq() {
   echo "Installing Debian's rabbitmq-server for the messaging tests"
   install_server_package rabbitmq-server
 }
+
+# The testkit's PostgresTopology runs Debian's PostgreSQL server as processes of its own, on free
+# ports (the system cluster the package makes is left stopped).
+ensure_postgresql() {
+  compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "Missing PostgreSQL for the testkit's tests: run 'sudo apt-get install postgresql', then retry." >&2
+    exit 1
+  fi
+  echo "Installing Debian's postgresql for the testkit's tests"
+  install_server_package postgresql
+}

@@ -85,24 +85,12 @@ final class MySqlContainerServer implements MySqlServer {
 
   @Override
   public void awaitReady(String jdbcUrl) {
-    boolean ready =
-        Poll.until(
-            () -> {
-              if (!isAlive()) {
-                throw new TestkitException("the container of " + name + " exited" + logTail());
-              }
-              try (Connection c =
-                  DriverManager.getConnection(jdbcUrl, MySqlServerProcess.USER, "")) {
-                return c.isValid(1);
-              } catch (SQLException notYet) {
-                return false;
-              }
-            },
-            START_TIMEOUT);
-    if (!ready) {
-      throw new TestkitException(
-          "the container of " + name + " was not ready within " + START_TIMEOUT + logTail());
-    }
+    MySqlServerProcess.awaitAccepting(
+        jdbcUrl,
+        "the container of " + name,
+        () -> isAlive() ? null : "exited" + logTail(),
+        this::logTail,
+        START_TIMEOUT);
     synchronized (this) {
       if (!initialized) {
         initialize(jdbcUrl);

@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /** One {@code mysqld} process: its options, data folder, start, signals and stop. */
 final class MySqlServerProcess implements MySqlServer {
@@ -113,12 +115,34 @@ final class MySqlServerProcess implements MySqlServer {
 
   @Override
   public void awaitReady(String jdbcUrl) {
+    awaitAccepting(
+        jdbcUrl,
+        "mysqld on port " + port,
+        () -> process.isAlive() ? null : "exited with " + process.exitValue() + logTail(),
+        this::logTail,
+        START_TIMEOUT);
+  }
+
+  /**
+   * Waits until a server at {@code jdbcUrl} accepts connections.
+   *
+   * @param what the server, for messages
+   * @param death why it died, or {@code null} while it runs
+   * @param log the end of its log, for the message of a server that stalled
+   * @throws TestkitException when it dies or is not ready within {@code timeout}
+   */
+  static void awaitAccepting(
+      String jdbcUrl,
+      String what,
+      Supplier<@Nullable String> death,
+      Supplier<String> log,
+      Duration timeout) {
     boolean ready =
         Poll.until(
             () -> {
-              if (!process.isAlive()) {
-                throw new TestkitException(
-                    "mysqld on port " + port + " exited with " + process.exitValue() + logTail());
+              String died = death.get();
+              if (died != null) {
+                throw new TestkitException(what + " " + died);
               }
               try (Connection c = DriverManager.getConnection(jdbcUrl, USER, "")) {
                 return c.isValid(1);
@@ -126,10 +150,9 @@ final class MySqlServerProcess implements MySqlServer {
                 return false;
               }
             },
-            START_TIMEOUT);
+            timeout);
     if (!ready) {
-      throw new TestkitException(
-          "mysqld on port " + port + " not ready within " + START_TIMEOUT + logTail());
+      throw new TestkitException(what + " not ready within " + timeout + log.get());
     }
   }
 

@@ -1,0 +1,219 @@
+package io.tidemark.testkit;
+
+import io.tidemark.testkit.PostgresNode.Role;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real PostgreSQL streaming-replication topology of local processes: one primary and one or more
+ * hot standbys, each a {@code pg_basebackup} of the primary with a replication slot of its own, on
+ * free loopback ports, with data in a temporary folder.
+ *
+ * <pre>{@code
+ * try (PostgresTopology topology = PostgresTopology.builder().standbys(2).start()) {
+ *   topology.primary().execute("CREATE TABLE t (id int)");
+ *   topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+ * }
+ * }</pre>
+ *
+ * <p>Closing stops every server and deletes the data; so does JVM exit, even a killed JVM.
+ */
+public final class PostgresTopology implements AutoCloseable {
+
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  private final PostgresBinaries binaries;
+  private final Path home;
+  private final List<PostgresNode> nodes;
+  private volatile PostgresNode primary;
+  private volatile Duration startTime = Duration.ZERO;
+  private volatile boolean closed;
+
+  private PostgresTopology(PostgresBinaries binaries, Path home, List<PostgresNode> nodes) {
+    this.binaries = binaries;
+    this.home = home;
+    this.nodes = List.copyOf(nodes);
+    this.primary = nodes.get(0);
+  }
+
+  /**
+   * Starts building a topology; the default is one standby and {@link PostgresBinaries#resolve()}.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds and starts a {@link PostgresTopology}. */
+  public static final class Builder {
+    private int standbys = 1;
+
+    private Builder() {}
+
+    /** Number of hot standbys, 1 to 8. */
+    public Builder standbys(int count) {
+      if (count < 1 || count > 8) {
+        throw new IllegalArgumentException("standbys must be 1..8, was " + count);
+      }
+      this.standbys = count;
+      return this;
+    }
+
+    /** Starts the primary, clones and starts the standbys, and waits until they stream. */
+    public PostgresTopology start() {
+      long started = System.nanoTime();
+      PostgresBinaries binaries = PostgresBinaries.resolve();
+      Path home = ProcessReaper.newFolder("postgres");
+      List<PostgresNode> nodes = new ArrayList<>();
+      for (int i = 0; i <= standbys; i++) {
+        String name = i == 0 ? "primary" : "standby" + i;
+        nodes.add(
+            new PostgresNode(
+                name,
+                new PostgresServerProcess(binaries, home.resolve(name), FreePorts.next()),
+                i == 0 ? Role.PRIMARY : Role.STANDBY));
+      }
+      PostgresTopology topology = new PostgresTopology(binaries, home, nodes);
+      ProcessReaper.closeAtShutdown(topology);
+      try {
+        PostgresNode primary = nodes.get(0);
+        primary.process().initialize();
+        primary.process().launch();
+        primary.process().awaitReady(primary.jdbcUrl());
+        for (PostgresNode standby : topology.standbys()) {
+          standby.process().cloneFrom(primary.process(), standby.name());
+          standby.process().launch();
+        }
+        for (PostgresNode standby : topology.standbys()) {
+          standby.process().awaitReady(standby.jdbcUrl());
+        }
+        topology.awaitStreaming(Duration.ofSeconds(30));
+      } catch (RuntimeException e) {
+        topology.close();
+        throw e;
+      }
+      topology.startTime = Duration.ofNanos(System.nanoTime() - started);
+      return topology;
+    }
+  }
+
+  private void awaitStreaming(Duration timeout) {
+    int expected = standbys().size();
+    boolean streaming =
+        Poll.until(
+            () ->
+                Integer.parseInt(
+                        String.valueOf(
+                            primary.queryString(
+                                "SELECT count(*) FROM pg_stat_replication"
+                                    + " WHERE state = 'streaming'")))
+                    == expected,
+            timeout);
+    if (!streaming) {
+      throw new TestkitException(
+          "not every standby streams from " + primary + " within " + timeout);
+    }
+  }
+
+  /** The node that is the writable primary now. */
+  public PostgresNode primary() {
+    return primary;
+  }
+
+  /** The nodes streaming from the primary now, in name order. */
+  public List<PostgresNode> standbys() {
+    return nodes.stream().filter(n -> n.role() == Role.STANDBY).toList();
+  }
+
+  /** The first standby. */
+  public PostgresNode standby() {
+    return standbys().get(0);
+  }
+
+  /** Every node, whatever its role, in name order. */
+  public List<PostgresNode> nodes() {
+    return nodes;
+  }
+
+  public PostgresBinaries binaries() {
+    return binaries;
+  }
+
+  /** How long {@link Builder#start()} took. */
+  public Duration startTime() {
+    return startTime;
+  }
+
+  /**
+   * Creates a database with a unique name on the primary and waits until every running standby has
+   * it, so tests sharing one topology stay apart.
+   */
+  public String createDatabase(String prefix) {
+    String name = prefix + "_" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
+    primary.execute("CREATE DATABASE \"" + name + "\"");
+    awaitStandbysCaughtUp(Duration.ofSeconds(30));
+    return name;
+  }
+
+  /**
+   * Waits until every standby has replayed the primary's current WAL position.
+   *
+   * @throws TestkitException when one has not within {@code timeout}
+   */
+  public void awaitStandbysCaughtUp(Duration timeout) {
+    String lsn = primary.walLsn();
+    for (PostgresNode standby : standbys()) {
+      if (!standby.awaitLsn(lsn, timeout)) {
+        throw new TestkitException(
+            standby.name()
+                + " did not replay "
+                + lsn
+                + " within "
+                + timeout
+                + "; it is at "
+                + standby.walLsn());
+      }
+    }
+  }
+
+  /**
+   * Fails over to {@code standby}: the primary is killed (SIGKILL, as in a crash), the standby
+   * promoted ({@code pg_promote}) onto a new timeline, and the other standbys follow it. Nothing
+   * waits for the standby to catch up first, so WAL it had not received is lost, as in a real
+   * asynchronous failover.
+   */
+  public void promote(PostgresNode standby) {
+    if (!nodes.contains(standby) || standby.role() != Role.STANDBY) {
+      throw new IllegalArgumentException(standby + " is not a standby of this topology");
+    }
+    PostgresNode former = primary;
+    former.kill();
+    former.becomeFormerPrimary();
+    standby.becomePrimary();
+    primary = standby;
+    for (PostgresNode other : standbys()) {
+      other.followFrom(standby);
+    }
+  }
+
+  /** Stops every server (SIGKILL: the data is thrown away) and deletes the data folders. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    ProcessReaper.forget(this);
+    for (PostgresNode node : nodes) {
+      node.process().kill();
+    }
+    FileTrees.deleteRecursively(home);
+  }
+
+  @Override
+  public String toString() {
+    return "PostgresTopology" + nodes;
+  }
+}

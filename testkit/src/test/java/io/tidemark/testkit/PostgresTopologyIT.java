@@ -1,0 +1,152 @@
+package io.tidemark.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.testkit.PostgresNode.Role;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * A primary and two hot standbys of Debian's PostgreSQL: streaming, the faults, and a failover
+ * last. Each server fact is read from the servers.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PostgresTopologyIT {
+
+  private static PostgresTopology topology;
+
+  @BeforeAll
+  static void start() {
+    topology = PostgresTopology.builder().standbys(2).start();
+    System.out.printf(
+        "tidemark-testkit: backend=local processes, %s, 1 primary + %d standby(s) up in %d ms%n",
+        topology.binaries(), topology.standbys().size(), topology.startTime().toMillis());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (topology != null) {
+      topology.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void standbysAreHotStandbysThatReplayThePrimarysWrites() {
+    String db = topology.createDatabase("shop");
+    PostgresNode primary = topology.primary();
+    primary.execute("CREATE TABLE t (id int)");
+    primary.execute("INSERT INTO t VALUES (1)");
+    String lsn = primary.walLsn();
+
+    assertThat(primary.inRecovery()).isFalse();
+    for (PostgresNode standby : topology.standbys()) {
+      assertThat(standby.inRecovery()).as(standby.name()).isTrue();
+      assertThat(standby.awaitLsn(lsn, Duration.ofSeconds(10))).isTrue();
+      assertThat(standby.queryString("SELECT count(*) FROM t")).isEqualTo("1");
+      assertThatThrownBy(() -> standby.execute("INSERT INTO t VALUES (2)"))
+          .hasMessageContaining("read-only transaction");
+    }
+    assertThat(db).startsWith("shop_");
+  }
+
+  @Test
+  @Order(2)
+  void pausedReplayHoldsTheStandbyBackUntilResumed() {
+    PostgresNode standby = topology.standby();
+    standby.pauseReplay();
+    try {
+      topology.primary().execute("CREATE TABLE paused (id int)");
+      String lsn = topology.primary().walLsn();
+
+      assertThat(standby.awaitLsn(lsn, Duration.ofMillis(500))).isFalse();
+      standby.resumeReplay();
+      assertThat(standby.awaitLsn(lsn, Duration.ofSeconds(10))).isTrue();
+    } finally {
+      standby.resumeReplay();
+    }
+  }
+
+  @Test
+  @Order(3)
+  void aStoppedReceiverGetsNoWalUntilStarted() {
+    PostgresNode standby = topology.standby();
+    standby.stopReceiver();
+    try {
+      Poll.until(
+          () -> "0".equals(standby.queryString("SELECT count(*) FROM pg_stat_wal_receiver")),
+          Duration.ofSeconds(10));
+      topology.primary().execute("CREATE TABLE unreceived (id int)");
+      String lsn = topology.primary().walLsn();
+
+      assertThat(standby.awaitLsn(lsn, Duration.ofMillis(500))).isFalse();
+      standby.startReceiver();
+      assertThat(standby.awaitLsn(lsn, Duration.ofSeconds(10))).isTrue();
+    } finally {
+      standby.startReceiver();
+    }
+  }
+
+  @Test
+  @Order(4)
+  void aFrozenStandbyAnswersNothingUntilThawed() {
+    PostgresNode standby = topology.standby();
+    standby.freeze();
+    try {
+      assertThatThrownBy(
+              () ->
+                  DriverManager.getConnection(
+                          standby.jdbcUrl() + "&loginTimeout=1", standby.user(), "")
+                      .close())
+          .isInstanceOf(SQLException.class);
+    } finally {
+      standby.thaw();
+    }
+    assertThat(standby.inRecovery()).isTrue();
+  }
+
+  @Test
+  @Order(5)
+  void aKilledStandbyRestartsAndCatchesUp() {
+    PostgresNode standby = topology.standby();
+    standby.kill();
+    assertThat(standby.isRunning()).isFalse();
+    topology.primary().execute("CREATE TABLE while_down (id int)");
+
+    standby.restart();
+
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(30));
+    assertThat(standby.queryString("SELECT to_regclass('while_down')")).isEqualTo("while_down");
+  }
+
+  @Test
+  @Order(6)
+  void promotingAStandbyStartsANewTimelineTheOtherFollows() {
+    PostgresNode former = topology.primary();
+    PostgresNode promoted = topology.standbys().get(1);
+    PostgresNode other = topology.standbys().get(0);
+    long timeline = promoted.timeline();
+
+    topology.promote(promoted);
+
+    assertThat(topology.primary()).isSameAs(promoted);
+    assertThat(former.role()).isEqualTo(Role.FORMER_PRIMARY);
+    assertThat(former.isRunning()).isFalse();
+    assertThat(Poll.until(() -> !promoted.inRecovery(), Duration.ofSeconds(30))).isTrue();
+    promoted.execute("CHECKPOINT");
+    assertThat(promoted.timeline()).isEqualTo(timeline + 1);
+    promoted.execute("CREATE TABLE after_failover (id int)");
+    String lsn = promoted.walLsn();
+    assertThat(other.awaitLsn(lsn, Duration.ofSeconds(30))).isTrue();
+    assertThat(other.queryString("SELECT to_regclass('after_failover')"))
+        .isEqualTo("after_failover");
+  }
+}
