@@ -177,6 +177,22 @@ class MessagingApplication {
   }
 
   /**
+   * The control of a broker whose tokens are off: {@code context} writes and publishes 50 orders
+   * while the replica receives nothing, until its own listener has read them all, so that a
+   * listener without the token can only miss them, however late its broker delivers.
+   */
+  static Tally deliverWithoutTokens(
+      MySqlTopology topology, ConfigurableApplicationContext context) {
+    topology.replica().stopReceiver();
+    try {
+      return deliver(topology, context, context, Send.AFTER_WRITE, 1, 50);
+    } finally {
+      topology.replica().startReceiver();
+      topology.awaitReplicasCaughtUp(Duration.ofSeconds(30));
+    }
+  }
+
+  /**
    * Has {@code producer} write two orders with the replica's applier paused and publish them, from
    * a thread without a context, with an expired and a forged token; {@code consumer}'s listener
    * must read both on the source, and count each rejection against {@code technology}.

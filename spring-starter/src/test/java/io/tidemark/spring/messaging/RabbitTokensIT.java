@@ -172,7 +172,7 @@ class RabbitTokensIT {
             "messaging.listen=true",
             "messaging.queue=orders-off",
             "tidemark.messaging.rabbit.enabled=false")) {
-      Tally tally = MessagingApplication.deliver(topology, off, off, Send.AFTER_WRITE, 1, 50);
+      Tally tally = MessagingApplication.deliverWithoutTokens(topology, off);
 
       assertThat(tally.stale()).as("orders the listener did not find").isPositive();
     }
