@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -190,24 +191,10 @@ class DemoFaultsIT {
   }
 
   private static LiveController.Live await(Predicate<LiveController.Live> condition) {
-    long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      LiveController.Live live = live();
-      if (condition.test(live)) {
-        return live;
-      }
-      assertThat(System.nanoTime()).as("waited a minute for the page's view").isLessThan(end);
-      sleep();
-    }
-  }
-
-  private static void sleep() {
-    try {
-      Thread.sleep(250);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return Awaitility.await("the page's view")
+        .atMost(Duration.ofMinutes(1))
+        .pollInterval(Duration.ofMillis(250))
+        .until(DemoFaultsIT::live, condition);
   }
 
   private static long fallbacksAndRefusals(LiveController.Live live) {

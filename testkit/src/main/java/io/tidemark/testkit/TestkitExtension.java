@@ -38,8 +38,7 @@ public final class TestkitExtension implements ParameterResolver {
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
     if (parameter.getParameter().getType() == MySqlTopology.class) {
-      return store.computeIfAbsent(
-          MySqlTopology.class, key -> startTopology(), MySqlTopology.class);
+      return SharedServers.topology();
     }
     if (parameter.getParameter().getType() == RedisCluster.class) {
       return store.computeIfAbsent(
@@ -52,7 +51,7 @@ public final class TestkitExtension implements ParameterResolver {
     if (parameter.getParameter().getType() == RabbitServer.class) {
       return store.computeIfAbsent(RabbitServer.class, key -> startRabbit(), RabbitServer.class);
     }
-    return store.computeIfAbsent(RedisServer.class, key -> startRedis(), RedisServer.class);
+    return SharedServers.redis();
   }
 
   private static RabbitServer startRabbit() {
@@ -77,13 +76,5 @@ public final class TestkitExtension implements ParameterResolver {
         "tidemark-testkit: backend=local processes, redis cluster %s, %s%n",
         cluster.version(), cluster);
     return cluster;
-  }
-
-  private static MySqlTopology startTopology() {
-    return SharedServers.topology();
-  }
-
-  private static RedisServer startRedis() {
-    return SharedServers.redis();
   }
 }
