@@ -85,7 +85,8 @@ final class Commands {
               String stat = Files.readString(thread.resolve("stat"));
               // The state follows the command name, which is in parentheses and may hold spaces.
               char state = stat.charAt(stat.lastIndexOf(')') + 2);
-              return state == 'T' || state == 't';
+              // A zombie (an exited child whose stopped parent cannot reap it) runs no more.
+              return state == 'T' || state == 't' || state == 'Z' || state == 'X';
             } catch (IOException gone) {
               return true;
             }
