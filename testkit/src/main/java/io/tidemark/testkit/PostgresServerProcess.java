@@ -176,28 +176,42 @@ final class PostgresServerProcess {
     return p != null && p.isAlive();
   }
 
-  /** Stops the postmaster and every process it started (SIGSTOP): nothing answers. */
+  /**
+   * Stops the postmaster and every process it started (SIGSTOP): nothing answers. The postmaster
+   * first, so that it starts no more; a backend that exits meanwhile is passed over.
+   */
   void freeze() {
-    for (long pid : tree()) {
-      Commands.stop(pid);
-    }
+    Process postmaster = running();
+    Commands.stop(postmaster.pid());
+    postmaster
+        .descendants()
+        .forEach(child -> signalIfAlive(child, () -> Commands.stop(child.pid())));
   }
 
   void thaw() {
-    for (long pid : tree()) {
-      Commands.signal(pid, "CONT");
+    Process postmaster = running();
+    postmaster
+        .descendants()
+        .forEach(child -> signalIfAlive(child, () -> Commands.signal(child.pid(), "CONT")));
+    Commands.signal(postmaster.pid(), "CONT");
+  }
+
+  private static void signalIfAlive(ProcessHandle child, Runnable signal) {
+    try {
+      signal.run();
+    } catch (TestkitException e) {
+      if (child.isAlive()) {
+        throw e;
+      }
     }
   }
 
-  private List<Long> tree() {
+  private Process running() {
     Process p = process;
     if (p == null) {
       throw new IllegalStateException("postgres on port " + port + " is not running");
     }
-    List<Long> pids = new ArrayList<>();
-    pids.add(p.pid());
-    p.descendants().forEach(d -> pids.add(d.pid()));
-    return pids;
+    return p;
   }
 
   /** Kills the postmaster and its processes (SIGKILL), like a crash, and waits until it is gone. */
