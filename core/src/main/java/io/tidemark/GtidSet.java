@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable set of MySQL global transaction identifiers: for each source UUID, and each tag of
- * MySQL 8.3 and later, the GNOs as closed intervals.
+ * MySQL 8.3 and later, the GNOs as closed intervals. It is also the form of a PostgreSQL position:
+ * one UUID per cluster and timeline, the WAL position as the interval from 1.
  *
  * <p>{@link #parse} reads the text servers print and accept ({@code
  * 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:7, 0ad6eae9-...:1-9}); {@link #toString()} prints the
@@ -104,6 +105,19 @@ public final class GtidSet {
       uuids.add(tsid.uuid());
     }
     return Collections.unmodifiableSet(uuids);
+  }
+
+  /** The highest GNO of {@code uuid}'s untagged GTIDs in this set, 0 when it has none. */
+  public long lastGno(UUID uuid) {
+    for (int i = 0; i < tsids.length; i++) {
+      Tsid tsid = tsids[i];
+      if (tsid.msb == uuid.getMostSignificantBits()
+          && tsid.lsb == uuid.getLeastSignificantBits()
+          && tsid.tag.isEmpty()) {
+        return intervals[i][intervals[i].length - 1];
+      }
+    }
+    return 0;
   }
 
   /** Whether any GTID of this set carries a tag (MySQL 8.3 and later). */

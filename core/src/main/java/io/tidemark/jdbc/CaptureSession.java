@@ -4,9 +4,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.TidemarkException;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
@@ -173,13 +171,11 @@ final class CaptureSession {
       // COM_RESET_CONNECTION, a reconnect), turn tracking on again for the next commits.
       physical.renewGtidTracking(connection);
     }
-    try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
-      rs.next();
-      context.merge(GtidSet.parse(rs.getString(1)));
+    try {
+      context.merge(Dialect.of(connection).executed(connection));
       counters.queried.increment();
     } catch (SQLException | TidemarkException e) {
-      fail("could not read @@GLOBAL.gtid_executed after a commit: " + e.getMessage());
+      fail("could not read the source's position after a commit: " + e.getMessage());
     }
   }
 

@@ -44,7 +44,6 @@ public final class ConsistentReader {
   private final ReadOptions defaults;
   private final Duration fallbackReserve;
   private final Consumer<ExecutionRecord> recorder;
-  private final GtidWaiter waiter;
   private final KnownSourceUuids knownSources;
   private final LostWrites lostWrites;
   private final ReplicaAttempt replica;
@@ -56,19 +55,12 @@ public final class ConsistentReader {
     this.defaults = b.defaults;
     this.fallbackReserve = b.fallbackReserve;
     this.recorder = b.recorder;
-    this.waiter = new GtidWaiter();
     this.knownSources = new KnownSourceUuids(routes, ticker);
-    this.lostWrites = new LostWrites(waiter);
+    this.lostWrites = new LostWrites();
     this.replica =
         new ReplicaAttempt(
-            routes,
-            b.maxReplicaReads,
-            waiter,
-            knownSources,
-            b.queryReserve,
-            ticker,
-            b.waitListener);
-    this.source = new SourceFallback(routes, b.maxSourceFallbacks, waiter, knownSources);
+            routes, b.maxReplicaReads, knownSources, b.queryReserve, ticker, b.waitListener);
+    this.source = new SourceFallback(routes, b.maxSourceFallbacks, knownSources);
   }
 
   /** Starts building a reader over the replica's and the source's data sources. */
@@ -213,7 +205,7 @@ public final class ConsistentReader {
               + "); read before the transaction's first statement, outside it, or in one that"
               + " reads committed data per statement");
     }
-    if (!waiter.executed(connection, required)) {
+    if (!Dialect.of(connection).hasExecuted(connection, required)) {
       throw lostWrites.notOnSource(
           connection,
           required,

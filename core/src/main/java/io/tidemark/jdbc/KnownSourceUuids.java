@@ -5,10 +5,8 @@ import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
 import io.tidemark.TidemarkException;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -143,11 +141,10 @@ final class KnownSourceUuids {
     } catch (SQLException e) {
       return GtidSet.EMPTY;
     }
-    try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
-      rs.next();
+    try {
       return ofKnownSources(
-          GtidSet.parse(rs.getString(1)), Deadline.after(Duration.ofMillis(left), ticker));
+          Dialect.of(connection).executed(connection),
+          Deadline.after(Duration.ofMillis(left), ticker));
     } catch (SQLException | TidemarkException e) {
       return GtidSet.EMPTY;
     }
@@ -185,11 +182,9 @@ final class KnownSourceUuids {
       return null;
     }
     try (Connection c = BoundedAcquire.connection(source, deadline.remaining().toNanos());
-        SocketTimeout bound = SocketTimeout.limit(c, Math.max(1, deadline.remaining().toMillis()));
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
-      rs.next();
-      return GtidSet.parse(rs.getString(1));
+        SocketTimeout bound =
+            SocketTimeout.limit(c, Math.max(1, deadline.remaining().toMillis()))) {
+      return Dialect.of(c).executed(c);
     }
   }
 }

@@ -19,11 +19,6 @@ final class LostWrites {
   static final int MAX_INTERVALS = 1_024;
 
   private final AtomicReference<GtidSet> lost = new AtomicReference<>(GtidSet.EMPTY);
-  private final GtidWaiter waiter;
-
-  LostWrites(GtidWaiter waiter) {
-    this.waiter = waiter;
-  }
 
   /**
    * The {@code TOKEN_NOT_ON_SOURCE} of a token {@code source} lacks, naming (and remembering) what
@@ -33,7 +28,7 @@ final class LostWrites {
       Connection source, GtidSet required, String replica, Duration waited, String detail) {
     GtidSet missing;
     try {
-      missing = waiter.missing(source, required);
+      missing = Dialect.of(source).missing(source, required);
     } catch (SQLException e) {
       missing = null;
     }

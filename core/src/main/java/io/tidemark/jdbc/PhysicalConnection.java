@@ -3,7 +3,6 @@ package io.tidemark.jdbc;
 import io.tidemark.GtidSet;
 import io.tidemark.internal.ConnectionFailures;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collections;
@@ -118,15 +117,9 @@ final class PhysicalConnection {
   String serverUuid(Connection connection) throws SQLException {
     String uuid = serverUuid;
     if (uuid == null) {
-      String seen;
-      try (Statement s = connection.createStatement();
-          ResultSet rs = s.executeQuery(SERVER)) {
-        rs.next();
-        seen = rs.getString(1);
-      }
-      int space = seen.indexOf(' ');
-      uuid = seen.substring(0, space);
-      executedWhenSeen = GtidSet.parse(seen.substring(space + 1));
+      Dialect.Server server = Dialect.of(connection).server(connection);
+      uuid = server.id();
+      executedWhenSeen = server.executed();
       serverUuid = uuid;
     }
     return uuid;
@@ -142,8 +135,6 @@ final class PhysicalConnection {
     executedWhenSeen = null;
     return seen;
   }
-
-  static final String SERVER = "SELECT CONCAT(@@GLOBAL.server_uuid, ' ', @@GLOBAL.gtid_executed)";
 
   /**
    * Ends whatever transaction the connection holds, so the next statement opens a fresh read view:

@@ -69,13 +69,13 @@ final class PipelinedQuery<T> {
     }
     long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos));
     try (PreparedStatement ps =
-        connection.prepareStatement(GtidWaiter.waitStatement(millis) + "; " + sql)) {
+        connection.prepareStatement(MySqlDialect.waitStatement(millis) + "; " + sql)) {
       ps.setString(1, required.toString());
       bind(ps, 2);
       ps.execute();
       boolean reached;
       try (ResultSet wait = ps.getResultSet()) {
-        reached = GtidWaiter.reached(wait);
+        reached = MySqlDialect.reached(wait);
       }
       if (!reached) {
         return null;
@@ -87,7 +87,7 @@ final class PipelinedQuery<T> {
         return new Rows<>(rows.apply(rs));
       }
     } catch (SQLException e) {
-      if (GtidWaiter.timerEnded(e)) {
+      if (MySqlDialect.timerEnded(e)) {
         return null;
       }
       throw e;

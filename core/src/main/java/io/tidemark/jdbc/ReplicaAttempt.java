@@ -37,7 +37,6 @@ final class ReplicaAttempt {
   private final Semaphore permits;
   private final ReplicaProgress progress = new ReplicaProgress();
   private final WaitCoalescer coalescer;
-  private final GtidWaiter waiter;
   private final KnownSourceUuids knownSources;
   private final long queryReserveNanos;
   private final Ticker ticker;
@@ -47,7 +46,6 @@ final class ReplicaAttempt {
   ReplicaAttempt(
       NodeRoutes routes,
       int maxReplicaReads,
-      GtidWaiter waiter,
       KnownSourceUuids knownSources,
       Duration queryReserve,
       Ticker ticker,
@@ -55,7 +53,6 @@ final class ReplicaAttempt {
     this.routes = routes;
     this.permits = new Semaphore(maxReplicaReads, true);
     this.coalescer = new WaitCoalescer(permits::availablePermits);
-    this.waiter = waiter;
     this.knownSources = knownSources;
     this.queryReserveNanos = queryReserve.toNanos();
     this.ticker = ticker;
@@ -149,8 +146,10 @@ final class ReplicaAttempt {
     PhysicalConnection physical;
     String uuid;
     boolean keptReadOnly;
+    Dialect dialect;
     try {
       DriverSession driver = DriverSession.of(connection);
+      dialect = Dialect.of(connection, driver);
       physical = PhysicalConnection.of(driver);
       PhysicalConnection.endOpenTransaction(connection, driver);
       uuid = physical.serverUuid(connection);
@@ -187,7 +186,7 @@ final class ReplicaAttempt {
           rows = pipelined.afterWait(connection, required, budget);
           executed = rows != null;
         } else {
-          executed = waiter.await(connection, required, budget);
+          executed = dialect.await(connection, required, budget);
         }
       } catch (SQLException e) {
         read.waited(ticker.read() - begun);

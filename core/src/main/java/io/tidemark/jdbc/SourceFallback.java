@@ -20,14 +20,11 @@ final class SourceFallback {
 
   private final NodeRoutes routes;
   private final Semaphore permits;
-  private final GtidWaiter waiter;
   private final KnownSourceUuids knownSources;
 
-  SourceFallback(
-      NodeRoutes routes, int maxSourceFallbacks, GtidWaiter waiter, KnownSourceUuids knownSources) {
+  SourceFallback(NodeRoutes routes, int maxSourceFallbacks, KnownSourceUuids knownSources) {
     this.routes = routes;
     this.permits = new Semaphore(maxSourceFallbacks);
-    this.waiter = waiter;
     this.knownSources = knownSources;
   }
 
@@ -51,7 +48,8 @@ final class SourceFallback {
       PhysicalConnection.endOpenTransaction(connection, driver);
       String uuid = physical.serverUuid(connection);
       SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
-      if (!required.isEmpty() && !waiter.executed(connection, required)) {
+      if (!required.isEmpty()
+          && !Dialect.of(connection, driver).hasExecuted(connection, required)) {
         throw read.lost(
             connection, "source " + uuid + " has not executed the token: writes were lost");
       }

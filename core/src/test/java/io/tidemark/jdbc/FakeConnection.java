@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.sql.BatchUpdateException;
 import java.sql.CallableStatement;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -163,6 +164,13 @@ final class FakeConnection {
       }
       case "prepareCall" -> {
         return statement(CallableStatement.class, (String) args[0]);
+      }
+      case "getMetaData" -> {
+        return Proxy.newProxyInstance(
+            FakeConnection.class.getClassLoader(),
+            new Class<?>[] {DatabaseMetaData.class},
+            (metaData, m, a) ->
+                m.getName().equals("getDatabaseProductName") ? "MySQL" : common(metaData, m, a));
       }
       case "getAutoCommit" -> {
         return autoCommit;

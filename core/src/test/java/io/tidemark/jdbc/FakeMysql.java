@@ -108,7 +108,7 @@ final class FakeMysql implements FakeConnection.Server {
       case "SELECT @@GLOBAL.server_uuid" -> {
         return uuid;
       }
-      case PhysicalConnection.SERVER -> {
+      case "SELECT CONCAT(@@GLOBAL.server_uuid, ' ', @@GLOBAL.gtid_executed)" -> {
         return uuid + " " + executed.toString();
       }
       case "SELECT @@GLOBAL.gtid_executed" -> {
@@ -147,7 +147,7 @@ final class FakeMysql implements FakeConnection.Server {
     throw new SQLException(
         "Query execution was interrupted, maximum statement execution time exceeded",
         "HY000",
-        GtidWaiter.STATEMENT_TIMER_EXPIRED);
+        MySqlDialect.STATEMENT_TIMER_EXPIRED);
   }
 
   private void settle() {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class GtidWaiterTests {
+class MySqlDialectTests {
 
   private static final String REPLICA = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
   private static final String SOURCE_GTIDS = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-7";
@@ -24,7 +24,7 @@ class GtidWaiterTests {
   private final FakeTicker ticker = new FakeTicker();
   private final FakeMysql server = new FakeMysql(REPLICA, ticker);
   private final FakeConnection replica = new FakeConnection(server);
-  private final GtidWaiter waiter = new GtidWaiter();
+  private final MySqlDialect waiter = MySqlDialect.INSTANCE;
 
   @Test
   void onlyChecksWhenLessThanAMillisecondIsLeft() throws SQLException {

@@ -6,13 +6,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Waits on a replica connection until the server has executed a GTID set, within a budget, with the
- * server's own {@code WAIT_FOR_EXECUTED_GTID_SET}; never with a timeout of 0 or none, which both
- * mean forever.
+ * MySQL's {@link Dialect}: a server is its {@code server_uuid}, what it has executed its {@code
+ * gtid_executed}; a connection waits with the server's own {@code WAIT_FOR_EXECUTED_GTID_SET},
+ * never with a timeout of 0 or none, which both mean forever.
  *
  * <p>The wait's own timeout is given in whole seconds, at least the budget: some servers (MySQL
  * 8.0.15 among them) truncate a fractional timeout, so that 0.3 s times out at once. The statement
@@ -20,22 +21,47 @@ import org.jspecify.annotations.Nullable;
  * server, with error 3024 and the connection left as it was: one statement, no polling, no client
  * timer.
  */
-final class GtidWaiter {
+final class MySqlDialect implements Dialect {
+
+  static final MySqlDialect INSTANCE = new MySqlDialect();
 
   /** {@code ER_QUERY_TIMEOUT}: the statement timer ended the statement. */
   static final int STATEMENT_TIMER_EXPIRED = 3024;
 
   private static final String EXECUTED = "SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed)";
   private static final String MISSING = "SELECT GTID_SUBTRACT(?, @@GLOBAL.gtid_executed)";
+  private static final String SERVER =
+      "SELECT CONCAT(@@GLOBAL.server_uuid, ' ', @@GLOBAL.gtid_executed)";
 
-  /**
-   * Returns whether the server executed {@code required} before {@code budgetNanos} ran out. A
-   * budget under one millisecond sends no wait, only a non-blocking check.
-   */
-  boolean await(Connection connection, GtidSet required, long budgetNanos) throws SQLException {
+  private MySqlDialect() {}
+
+  @Override
+  public Server server(Connection connection) throws SQLException {
+    String seen;
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(SERVER)) {
+      rs.next();
+      seen = rs.getString(1);
+    }
+    int space = seen.indexOf(' ');
+    return new Server(seen.substring(0, space), GtidSet.parse(seen.substring(space + 1)));
+  }
+
+  @Override
+  public GtidSet executed(Connection connection) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_executed")) {
+      rs.next();
+      return GtidSet.parse(rs.getString(1));
+    }
+  }
+
+  @Override
+  public boolean await(Connection connection, GtidSet required, long budgetNanos)
+      throws SQLException {
     long millis = TimeUnit.NANOSECONDS.toMillis(budgetNanos);
     if (millis <= 0) {
-      return executed(connection, required);
+      return hasExecuted(connection, required);
     }
     try (PreparedStatement ps = connection.prepareStatement(waitStatement(millis))) {
       ps.setString(1, required.toString());
@@ -72,8 +98,8 @@ final class GtidWaiter {
         + ")";
   }
 
-  /** Whether the server has executed {@code required} now: one round trip, never blocks. */
-  boolean executed(Connection connection, GtidSet required) throws SQLException {
+  @Override
+  public boolean hasExecuted(Connection connection, GtidSet required) throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(EXECUTED)) {
       ps.setString(1, required.toString());
       try (ResultSet rs = ps.executeQuery()) {
@@ -83,11 +109,8 @@ final class GtidWaiter {
     }
   }
 
-  /**
-   * The part of {@code required} the server has not executed, or {@code null} when its answer
-   * cannot be read.
-   */
-  @Nullable GtidSet missing(Connection connection, GtidSet required) throws SQLException {
+  @Override
+  public @Nullable GtidSet missing(Connection connection, GtidSet required) throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(MISSING)) {
       ps.setString(1, required.toString());
       try (ResultSet rs = ps.executeQuery()) {

@@ -1,0 +1,66 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.GtidSet;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What differs between the databases Tidemark reads: how a server tells who it is and what it has
+ * executed, and how a connection waits until it has executed a position. Everything else —
+ * deadlines, policies, routing, tokens, scopes, caches — is the same for all of them.
+ *
+ * <p>A position always takes the form of a {@link GtidSet}: MySQL's own GTIDs, or for PostgreSQL
+ * one origin per cluster and timeline whose counter is the WAL position ({@link WalPosition}), so
+ * that merging tokens and checking that a server contains one mean the same on both.
+ */
+interface Dialect {
+
+  /** Who the server is, and what it had executed when asked. */
+  record Server(String id, GtidSet executed) {}
+
+  /** Who the server behind {@code connection} is and what it has executed: one round trip. */
+  Server server(Connection connection) throws SQLException;
+
+  /**
+   * What the server has executed now; on a source, right after a commit on the same connection, a
+   * position that contains that commit.
+   */
+  GtidSet executed(Connection connection) throws SQLException;
+
+  /**
+   * Returns whether the server executed {@code required} before {@code budgetNanos} ran out. A
+   * budget under one millisecond sends no wait, only a non-blocking check.
+   */
+  boolean await(Connection connection, GtidSet required, long budgetNanos) throws SQLException;
+
+  /** Whether the server has executed {@code required} now: never blocks. */
+  boolean hasExecuted(Connection connection, GtidSet required) throws SQLException;
+
+  /**
+   * The part of {@code required} the server has not executed, or {@code null} when its answer
+   * cannot be read.
+   */
+  @Nullable GtidSet missing(Connection connection, GtidSet required) throws SQLException;
+
+  /** The dialect of the server behind {@code connection}, from its driver: no round trip. */
+  static Dialect of(Connection connection) throws SQLException {
+    return of(connection, DriverSession.of(connection));
+  }
+
+  /** As {@link #of(Connection)}, for a connection whose driver session is already known. */
+  static Dialect of(Connection connection, @Nullable DriverSession driver) throws SQLException {
+    if (driver != null) {
+      return MySqlDialect.INSTANCE;
+    }
+    String product = connection.getMetaData().getDatabaseProductName();
+    return switch (product) {
+      case "MySQL" -> MySqlDialect.INSTANCE;
+      case "PostgreSQL" -> PostgresDialect.INSTANCE;
+      default ->
+          throw new SQLFeatureNotSupportedException(
+              "Tidemark reads MySQL and PostgreSQL; this connection is to " + product);
+    };
+  }
+}

@@ -1,0 +1,328 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
+import io.tidemark.ReadPolicy;
+import io.tidemark.Reason;
+import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.PostgresTopology;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read path on PostgreSQL streaming replication, a primary and a hot standby run by the
+ * testkit: the capture after a commit contains it, the standby's wait ends when replay reaches it
+ * or when the budget does, and the reader serves, falls back or fails by its policy, as on MySQL.
+ * The reads run as an application role, not as a superuser.
+ */
+class PostgresReadPathIT {
+
+  private static final AtomicLong IDS = new AtomicLong();
+  private static final String APP = "tidemark_app";
+
+  private static PostgresTopology topology;
+  private static PostgresNode standby;
+  private static HikariDataSource primaryPool;
+  private static HikariDataSource standbyPool;
+  private static CapturingDataSource source;
+
+  @BeforeAll
+  static void start() {
+    topology = PostgresTopology.builder().standbys(1).start();
+    standby = topology.standby();
+    String db = topology.createDatabase("reads");
+    topology
+        .primary()
+        .execute(
+            "CREATE ROLE " + APP + " LOGIN PASSWORD 'app' IN ROLE pg_monitor",
+            "GRANT ALL ON DATABASE " + db + " TO " + APP);
+    try (Connection c = connect(topology.primary(), db)) {
+      c.createStatement()
+          .execute("CREATE TABLE orders (id bigint PRIMARY KEY, status text, revision bigint)");
+      c.createStatement().execute("GRANT ALL ON orders TO " + APP);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+    primaryPool = pool(topology.primary(), db);
+    standbyPool = ReplicaPools.create(config(standby, db));
+    source = CapturingDataSource.wrap(primaryPool);
+  }
+
+  @AfterEach
+  void resumeReplay() {
+    standby.resumeReplay();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (standbyPool != null) {
+      standbyPool.close();
+      primaryPool.close();
+    }
+    if (topology != null) {
+      topology.close();
+    }
+  }
+
+  @Test
+  void theCaptureAfterACommitContainsItAndTheStandbyHasItOnlyOnceReplayed() throws SQLException {
+    long before = WalPosition.parseLsn(topology.primary().walLsn());
+    standby.pauseReplay();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = create("created");
+      GtidSet token = binding.context().gtids();
+
+      WalPosition captured = WalPosition.in(token, token.uuids().iterator().next());
+      assertThat(token.uuidCount()).isEqualTo(1);
+      assertThat(captured).isNotNull();
+      assertThat(captured.systemId()).isEqualTo(systemId(topology.primary()));
+      assertThat(captured.timeline()).isEqualTo(topology.primary().timeline());
+      assertThat(captured.lsn()).isGreaterThan(before);
+      try (Connection c = standbyPool.getConnection()) {
+        assertThat(PostgresDialect.INSTANCE.hasExecuted(c, token)).isFalse();
+        assertThat(status(c, id)).isNull();
+        standby.resumeReplay();
+        assertThat(PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
+        assertThat(status(c, id)).isEqualTo("created");
+      }
+    }
+  }
+
+  @Test
+  void aCommitOfAnExplicitTransactionIsCapturedToo() throws SQLException {
+    standby.pauseReplay();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = IDS.incrementAndGet();
+      try (Connection c = source.getConnection()) {
+        c.setAutoCommit(false);
+        insert(c, id, "in a transaction");
+        assertThat(binding.context().gtids().isEmpty()).isTrue();
+        c.commit();
+      }
+      GtidSet token = binding.context().gtids();
+      try (Connection c = standbyPool.getConnection()) {
+        assertThat(PostgresDialect.INSTANCE.hasExecuted(c, token)).isFalse();
+        standby.resumeReplay();
+        assertThat(PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
+        assertThat(status(c, id)).isEqualTo("in a transaction");
+      }
+    }
+  }
+
+  @Test
+  void theWaitEndsWithTheBudgetWhileReplayIsPaused() throws SQLException {
+    standby.pauseReplay();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      create("created");
+      GtidSet token = binding.context().gtids();
+      try (Connection c = standbyPool.getConnection()) {
+        long begun = System.nanoTime();
+        boolean reached = PostgresDialect.INSTANCE.await(c, token, ms(300));
+        long took = System.nanoTime() - begun;
+
+        assertThat(reached).isFalse();
+        assertThat(took).isBetween(ms(300) - ms(5), ms(300) + ms(200));
+        // The connection is fine after a wait that ran out.
+        assertThat(PostgresDialect.INSTANCE.hasExecuted(c, token)).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void theWaitEndsWhenReplayResumesMidWait() throws Exception {
+    standby.pauseReplay();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = create("created");
+      GtidSet token = binding.context().gtids();
+      try (Connection c = standbyPool.getConnection()) {
+        CompletableFuture<Void> resume =
+            CompletableFuture.runAsync(
+                () -> {
+                  sleep(200);
+                  standby.resumeReplay();
+                });
+        long begun = System.nanoTime();
+        boolean reached = PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(20));
+        long took = System.nanoTime() - begun;
+        resume.get();
+
+        assertThat(reached).isTrue();
+        assertThat(took).isBetween(ms(150), TimeUnit.SECONDS.toNanos(10));
+        assertThat(status(c, id)).isEqualTo("created");
+      }
+    }
+  }
+
+  @Test
+  void aPositionThisStandbyCannotReplayIsNotWaitedFor() throws SQLException {
+    long systemId = systemId(topology.primary());
+    long timeline = topology.primary().timeline();
+    GtidSet nextTimeline = new WalPosition(systemId, timeline + 1, 1_000).toGtidSet();
+    GtidSet otherCluster = new WalPosition(systemId + 1, timeline, 1_000).toGtidSet();
+    try (Connection c = standbyPool.getConnection()) {
+      for (GtidSet token : new GtidSet[] {nextTimeline, otherCluster}) {
+        long begun = System.nanoTime();
+        assertThat(PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(10)))
+            .isFalse();
+        assertThat(System.nanoTime() - begun).isLessThan(TimeUnit.SECONDS.toNanos(2));
+      }
+    }
+  }
+
+  @Test
+  void theReaderServesTheWriteFromTheStandby() throws SQLException {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = create("created");
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+
+      ReadResult<String> first = reader.read(ReadOptions.defaults(), c -> status(c, id));
+      ReadResult<String> second = reader.read(ReadOptions.defaults(), c -> status(c, id));
+
+      assertThat(first.value()).isEqualTo("created");
+      assertThat(first.record().reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
+      assertThat(first.record().role()).isEqualTo(NodeRole.REPLICA);
+      assertThat(first.record().node()).contains(":" + standby.port() + "@");
+      assertThat(second.value()).isEqualTo("created");
+      assertThat(second.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+    }
+  }
+
+  @Test
+  void theReaderFallsBackToThePrimaryWhileReplayIsPaused() throws SQLException {
+    standby.pauseReplay();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = create("created");
+      ConsistentReader reader = reader(ReadPolicy.FALLBACK_TO_SOURCE);
+
+      ReadResult<String> result =
+          reader.read(reader.defaults().withTimeout(Duration.ofMillis(800)), c -> status(c, id));
+
+      assertThat(result.value()).isEqualTo("created");
+      assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThat(result.record().role()).isEqualTo(NodeRole.SOURCE);
+    }
+  }
+
+  @Test
+  void theReaderFailsWithinTheBudgetWhenThePolicySaysFail() {
+    standby.pauseReplay();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = create("created");
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+      long begun = System.nanoTime();
+
+      assertThatThrownBy(
+              () ->
+                  reader.read(
+                      reader.defaults().withTimeout(Duration.ofMillis(500)), c -> status(c, id)))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
+      assertThat(System.nanoTime() - begun).isLessThan(ms(500) + ms(300));
+    }
+  }
+
+  @Test
+  void theReaderRefusesATokenOfAnotherCluster() {
+    GtidSet foreign = new WalPosition(systemId(topology.primary()) + 1, 1, 1_000).toGtidSet();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      binding.context().merge(foreign);
+      ConsistentReader reader = reader(ReadPolicy.FALLBACK_TO_SOURCE);
+
+      assertThatThrownBy(() -> reader.read(ReadOptions.defaults(), c -> status(c, 1)))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> assertThat(e.reason()).isEqualTo(Reason.TOKEN_REJECTED));
+    }
+  }
+
+  private static ConsistentReader reader(ReadPolicy policy) {
+    return ConsistentReader.builder(standbyPool, source)
+        .defaults(ReadOptions.defaults().withPolicy(policy))
+        .build();
+  }
+
+  private static long create(String status) {
+    long id = IDS.incrementAndGet();
+    try (Connection c = source.getConnection()) {
+      insert(c, id, status);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return id;
+  }
+
+  private static void insert(Connection c, long id, String status) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO orders VALUES (?, ?, 1)")) {
+      ps.setLong(1, id);
+      ps.setString(2, status);
+      ps.executeUpdate();
+    }
+  }
+
+  private static @Nullable String status(Connection c, long id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT status FROM orders WHERE id = ?")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
+  private static long systemId(PostgresNode node) {
+    return Long.parseLong(node.queryString("SELECT system_identifier FROM pg_control_system()"));
+  }
+
+  private static long ms(long millis) {
+    return TimeUnit.MILLISECONDS.toNanos(millis);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static Connection connect(PostgresNode node, String db) throws SQLException {
+    return DriverManager.getConnection(node.jdbcUrl(db), node.user(), node.password());
+  }
+
+  private static HikariDataSource pool(PostgresNode node, String db) {
+    return new HikariDataSource(config(node, db));
+  }
+
+  private static HikariConfig config(PostgresNode node, String db) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(node.jdbcUrl(db));
+    config.setUsername(APP);
+    config.setPassword("app");
+    config.setMaximumPoolSize(4);
+    config.setMinimumIdle(0);
+    config.setConnectionTimeout(5_000);
+    config.setPoolName(node.name() + "-" + db + "-" + UUID.randomUUID());
+    return config;
+  }
+}
