@@ -1,22 +1,17 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
+import io.tidemark.internal.PostgresServer;
+import io.tidemark.internal.WalPosition;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * PostgreSQL's {@link Dialect}, for a primary and its hot standbys on streaming replication. What a
- * server has executed is a {@link WalPosition}: on the primary the WAL insert position, read on the
- * committing connection right after the commit, so at or past the commit record; on a standby the
- * replay position, on the timeline it receives. A standby whose WAL receiver is not running (or
- * whose user may not see it: {@code pg_read_all_stats}) has no known timeline and executed nothing
- * Tidemark can vouch for.
+ * PostgreSQL's {@link Dialect}, for a primary and its hot standbys on streaming replication: a
+ * server is what {@link PostgresServer} reads.
  *
  * <p>PostgreSQL has no server function that waits for a position. The wait is a loop run by the
  * server in one statement, checking the replay position every millisecond until the budget ends: no
@@ -28,88 +23,42 @@ final class PostgresDialect implements Dialect {
   static final PostgresDialect INSTANCE = new PostgresDialect();
 
   /**
-   * The SQLSTATE of a wait whose budget ran out; class {@code TM} is neither PostgreSQL's nor
-   * SQL's.
+   * SQLSTATE of a wait whose budget ran out; class {@code TM} is neither PostgreSQL's nor SQL's.
    */
   static final String WAIT_EXPIRED = "TM001";
 
-  private static final String POSITION =
-      """
-      SELECT s.system_identifier, p.recovery, p.lsn::text,
-             CASE WHEN p.recovery THEN (SELECT received_tli FROM pg_stat_wal_receiver) END,
-             CASE WHEN NOT p.recovery THEN substr(pg_walfile_name(p.lsn), 1, 8) END,
-             current_setting('wal_block_size')::int,
-             (SELECT setting::bigint FROM pg_settings WHERE name = 'wal_segment_size'),
-             coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port(), 0)
-               || '@' || (extract(epoch FROM pg_postmaster_start_time()) * 1000)::bigint
-        FROM pg_control_system() s,
-             (SELECT pg_is_in_recovery() AS recovery,
-                     CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()
-                          ELSE pg_current_wal_insert_lsn() END AS lsn) p""";
-
   private PostgresDialect() {}
-
-  /** What one read of {@link #POSITION} tells. */
-  private record State(String id, boolean standby, @Nullable WalPosition position) {
-
-    GtidSet executed() {
-      return position == null ? GtidSet.EMPTY : position.toGtidSet();
-    }
-  }
-
-  private static State state(Connection connection) throws SQLException {
-    try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery(POSITION)) {
-      rs.next();
-      long systemId = rs.getLong(1);
-      boolean standby = rs.getBoolean(2);
-      String lsnText = rs.getString(3);
-      long timeline = standby ? rs.getLong(4) : Long.parseLong(rs.getString(5), 16);
-      boolean timelineKnown = !rs.wasNull();
-      int blockSize = rs.getInt(6);
-      long segmentSize = rs.getLong(7);
-      String id = rs.getString(8);
-      if (lsnText == null || !timelineKnown) {
-        return new State(id, standby, null);
-      }
-      long lsn = WalPosition.parseLsn(lsnText);
-      if (!standby) {
-        lsn = WalPosition.lastRecordEnd(lsn, blockSize, segmentSize);
-      }
-      return new State(id, standby, new WalPosition(systemId, timeline, lsn));
-    }
-  }
 
   @Override
   public Server server(Connection connection) throws SQLException {
-    State state = state(connection);
-    return new Server(state.id(), state.executed());
+    PostgresServer server = PostgresServer.read(connection);
+    return new Server(server.id(), server.executed());
   }
 
   @Override
   public GtidSet executed(Connection connection) throws SQLException {
-    return state(connection).executed();
+    return PostgresServer.read(connection).executed();
   }
 
   @Override
   public boolean hasExecuted(Connection connection, GtidSet required) throws SQLException {
-    return state(connection).executed().containsAll(required);
+    return PostgresServer.read(connection).executed().containsAll(required);
   }
 
   @Override
   public @Nullable GtidSet missing(Connection connection, GtidSet required) throws SQLException {
-    return required.subtract(state(connection).executed());
+    return required.subtract(PostgresServer.read(connection).executed());
   }
 
   @Override
   public boolean await(Connection connection, GtidSet required, long budgetNanos)
       throws SQLException {
     long begun = System.nanoTime();
-    State state = state(connection);
-    if (state.executed().containsAll(required)) {
+    PostgresServer server = PostgresServer.read(connection);
+    if (server.executed().containsAll(required)) {
       return true;
     }
-    WalPosition target = reachable(required, state);
+    WalPosition target = server.reachable(required);
     long millis = TimeUnit.NANOSECONDS.toMillis(budgetNanos - (System.nanoTime() - begun));
     if (target == null || millis <= 0) {
       return false;
@@ -123,25 +72,6 @@ final class PostgresDialect implements Dialect {
       }
       throw e;
     }
-  }
-
-  /**
-   * The one position of {@code required} that replay on this standby can still reach, or {@code
-   * null} when waiting cannot help: a primary has what it has, and a standby replays only its own
-   * cluster on the timeline it receives.
-   */
-  private static @Nullable WalPosition reachable(GtidSet required, State state) {
-    WalPosition here = state.position();
-    Set<UUID> origins = required.uuids();
-    if (!state.standby() || here == null || origins.size() != 1) {
-      return null;
-    }
-    WalPosition wanted = WalPosition.in(required, origins.iterator().next());
-    return wanted != null
-            && wanted.systemId() == here.systemId()
-            && wanted.timeline() == here.timeline()
-        ? wanted
-        : null;
   }
 
   /**

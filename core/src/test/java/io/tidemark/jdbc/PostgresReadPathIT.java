@@ -3,7 +3,6 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
@@ -11,18 +10,14 @@ import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
+import io.tidemark.internal.WalPosition;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -37,9 +32,6 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresReadPathIT {
 
-  private static final AtomicLong IDS = new AtomicLong();
-  private static final String APP = "tidemark_app";
-
   private static PostgresTopology topology;
   private static PostgresNode standby;
   private static HikariDataSource primaryPool;
@@ -50,22 +42,9 @@ class PostgresReadPathIT {
   static void start() {
     topology = PostgresTopology.builder().standbys(1).start();
     standby = topology.standby();
-    String db = topology.createDatabase("reads");
-    topology
-        .primary()
-        .execute(
-            "CREATE ROLE " + APP + " LOGIN PASSWORD 'app' IN ROLE pg_monitor",
-            "GRANT ALL ON DATABASE " + db + " TO " + APP);
-    try (Connection c = connect(topology.primary(), db)) {
-      c.createStatement()
-          .execute("CREATE TABLE orders (id bigint PRIMARY KEY, status text, revision bigint)");
-      c.createStatement().execute("GRANT ALL ON orders TO " + APP);
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
-    primaryPool = pool(topology.primary(), db);
-    standbyPool = ReplicaPools.create(config(standby, db));
+    PostgresOrders orders = new PostgresOrders(topology);
+    primaryPool = orders.pool(topology.primary());
+    standbyPool = orders.replicaPool(standby);
     source = CapturingDataSource.wrap(primaryPool);
   }
 
@@ -113,10 +92,10 @@ class PostgresReadPathIT {
   void aCommitOfAnExplicitTransactionIsCapturedToo() throws SQLException {
     standby.pauseReplay();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = IDS.incrementAndGet();
+      long id = PostgresOrders.nextId();
       try (Connection c = source.getConnection()) {
         c.setAutoCommit(false);
-        insert(c, id, "in a transaction");
+        PostgresOrders.insert(c, id, "in a transaction");
         assertThat(binding.context().gtids().isEmpty()).isTrue();
         c.commit();
       }
@@ -264,34 +243,15 @@ class PostgresReadPathIT {
   }
 
   private static long create(String status) {
-    long id = IDS.incrementAndGet();
-    try (Connection c = source.getConnection()) {
-      insert(c, id, status);
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return id;
-  }
-
-  private static void insert(Connection c, long id, String status) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO orders VALUES (?, ?, 1)")) {
-      ps.setLong(1, id);
-      ps.setString(2, status);
-      ps.executeUpdate();
-    }
+    return PostgresOrders.create(source, status);
   }
 
   private static @Nullable String status(Connection c, long id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT status FROM orders WHERE id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
-    }
+    return PostgresOrders.status(c, id);
   }
 
   private static long systemId(PostgresNode node) {
-    return Long.parseLong(node.queryString("SELECT system_identifier FROM pg_control_system()"));
+    return PostgresOrders.systemId(node);
   }
 
   private static long ms(long millis) {
@@ -304,25 +264,5 @@ class PostgresReadPathIT {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static Connection connect(PostgresNode node, String db) throws SQLException {
-    return DriverManager.getConnection(node.jdbcUrl(db), node.user(), node.password());
-  }
-
-  private static HikariDataSource pool(PostgresNode node, String db) {
-    return new HikariDataSource(config(node, db));
-  }
-
-  private static HikariConfig config(PostgresNode node, String db) {
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(node.jdbcUrl(db));
-    config.setUsername(APP);
-    config.setPassword("app");
-    config.setMaximumPoolSize(4);
-    config.setMinimumIdle(0);
-    config.setConnectionTimeout(5_000);
-    config.setPoolName(node.name() + "-" + db + "-" + UUID.randomUUID());
-    return config;
   }
 }

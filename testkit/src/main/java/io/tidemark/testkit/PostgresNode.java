@@ -113,10 +113,19 @@ public final class PostgresNode {
                 + " ELSE pg_current_wal_lsn() END"));
   }
 
-  /** Its timeline, from the last checkpoint. */
+  /**
+   * Its timeline: the one a primary writes (from its WAL file name, current at once after a
+   * promotion), the one a standby receives, or for a standby not receiving its last restart
+   * point's.
+   */
   public long timeline() {
-    return Long.parseLong(
-        String.valueOf(queryString("SELECT timeline_id FROM pg_control_checkpoint()")));
+    String hex =
+        queryString(
+            "SELECT CASE WHEN NOT pg_is_in_recovery()"
+                + " THEN substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8)"
+                + " ELSE lpad(to_hex(coalesce((SELECT received_tli FROM pg_stat_wal_receiver),"
+                + " (SELECT timeline_id FROM pg_control_checkpoint()))), 8, '0') END");
+    return Long.parseLong(String.valueOf(hex), 16);
   }
 
   /**

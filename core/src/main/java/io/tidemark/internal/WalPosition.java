@@ -1,4 +1,4 @@
-package io.tidemark.jdbc;
+package io.tidemark.internal;
 
 import io.tidemark.GtidSet;
 import java.sql.SQLDataException;
@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param timeline the timeline, which a promotion moves on
  * @param lsn the log sequence number
  */
-record WalPosition(long systemId, long timeline, long lsn) {
+public record WalPosition(long systemId, long timeline, long lsn) {
 
   private static final long MARK = 0x5047_0000L;
 
@@ -27,12 +27,12 @@ record WalPosition(long systemId, long timeline, long lsn) {
    * The position of a page's first record when the log's insert position is right after the page
    * header, as PostgreSQL reports it: the end of the page before is where the last record ended.
    */
-  static final int SHORT_PAGE_HEADER = 24;
+  private static final int SHORT_PAGE_HEADER = 24;
 
   /** As {@link #SHORT_PAGE_HEADER}, for the first page of a segment. */
-  static final int LONG_PAGE_HEADER = 40;
+  private static final int LONG_PAGE_HEADER = 40;
 
-  WalPosition {
+  public WalPosition {
     if (timeline < 1 || timeline > 0xFFFF_FFFFL) {
       throw new IllegalArgumentException("timeline " + timeline + " is not a PostgreSQL timeline");
     }
@@ -42,12 +42,12 @@ record WalPosition(long systemId, long timeline, long lsn) {
   }
 
   /** The origin of positions on {@code timeline} of the cluster {@code systemId}. */
-  static UUID origin(long systemId, long timeline) {
+  public static UUID origin(long systemId, long timeline) {
     return new UUID(systemId, MARK << 32 | timeline);
   }
 
   /** The position of {@code origin} in {@code set}, or {@code null} when it is no WAL origin. */
-  static @Nullable WalPosition in(GtidSet set, UUID origin) {
+  public static @Nullable WalPosition in(GtidSet set, UUID origin) {
     if (origin.getLeastSignificantBits() >>> 32 != MARK) {
       return null;
     }
@@ -58,7 +58,7 @@ record WalPosition(long systemId, long timeline, long lsn) {
   }
 
   /** This position as a set: empty at LSN 0, which precedes every record. */
-  GtidSet toGtidSet() {
+  public GtidSet toGtidSet() {
     if (lsn == 0) {
       return GtidSet.EMPTY;
     }
@@ -71,7 +71,7 @@ record WalPosition(long systemId, long timeline, long lsn) {
    *
    * @throws SQLDataException when the text, a server's answer, is no LSN
    */
-  static long parseLsn(String text) throws SQLDataException {
+  public static long parseLsn(String text) throws SQLDataException {
     int slash = text.indexOf('/');
     if (slash < 1 || slash > 8 || text.length() - slash - 1 < 1 || text.length() - slash > 9) {
       throw new SQLDataException("not a PostgreSQL LSN: '" + text + "'", "22000");
@@ -86,7 +86,7 @@ record WalPosition(long systemId, long timeline, long lsn) {
   }
 
   /** The {@code pg_lsn} text of {@code lsn}. */
-  static String text(long lsn) {
+  public static String text(long lsn) {
     return Long.toHexString(lsn >>> 32).toUpperCase()
         + "/"
         + Long.toHexString(lsn & 0xFFFF_FFFFL).toUpperCase();
@@ -97,7 +97,7 @@ record WalPosition(long systemId, long timeline, long lsn) {
    * position past the header of the page the next record goes to; the last record ended at the
    * page's start, and a standby that replayed it reports that, not the position past the header.
    */
-  static long lastRecordEnd(long insertLsn, int blockSize, long segmentSize) {
+  public static long lastRecordEnd(long insertLsn, int blockSize, long segmentSize) {
     if (insertLsn % segmentSize == LONG_PAGE_HEADER) {
       return insertLsn - LONG_PAGE_HEADER;
     }

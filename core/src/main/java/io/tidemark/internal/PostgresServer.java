@@ -1,0 +1,264 @@
+package io.tidemark.internal;
+
+import io.tidemark.GtidSet;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a PostgreSQL server is and has executed, read in one round trip: the read path asks it
+ * before a wait, the topology's probe every refresh.
+ *
+ * <p>On a primary the position is the WAL insert position: read on the committing connection right
+ * after a commit, it is at or past the commit record. On a standby it is the replay position, on
+ * the timeline the standby receives; a standby whose WAL receiver is not running, or whose role may
+ * not see it ({@code pg_monitor} lets it), has no known timeline and so no position Tidemark can
+ * vouch for.
+ *
+ * <p>A promotion starts a new timeline where the old one ended on the promoted standby (its switch
+ * point); WAL the old primary wrote past it is lost. A server's executed set therefore also holds
+ * each earlier timeline up to its switch point, from the timeline's history file: the role needs
+ * {@code EXECUTE} on {@code pg_read_file(text)}, which reads files of the data directory. A token
+ * written before a failover is then found on the new primary when its write survived and missing
+ * when it was lost, as with MySQL's GTIDs. Without the history, earlier timelines are unknown and
+ * tokens holding them refused, which a warning says once.
+ */
+public final class PostgresServer {
+
+  private static final System.Logger LOG = System.getLogger(PostgresServer.class.getName());
+
+  private static final String QUERY =
+      """
+      SELECT s.system_identifier, p.recovery, p.lsn::text,
+             CASE WHEN p.recovery THEN w.received_tli END,
+             CASE WHEN NOT p.recovery THEN substr(pg_walfile_name(p.lsn), 1, 8) END,
+             current_setting('wal_block_size')::int,
+             (SELECT setting::bigint FROM pg_settings WHERE name = 'wal_segment_size'),
+             coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port(), 0)
+               || '@' || (extract(epoch FROM pg_postmaster_start_time()) * 1000)::bigint,
+             w.status = 'streaming',
+             p.recovery AND pg_is_wal_replay_paused(),
+             w.pid IS NOT NULL AND w.status IS NULL
+        FROM pg_control_system() s
+             CROSS JOIN (SELECT pg_is_in_recovery() AS recovery,
+                                CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()
+                                     ELSE pg_current_wal_insert_lsn() END AS lsn) p
+             LEFT JOIN pg_stat_wal_receiver w ON true""";
+
+  /**
+   * By origin, the switch points of the timelines before it, read once per cluster and timeline: a
+   * history never changes. Empty when it could not be read.
+   */
+  private static final ConcurrentMap<UUID, List<WalPosition>> HISTORIES = new ConcurrentHashMap<>();
+
+  private final String id;
+  private final boolean standby;
+  private final @Nullable WalPosition position;
+  private final List<WalPosition> switches;
+  private final boolean receiving;
+  private final boolean replayPaused;
+  private final boolean receiverHidden;
+
+  private PostgresServer(
+      String id,
+      boolean standby,
+      @Nullable WalPosition position,
+      List<WalPosition> switches,
+      boolean receiving,
+      boolean replayPaused,
+      boolean receiverHidden) {
+    this.id = id;
+    this.standby = standby;
+    this.position = position;
+    this.switches = switches;
+    this.receiving = receiving;
+    this.replayPaused = replayPaused;
+    this.receiverHidden = receiverHidden;
+  }
+
+  /** Reads the server behind {@code connection}. */
+  public static PostgresServer read(Connection connection) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(QUERY)) {
+      rs.next();
+      long systemId = rs.getLong(1);
+      boolean standby = rs.getBoolean(2);
+      String lsnText = rs.getString(3);
+      long timeline = standby ? rs.getLong(4) : Long.parseLong(rs.getString(5), 16);
+      boolean timelineKnown = !rs.wasNull();
+      int blockSize = rs.getInt(6);
+      long segmentSize = rs.getLong(7);
+      String id = rs.getString(8);
+      boolean receiving = rs.getBoolean(9);
+      boolean replayPaused = rs.getBoolean(10);
+      boolean receiverHidden = rs.getBoolean(11);
+      if (lsnText == null || !timelineKnown) {
+        return new PostgresServer(
+            id, standby, null, List.of(), receiving, replayPaused, receiverHidden);
+      }
+      long lsn = WalPosition.parseLsn(lsnText);
+      if (!standby) {
+        lsn = WalPosition.lastRecordEnd(lsn, blockSize, segmentSize);
+      }
+      WalPosition position = new WalPosition(systemId, timeline, lsn);
+      return new PostgresServer(
+          id,
+          standby,
+          position,
+          switches(connection, position),
+          receiving,
+          replayPaused,
+          receiverHidden);
+    }
+  }
+
+  /** Who the server is: address, port and start time, as it sees them. */
+  public String id() {
+    return id;
+  }
+
+  /** Whether the server is a standby (in recovery). */
+  public boolean standby() {
+    return standby;
+  }
+
+  /** Whether a standby's WAL receiver streams from its upstream. */
+  public boolean receiving() {
+    return receiving;
+  }
+
+  /** Whether a standby's replay is paused ({@code pg_wal_replay_pause()}). */
+  public boolean replayPaused() {
+    return replayPaused;
+  }
+
+  /** Whether a standby's WAL receiver runs but the role may not see it: grant it pg_monitor. */
+  public boolean receiverHidden() {
+    return receiverHidden;
+  }
+
+  /**
+   * The position with each earlier timeline as far as this server replayed it: the whole of it on a
+   * primary, up to its own position on a standby still replaying a timeline whose next it has
+   * received. Empty when the position is unknown.
+   */
+  public GtidSet executed() {
+    if (position == null) {
+      return GtidSet.EMPTY;
+    }
+    GtidSet executed = position.toGtidSet();
+    for (WalPosition end : switches) {
+      executed =
+          executed.union(
+              new WalPosition(end.systemId(), end.timeline(), Math.min(end.lsn(), position.lsn()))
+                  .toGtidSet());
+    }
+    return executed;
+  }
+
+  /**
+   * The position on this standby's timeline whose replay brings all of {@code required}, or {@code
+   * null} when waiting cannot help: a primary has what it has, and a standby replays only its own
+   * cluster, on its timeline and the part of each earlier one before its switch point.
+   */
+  public @Nullable WalPosition reachable(GtidSet required) {
+    WalPosition here = position;
+    if (!standby || here == null) {
+      return null;
+    }
+    long furthest = 0;
+    for (UUID origin : required.uuids()) {
+      WalPosition wanted = WalPosition.in(required, origin);
+      if (wanted == null || !onTimelineOf(wanted, here)) {
+        return null;
+      }
+      furthest = Math.max(furthest, wanted.lsn());
+    }
+    return new WalPosition(here.systemId(), here.timeline(), furthest);
+  }
+
+  private boolean onTimelineOf(WalPosition wanted, WalPosition here) {
+    if (wanted.systemId() != here.systemId()) {
+      return false;
+    }
+    if (wanted.timeline() == here.timeline()) {
+      return true;
+    }
+    for (WalPosition end : switches) {
+      if (end.timeline() == wanted.timeline()) {
+        return wanted.lsn() <= end.lsn();
+      }
+    }
+    return false;
+  }
+
+  private static List<WalPosition> switches(Connection connection, WalPosition position)
+      throws SQLException {
+    if (position.timeline() == 1) {
+      return List.of();
+    }
+    UUID origin = WalPosition.origin(position.systemId(), position.timeline());
+    List<WalPosition> known = HISTORIES.get(origin);
+    if (known != null) {
+      return known;
+    }
+    String file = "pg_wal/%08X.history".formatted(position.timeline());
+    List<WalPosition> read;
+    try (PreparedStatement ps = connection.prepareStatement("SELECT pg_read_file(?)")) {
+      ps.setString(1, file);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        read = history(position.systemId(), rs.getString(1));
+      }
+    } catch (SQLException e) {
+      if (ConnectionFailures.isConnectionFailure(e)) {
+        throw e;
+      }
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "Cannot read "
+              + file
+              + " ("
+              + e.getMessage()
+              + "): tokens of the timelines before "
+              + position.timeline()
+              + " will be refused. Grant the role EXECUTE on pg_read_file(text) and restart.");
+      read = List.of();
+    }
+    HISTORIES.putIfAbsent(origin, read);
+    return read;
+  }
+
+  /**
+   * The switch points in a timeline history file: one line per earlier timeline, its number, the
+   * LSN where it ended and why, separated by tabs; comments start with {@code #}.
+   *
+   * @throws SQLDataException when a line is none of those
+   */
+  public static List<WalPosition> history(long systemId, String text) throws SQLDataException {
+    List<WalPosition> switches = new ArrayList<>();
+    for (String line : text.split("\n")) {
+      String trimmed = line.strip();
+      if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+        continue;
+      }
+      String[] fields = trimmed.split("\\s+", 3);
+      try {
+        switches.add(
+            new WalPosition(systemId, Long.parseLong(fields[0]), WalPosition.parseLsn(fields[1])));
+      } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+        throw new SQLDataException("not a timeline history line: '" + line + "'", "22000");
+      }
+    }
+    return List.copyOf(switches);
+  }
+}

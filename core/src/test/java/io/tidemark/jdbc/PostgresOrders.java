@@ -1,0 +1,128 @@
+package io.tidemark.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.PostgresTopology;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An orders table in its own database of a testkit PostgreSQL topology, used by an application role
+ * that is no superuser, with HikariCP pools as an application would configure them.
+ */
+final class PostgresOrders {
+
+  static final String ROLE = "tidemark_app";
+  private static final AtomicLong IDS = new AtomicLong();
+
+  private final String db;
+
+  /**
+   * Creates the database and the table, and the role (once per topology) with the grants Tidemark
+   * documents: {@code pg_monitor} to see a standby's timeline, {@code EXECUTE} on {@code
+   * pg_read_file(text)} to read timeline histories.
+   */
+  PostgresOrders(PostgresTopology topology) {
+    db = topology.createDatabase("orders");
+    PostgresNode primary = topology.primary();
+    primary.execute(
+        "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '"
+            + ROLE
+            + "') THEN CREATE ROLE "
+            + ROLE
+            + " LOGIN PASSWORD 'app' IN ROLE pg_monitor; END IF; END $$",
+        "GRANT ALL ON DATABASE " + db + " TO " + ROLE);
+    try (Connection c = DriverManager.getConnection(primary.jdbcUrl(db), primary.user(), "");
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE orders (id bigint PRIMARY KEY, status text, revision bigint)");
+      s.execute("GRANT ALL ON orders TO " + ROLE);
+      s.execute("GRANT EXECUTE ON FUNCTION pg_read_file(text) TO " + ROLE);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(30));
+  }
+
+  /** A plain pool on {@code node}, for the primary. */
+  HikariDataSource pool(PostgresNode node) {
+    return new HikariDataSource(config(node));
+  }
+
+  /** A pool of {@link ReplicaPools} on {@code node}, for a standby. */
+  HikariDataSource replicaPool(PostgresNode node) {
+    return ReplicaPools.create(config(node));
+  }
+
+  private HikariConfig config(PostgresNode node) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(node.jdbcUrl(db));
+    config.setUsername(ROLE);
+    config.setPassword("app");
+    config.setMaximumPoolSize(4);
+    config.setMinimumIdle(0);
+    config.setConnectionTimeout(5_000);
+    config.setPoolName(node.name() + "-" + db + "-" + IDS.incrementAndGet());
+    return config;
+  }
+
+  /** Inserts an order through {@code source}, in autocommit; returns its id. */
+  static long create(javax.sql.DataSource source, String status) {
+    long id = IDS.incrementAndGet();
+    try (Connection c = source.getConnection()) {
+      insert(c, id, status);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return id;
+  }
+
+  static void insert(Connection c, long id, String status) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO orders VALUES (?, ?, 1)")) {
+      ps.setLong(1, id);
+      ps.setString(2, status);
+      ps.executeUpdate();
+    }
+  }
+
+  static long nextId() {
+    return IDS.incrementAndGet();
+  }
+
+  static @Nullable String status(Connection c, long id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT status FROM orders WHERE id = ?")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
+  /** Waits until {@code condition} holds, failing after {@code timeout}. */
+  static void awaitTrue(BooleanSupplier condition, Duration timeout, String what) {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - end > 0) {
+        throw new AssertionError("not within " + timeout + ": " + what);
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted while waiting for " + what);
+      }
+    }
+  }
+
+  static long systemId(PostgresNode node) {
+    return Long.parseLong(node.queryString("SELECT system_identifier FROM pg_control_system()"));
+  }
+}
