@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -47,7 +48,9 @@ public final class PostgresServer {
                || '@' || (extract(epoch FROM pg_postmaster_start_time()) * 1000)::bigint,
              w.status = 'streaming',
              p.recovery AND pg_is_wal_replay_paused(),
-             w.pid IS NOT NULL AND w.status IS NULL
+             w.pid IS NOT NULL AND w.status IS NULL,
+             CASE WHEN NOT p.recovery THEN pg_current_wal_flush_lsn()::text END,
+             current_setting('synchronous_commit') <> 'off'
         FROM pg_control_system() s
              CROSS JOIN (SELECT pg_is_in_recovery() AS recovery,
                                 CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()
@@ -67,6 +70,8 @@ public final class PostgresServer {
   private final boolean receiving;
   private final boolean replayPaused;
   private final boolean receiverHidden;
+  private final long flushed;
+  private final boolean synchronousCommit;
 
   private PostgresServer(
       String id,
@@ -75,7 +80,9 @@ public final class PostgresServer {
       List<WalPosition> switches,
       boolean receiving,
       boolean replayPaused,
-      boolean receiverHidden) {
+      boolean receiverHidden,
+      long flushed,
+      boolean synchronousCommit) {
     this.id = id;
     this.standby = standby;
     this.position = position;
@@ -83,6 +90,8 @@ public final class PostgresServer {
     this.receiving = receiving;
     this.replayPaused = replayPaused;
     this.receiverHidden = receiverHidden;
+    this.flushed = flushed;
+    this.synchronousCommit = synchronousCommit;
   }
 
   /** Reads the server behind {@code connection}. */
@@ -101,9 +110,20 @@ public final class PostgresServer {
       boolean receiving = rs.getBoolean(9);
       boolean replayPaused = rs.getBoolean(10);
       boolean receiverHidden = rs.getBoolean(11);
+      String flushedText = rs.getString(12);
+      long flushed = flushedText == null ? 0 : WalPosition.parseLsn(flushedText);
+      boolean synchronousCommit = rs.getBoolean(13);
       if (lsnText == null || !timelineKnown) {
         return new PostgresServer(
-            id, standby, null, List.of(), receiving, replayPaused, receiverHidden);
+            id,
+            standby,
+            null,
+            List.of(),
+            receiving,
+            replayPaused,
+            receiverHidden,
+            flushed,
+            synchronousCommit);
       }
       long lsn = WalPosition.parseLsn(lsnText);
       if (!standby) {
@@ -117,7 +137,9 @@ public final class PostgresServer {
           switches(connection, position),
           receiving,
           replayPaused,
-          receiverHidden);
+          receiverHidden,
+          flushed,
+          synchronousCommit);
     }
   }
 
@@ -152,17 +174,41 @@ public final class PostgresServer {
    * received. Empty when the position is unknown.
    */
   public GtidSet executed() {
-    if (position == null) {
-      return GtidSet.EMPTY;
-    }
-    GtidSet executed = position.toGtidSet();
+    return position == null ? GtidSet.EMPTY : reaching(position.lsn());
+  }
+
+  /** This server's timeline up to {@code lsn}, with each earlier timeline as far as it reaches. */
+  private GtidSet reaching(long lsn) {
+    WalPosition here = Objects.requireNonNull(position);
+    GtidSet executed = new WalPosition(here.systemId(), here.timeline(), lsn).toGtidSet();
     for (WalPosition end : switches) {
       executed =
           executed.union(
-              new WalPosition(end.systemId(), end.timeline(), Math.min(end.lsn(), position.lsn()))
+              new WalPosition(end.systemId(), end.timeline(), Math.min(end.lsn(), lsn))
                   .toGtidSet());
     }
     return executed;
+  }
+
+  /**
+   * On the primary, right after a commit on the same connection, a position that contains the
+   * commit, as close to it as can be known. A synchronous commit returns once its WAL is flushed,
+   * so the flushed position contains it; WAL inserted after it and not flushed yet (a page pruned
+   * by another session's read, say) would otherwise keep every standby short of the token until the
+   * primary next flushes, which on a quiet primary may take minutes. An asynchronous commit may not
+   * be flushed yet: only the insert position contains it. Whether the commit was synchronous is the
+   * session's {@code synchronous_commit}, unless the transaction may have changed it for itself
+   * ({@code ownSynchronousCommit}).
+   */
+  public GtidSet committed(boolean ownSynchronousCommit) {
+    if (standby
+        || position == null
+        || !synchronousCommit
+        || ownSynchronousCommit
+        || flushed >= position.lsn()) {
+      return executed();
+    }
+    return reaching(flushed);
   }
 
   /**

@@ -39,6 +39,7 @@ final class CaptureSession {
   private boolean wroteInTransaction;
   private boolean gtidReported;
   private boolean readOnly;
+  private boolean ownSynchronousCommit;
   private @Nullable GtidSet atFirstStatement;
 
   CaptureSession(
@@ -62,6 +63,13 @@ final class CaptureSession {
       counters.tracked.increment();
     } catch (TidemarkException e) {
       fail("server reported an unreadable GTID set: " + e.getMessage());
+    }
+  }
+
+  /** The text of a statement about to run or be batched. */
+  void statementText(String sql) {
+    if (mentionsSynchronousCommit(sql)) {
+      ownSynchronousCommit = true;
     }
   }
 
@@ -96,6 +104,7 @@ final class CaptureSession {
       if (!gtidReported) {
         queryExecutedSet();
       }
+      ownSynchronousCommit = false;
     } else {
       wroteInTransaction(true);
     }
@@ -135,14 +144,33 @@ final class CaptureSession {
     if (wroteInTransaction && !gtidReported) {
       queryExecutedSet();
     }
+    endTransaction();
+  }
+
+  private void endTransaction() {
     wroteInTransaction(false);
     atFirstStatement = null;
+    ownSynchronousCommit = false;
+  }
+
+  /**
+   * Whether {@code sql} may set PostgreSQL's {@code synchronous_commit} for its transaction ({@code
+   * SET LOCAL}, {@code set_config(..., true)}): its commit may then return before its WAL is
+   * flushed. A function that sets it inside is not seen.
+   */
+  static boolean mentionsSynchronousCommit(String sql) {
+    String name = "synchronous_commit";
+    for (int i = 0; i + name.length() <= sql.length(); i++) {
+      if (sql.regionMatches(true, i, name, 0, name.length())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A commit that threw may or may not have committed: reads must not trust the token. */
   void commitFailed(Throwable failure) {
-    wroteInTransaction(false);
-    atFirstStatement = null;
+    endTransaction();
     fail("a commit failed and its outcome is unknown: " + failure);
   }
 
@@ -155,8 +183,7 @@ final class CaptureSession {
     if (wroteInTransaction && !physical.tracksGtids()) {
       queryExecutedSet();
     }
-    wroteInTransaction(false);
-    atFirstStatement = null;
+    endTransaction();
   }
 
   /** When the connection goes back to the pool, for the same reason as {@link #afterRollback}. */
@@ -172,7 +199,7 @@ final class CaptureSession {
       physical.renewGtidTracking(connection);
     }
     try {
-      context.merge(Dialect.of(connection).executed(connection));
+      context.merge(Dialect.of(connection).committed(connection, ownSynchronousCommit));
       counters.queried.increment();
     } catch (SQLException | TidemarkException e) {
       fail("could not read the source's position after a commit: " + e.getMessage());

@@ -80,8 +80,9 @@ final class CapturingConnectionHandler implements InvocationHandler {
         return JdbcProxies.invoke(target, method, args);
       }
       case "createStatement", "prepareStatement", "prepareCall" -> {
+        String sql = method.getName().equals("createStatement") ? null : (String) args[0];
         return statementProxy(
-            (Statement) JdbcProxies.invoke(target, method, args), (Connection) proxy);
+            (Statement) JdbcProxies.invoke(target, method, args), (Connection) proxy, sql);
       }
       default -> {
         return JdbcProxies.handleCommon(proxy, target, "Tidemark", method, args);
@@ -100,7 +101,8 @@ final class CapturingConnectionHandler implements InvocationHandler {
     session.afterCommit();
   }
 
-  private Statement statementProxy(Statement statement, Connection connectionProxy) {
+  private Statement statementProxy(
+      Statement statement, Connection connectionProxy, @Nullable String preparedSql) {
     Class<?> type =
         statement instanceof CallableStatement
             ? CallableStatement.class
@@ -109,16 +111,19 @@ final class CapturingConnectionHandler implements InvocationHandler {
         Proxy.newProxyInstance(
             Statement.class.getClassLoader(),
             new Class<?>[] {type},
-            new StatementHandler(statement, connectionProxy));
+            new StatementHandler(statement, connectionProxy, preparedSql));
   }
 
   private final class StatementHandler implements InvocationHandler {
     private final Statement statement;
     private final Connection connectionProxy;
+    private final @Nullable String preparedSql;
 
-    StatementHandler(Statement statement, Connection connectionProxy) {
+    StatementHandler(
+        Statement statement, Connection connectionProxy, @Nullable String preparedSql) {
       this.statement = statement;
       this.connectionProxy = connectionProxy;
+      this.preparedSql = preparedSql;
     }
 
     @Override
@@ -128,8 +133,14 @@ final class CapturingConnectionHandler implements InvocationHandler {
       if (name.equals("getConnection")) {
         return connectionProxy;
       }
+      if (args != null && args.length > 0 && args[0] instanceof String sql) {
+        session.statementText(sql); // execute(sql), addBatch(sql)
+      }
       if (!name.startsWith("execute")) {
         return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
+      }
+      if (preparedSql != null) {
+        session.statementText(preparedSql);
       }
       boolean autoCommit = session.beforeStatement();
       Object result;

@@ -23,11 +23,15 @@ interface Dialect {
   /** Who the server behind {@code connection} is and what it has executed: one round trip. */
   Server server(Connection connection) throws SQLException;
 
-  /**
-   * What the server has executed now; on a source, right after a commit on the same connection, a
-   * position that contains that commit.
-   */
+  /** What the server has executed now. */
   GtidSet executed(Connection connection) throws SQLException;
+
+  /**
+   * On a source, right after a commit on the same connection, a position that contains that commit;
+   * {@code ownSynchronousCommit} says the transaction may have set {@code synchronous_commit} for
+   * itself (PostgreSQL).
+   */
+  GtidSet committed(Connection connection, boolean ownSynchronousCommit) throws SQLException;
 
   /**
    * Returns whether the server executed {@code required} before {@code budgetNanos} ran out. A

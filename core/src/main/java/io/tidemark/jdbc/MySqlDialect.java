@@ -57,6 +57,12 @@ final class MySqlDialect implements Dialect {
   }
 
   @Override
+  public GtidSet committed(Connection connection, boolean ownSynchronousCommit)
+      throws SQLException {
+    return executed(connection);
+  }
+
+  @Override
   public boolean await(Connection connection, GtidSet required, long budgetNanos)
       throws SQLException {
     long millis = TimeUnit.NANOSECONDS.toMillis(budgetNanos);

@@ -41,6 +41,12 @@ final class PostgresDialect implements Dialect {
   }
 
   @Override
+  public GtidSet committed(Connection connection, boolean ownSynchronousCommit)
+      throws SQLException {
+    return PostgresServer.read(connection).committed(ownSynchronousCommit);
+  }
+
+  @Override
   public boolean hasExecuted(Connection connection, GtidSet required) throws SQLException {
     return PostgresServer.read(connection).executed().containsAll(required);
   }

@@ -39,6 +39,18 @@ class CaptureSessionTests {
   private final CapturingDataSource dataSource = CapturingDataSource.wrap(source.pool());
 
   @Test
+  void seesStatementsThatMaySetSynchronousCommitForTheirTransaction() {
+    assertThat(CaptureSession.mentionsSynchronousCommit("SET LOCAL synchronous_commit = off"))
+        .isTrue();
+    assertThat(
+            CaptureSession.mentionsSynchronousCommit(
+                "select set_config('SYNCHRONOUS_COMMIT', 'off', true)"))
+        .isTrue();
+    assertThat(CaptureSession.mentionsSynchronousCommit("INSERT INTO t VALUES (1)")).isFalse();
+    assertThat(CaptureSession.mentionsSynchronousCommit("synchronous_commi")).isFalse();
+  }
+
+  @Test
   void capturesTheExecutedSetAfterAnAutocommitWrite() throws SQLException {
     try (ConsistencyContext.Binding binding = ConsistencyContext.open();
         Connection connection = dataSource.getConnection();

@@ -154,6 +154,28 @@ class PostgresReadPathIT {
   }
 
   @Test
+  void aTransactionThatCommitsAsynchronouslyIsCapturedWhereItsCommitMayStillBe()
+      throws SQLException {
+    standby.pauseReplay();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = PostgresOrders.nextId();
+      try (Connection c = source.getConnection()) {
+        c.setAutoCommit(false);
+        c.createStatement().execute("SET LOCAL synchronous_commit = off");
+        PostgresOrders.insert(c, id, "asynchronous");
+        c.commit();
+      }
+      GtidSet token = binding.context().gtids();
+      try (Connection c = standbyPool.getConnection()) {
+        assertThat(PostgresDialect.INSTANCE.hasExecuted(c, token)).isFalse();
+        standby.resumeReplay();
+        assertThat(PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
+        assertThat(status(c, id)).isEqualTo("asynchronous");
+      }
+    }
+  }
+
+  @Test
   void aPositionThisStandbyCannotReplayIsNotWaitedFor() throws SQLException {
     long systemId = systemId(topology.primary());
     long timeline = topology.primary().timeline();
