@@ -11,7 +11,7 @@ import java.util.Set;
  * the configuration; the servers say what they are.
  *
  * @param name unique name, e.g. {@code db1}
- * @param jdbcUrl {@code jdbc:mysql://host:port/...}
+ * @param jdbcUrl {@code jdbc:mysql://host:port/...} or {@code jdbc:postgresql://host:port/...}
  * @param user user for probes
  * @param password password for probes
  * @param filteredTables tables ({@code db.table}, lower case) this node's replication filters leave
@@ -26,7 +26,8 @@ public record NodeConfig(
   }
 
   /**
-   * @throws IllegalArgumentException on a blank name or a URL that is not a MySQL JDBC URL
+   * @throws IllegalArgumentException on a blank name or a URL that is neither a MySQL nor a
+   *     PostgreSQL JDBC URL
    */
   public NodeConfig {
     Objects.requireNonNull(name, "name");
@@ -38,9 +39,13 @@ public record NodeConfig(
     if (name.isBlank()) {
       throw new IllegalArgumentException("node name must not be blank");
     }
-    if (!jdbcUrl.startsWith("jdbc:mysql:")) {
+    if (!jdbcUrl.startsWith("jdbc:mysql:") && !jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(
-          "node " + name + ": not a MySQL JDBC URL (jdbc:mysql://...): " + jdbcUrl);
+          "node "
+              + name
+              + ": neither a MySQL nor a PostgreSQL JDBC URL (jdbc:mysql://...,"
+              + " jdbc:postgresql://...): "
+              + jdbcUrl);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.tidemark.topology;
 
 import io.tidemark.GtidSet;
+import io.tidemark.internal.PostgresServer;
 import io.tidemark.topology.NodeState.Availability;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -8,13 +9,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Reads one node's role, replication state, executed GTIDs and applier timestamps in one round
  * trip, on a connection of its own with short connect and read timeouts, so that a slow node delays
- * only its own probe.
+ * only its own probe. A PostgreSQL node ({@code jdbc:postgresql:}) is read as {@link
+ * PostgresServer} reads it: a standby is a replica, replicating while its WAL receiver streams and
+ * its replay is not paused; it has no errant transactions, as a standby cannot write.
  */
 final class NodeProbe {
 
@@ -38,19 +42,34 @@ final class NodeProbe {
           + CHANNEL
           + " AND APPLYING_TRANSACTION <> '')";
 
+  /** PostgreSQL's SQLSTATEs of refused credentials and of a role or database refused entry. */
+  private static final Set<String> POSTGRES_AUTH_FAILED = Set.of("28P01", "28000");
+
   private final NodeConfig config;
+  private final boolean postgres;
   private final String url;
+  private final int readMillis;
   private @Nullable Connection connection;
 
   NodeProbe(NodeConfig config, Duration connectTimeout, Duration readTimeout) {
     this.config = config;
+    this.postgres = config.jdbcUrl().startsWith("jdbc:postgresql:");
+    this.readMillis = (int) Math.min(Integer.MAX_VALUE, readTimeout.toMillis());
+    String separator = config.jdbcUrl().contains("?") ? "&" : "?";
+    // PgJDBC counts its timeouts in whole seconds; the read timeout is set in milliseconds once
+    // connected instead.
     this.url =
-        config.jdbcUrl()
-            + (config.jdbcUrl().contains("?") ? "&" : "?")
-            + "connectTimeout="
-            + connectTimeout.toMillis()
-            + "&socketTimeout="
-            + readTimeout.toMillis();
+        postgres
+            ? config.jdbcUrl()
+                + separator
+                + "connectTimeout="
+                + Math.max(1, (connectTimeout.toMillis() + 999) / 1000)
+            : config.jdbcUrl()
+                + separator
+                + "connectTimeout="
+                + connectTimeout.toMillis()
+                + "&socketTimeout="
+                + readTimeout.toMillis();
   }
 
   /**
@@ -63,6 +82,12 @@ final class NodeProbe {
       if (c == null || c.isClosed()) {
         c = DriverManager.getConnection(url, config.user(), config.password());
         connection = c;
+        if (postgres) {
+          c.setNetworkTimeout(Runnable::run, readMillis);
+        }
+      }
+      if (postgres) {
+        return readPostgres(PostgresServer.read(c), timeline);
       }
       try (Statement s = c.createStatement();
           ResultSet rs = s.executeQuery(QUERY)) {
@@ -71,8 +96,11 @@ final class NodeProbe {
       }
     } catch (SQLException e) {
       close();
-      Availability availability =
-          e.getErrorCode() == ACCESS_DENIED ? Availability.AUTH_FAILED : Availability.UNREACHABLE;
+      boolean refused =
+          postgres
+              ? POSTGRES_AUTH_FAILED.contains(e.getSQLState())
+              : e.getErrorCode() == ACCESS_DENIED;
+      Availability availability = refused ? Availability.AUTH_FAILED : Availability.UNREACHABLE;
       return NodeState.failed(config.name(), availability, e.getMessage());
     } catch (RuntimeException e) {
       // An answer that cannot be read (a set beyond the parser's limits, say) must not escape:
@@ -117,6 +145,28 @@ final class NodeProbe {
         errant,
         config.filteredTables(),
         lag);
+  }
+
+  private NodeState readPostgres(PostgresServer server, SourceTimeline timeline) {
+    GtidSet executed = server.executed();
+    boolean standby = server.standby();
+    return new NodeState(
+        config.name(),
+        Availability.AVAILABLE,
+        server.receiverHidden()
+            ? "its WAL receiver is hidden from this role: grant it pg_monitor, or the standby"
+                + " counts as having replayed nothing"
+            : "",
+        server.id(),
+        !standby,
+        false,
+        standby,
+        standby && server.receiving() && !server.replayPaused(),
+        true,
+        executed,
+        GtidSet.EMPTY,
+        config.filteredTables(),
+        standby ? timeline.lagOf(executed) : Duration.ZERO);
   }
 
   private static GtidSet own(GtidSet transactions, String uuid) {

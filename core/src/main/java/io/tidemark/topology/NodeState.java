@@ -12,12 +12,14 @@ import org.jspecify.annotations.Nullable;
  * @param name the node's configured name
  * @param availability whether it answered, and if not why
  * @param detail the probe's error, or empty
- * @param serverUuid its {@code server_uuid}, or {@code null} when never reached
+ * @param serverUuid its {@code server_uuid} (PostgreSQL: address, port and start time as the server
+ *     sees them), or {@code null} when never reached
  * @param writable whether it accepts writes ({@code read_only} off)
  * @param superReadOnly whether {@code super_read_only} is on
  * @param replica whether it has a replication channel configured
  * @param replicating whether its replication receiver and applier both run
- * @param gtidModeOn whether {@code gtid_mode} is {@code ON}
+ * @param gtidModeOn whether {@code gtid_mode} is {@code ON}; always for PostgreSQL, whose WAL
+ *     positions need no setting
  * @param gtidExecuted its {@code gtid_executed}
  * @param errant transactions of its own {@code server_uuid} the source lacks: written on the
  *     replica directly (errant GTIDs), so its data may differ from the source's

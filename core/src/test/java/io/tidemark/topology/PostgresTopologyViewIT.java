@@ -1,0 +1,187 @@
+package io.tidemark.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.GtidSet;
+import io.tidemark.Reason;
+import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.PostgresTopology;
+import io.tidemark.topology.NodeState.Availability;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Roles, lag and health of a PostgreSQL primary and two hot standbys as the servers report them,
+ * then a failover (last): the view's next writer is the promoted standby within a refresh interval
+ * or two, where PgJDBC's {@code targetServerType} trusts a role it read up to {@code
+ * hostRecheckSeconds} (10 s) before.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PostgresTopologyViewIT {
+
+  private static PostgresTopology topology;
+  private static PostgresNode primary;
+  private static PostgresNode standby1;
+  private static PostgresNode standby2;
+  private static TopologyView view;
+
+  @BeforeAll
+  static void start() {
+    topology = PostgresTopology.builder().standbys(2).start();
+    primary = topology.primary();
+    standby1 = topology.standbys().get(0);
+    standby2 = topology.standbys().get(1);
+    primary.execute("CREATE TABLE t (id int PRIMARY KEY)");
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+    view =
+        TopologyView.builder(topology.nodes().stream().map(PostgresTopologyViewIT::config).toList())
+            .build();
+    view.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (view != null) {
+      view.close();
+    }
+    if (topology != null) {
+      topology.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void rolesComeFromTheServersAndCaughtUpStandbysAreRead() {
+    primary.execute("INSERT INTO t VALUES (1)");
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+    TopologySnapshot snapshot = view.refreshNow().join();
+
+    assertThat(snapshot.writable()).extracting(NodeState::name).containsExactly(primary.name());
+    for (PostgresNode standby : List.of(standby1, standby2)) {
+      NodeState state = snapshot.node(standby.name()).orElseThrow();
+      assertThat(state.readable()).as(standby.name()).isTrue();
+      assertThat(state.replicating()).isTrue();
+      assertThat(state.lag()).isZero();
+      assertThat(state.serverUuid()).contains(":" + standby.port() + "@");
+    }
+    NodeSelector selector = new NodeSelector(view, Duration.ofSeconds(1));
+    assertThat(selector.writer().node().name()).isEqualTo(primary.name());
+    GtidSet primaryExecuted = snapshot.node(primary.name()).orElseThrow().gtidExecuted();
+    assertThat(selector.replicaFor(primaryExecuted).node().name())
+        .isIn(standby1.name(), standby2.name());
+  }
+
+  @Test
+  @Order(2)
+  void aStandbyWithReplayPausedIsNotReplicatingAndFallsBehindWhileThePrimaryWrites() {
+    standby1.pauseReplay();
+    try {
+      primary.execute("INSERT INTO t VALUES (2)");
+      awaitTrue(
+          () -> {
+            NodeState state = view.refreshNow().join().node(standby1.name()).orElseThrow();
+            return !state.replicating() && state.lag().compareTo(Duration.ofMillis(300)) > 0;
+          });
+      NodeSelector selector = new NodeSelector(view, Duration.ofMillis(200));
+      GtidSet written = view.snapshot().node(primary.name()).orElseThrow().gtidExecuted();
+      for (int i = 0; i < 4; i++) {
+        assertThat(selector.replicaFor(written).node().name()).isEqualTo(standby2.name());
+      }
+    } finally {
+      standby1.resumeReplay();
+    }
+  }
+
+  @Test
+  @Order(3)
+  void aRoleThatCannotLogInIsAuthFailedAndADeadPortUnreachableWithinTheConnectTimeout() {
+    NodeConfig wrongUser =
+        new NodeConfig("wrong-user", primary.jdbcUrl(), "no_such_role", "secret");
+    NodeConfig deadPort =
+        new NodeConfig("dead-port", "jdbc:postgresql://127.0.0.1:1/postgres", "postgres", "");
+    try (TopologyView probes =
+        TopologyView.builder(List.of(wrongUser, deadPort))
+            .probeTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(1))
+            .build()) {
+      long begun = System.nanoTime();
+      TopologySnapshot snapshot = probes.refreshNow().join();
+
+      assertThat(snapshot.node("wrong-user").orElseThrow().availability())
+          .isEqualTo(Availability.AUTH_FAILED);
+      assertThat(snapshot.node("wrong-user").orElseThrow().detail()).contains("no_such_role");
+      assertThat(snapshot.node("dead-port").orElseThrow().availability())
+          .isEqualTo(Availability.UNREACHABLE);
+      assertThat(System.nanoTime() - begun).isLessThan(TimeUnit.SECONDS.toNanos(3));
+      NodeSelector.Choice writer = new NodeSelector(probes, Duration.ofSeconds(1)).writer();
+      assertThat(writer.chosen()).isFalse();
+      assertThat(writer.reason()).isEqualTo(Reason.NO_WRITABLE_SOURCE);
+    }
+  }
+
+  @Test
+  @Order(4)
+  void afterAFailoverTheNextWriterIsThePromotedStandbyAndTheOtherFollowsIt() {
+    NodeSelector selector = new NodeSelector(view, Duration.ofSeconds(5));
+    topology.promote(standby1);
+    long promotedAt = System.nanoTime();
+    awaitTrue(
+        () -> {
+          NodeSelector.Choice writer = selector.writer();
+          return writer.chosen() && writer.node().name().equals(standby1.name());
+        });
+    System.out.printf(
+        "figures: PostgreSQL failover to the first choice of the new primary: %d ms (refresh"
+            + " interval %d ms)%n",
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - promotedAt),
+        TopologyView.DEFAULT_REFRESH_INTERVAL.toMillis());
+
+    assertThat(view.snapshot().node(primary.name()).orElseThrow().availability())
+        .isEqualTo(Availability.UNREACHABLE);
+    awaitTrue(() -> view.snapshot().node(standby2.name()).orElseThrow().readable());
+    standby1.execute("INSERT INTO t VALUES (3)");
+    GtidSet written = view.refreshNow().join().node(standby1.name()).orElseThrow().gtidExecuted();
+    awaitTrue(
+        () ->
+            view.refreshNow()
+                .join()
+                .node(standby2.name())
+                .orElseThrow()
+                .gtidExecuted()
+                .containsAll(written));
+    assertThat(selector.replicaFor(written).node().name()).isEqualTo(standby2.name());
+  }
+
+  @Test
+  @Order(5)
+  void theFormerPrimaryRestartedWritableIsRefusedAsSplitBrain() {
+    primary.restart();
+    view.refreshNow().join();
+
+    NodeSelector.Choice writer = new NodeSelector(view, Duration.ofSeconds(5)).writer();
+    assertThat(writer.chosen()).isFalse();
+    assertThat(writer.reason()).isEqualTo(Reason.SPLIT_BRAIN);
+    assertThat(writer.detail()).contains(primary.name(), standby1.name());
+  }
+
+  private static NodeConfig config(PostgresNode node) {
+    return new NodeConfig(node.name(), node.jdbcUrl(), node.user(), node.password());
+  }
+
+  private static void awaitTrue(BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not met within 15 s");
+      }
+      Thread.onSpinWait();
+    }
+  }
+}
