@@ -1,8 +1,8 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
-import io.tidemark.internal.PostgresServer;
-import io.tidemark.internal.WalPosition;
+import io.tidemark.postgres.PostgresServer;
+import io.tidemark.postgres.WalPosition;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

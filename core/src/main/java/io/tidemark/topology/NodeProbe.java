@@ -1,7 +1,7 @@
 package io.tidemark.topology;
 
 import io.tidemark.GtidSet;
-import io.tidemark.internal.PostgresServer;
+import io.tidemark.postgres.PostgresServer;
 import io.tidemark.topology.NodeState.Availability;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -9,6 +9,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -153,10 +155,7 @@ final class NodeProbe {
     return new NodeState(
         config.name(),
         Availability.AVAILABLE,
-        server.receiverHidden()
-            ? "its WAL receiver is hidden from this role: grant it pg_monitor, or the standby"
-                + " counts as having replayed nothing"
-            : "",
+        postgresProblems(server),
         server.id(),
         !standby,
         false,
@@ -167,6 +166,23 @@ final class NodeProbe {
         GtidSet.EMPTY,
         config.filteredTables(),
         standby ? timeline.lagOf(executed) : Duration.ZERO);
+  }
+
+  /** What the role lacks on this node, in words that say what to grant; empty when nothing. */
+  private static String postgresProblems(PostgresServer server) {
+    List<String> problems = new ArrayList<>();
+    if (server.receiverHidden()) {
+      problems.add(
+          "its WAL receiver is hidden from this role, so the standby counts as having replayed"
+              + " nothing (GRANT pg_monitor TO the role)");
+    }
+    if (!server.historiesReadable()) {
+      problems.add(
+          "this role cannot read timeline histories, so tokens written before a failover would"
+              + " be refused after it (GRANT EXECUTE ON FUNCTION pg_read_file(text) TO the role, in"
+              + " the database it connects to)");
+    }
+    return String.join("; ", problems);
   }
 
   private static GtidSet own(GtidSet transactions, String uuid) {

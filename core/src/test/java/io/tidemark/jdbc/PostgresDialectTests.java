@@ -2,7 +2,7 @@ package io.tidemark.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.internal.WalPosition;
+import io.tidemark.postgres.WalPosition;
 import org.junit.jupiter.api.Test;
 
 class PostgresDialectTests {

@@ -10,7 +10,7 @@ import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
-import io.tidemark.internal.WalPosition;
+import io.tidemark.postgres.WalPosition;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import java.sql.Connection;

@@ -127,6 +127,25 @@ class PostgresTopologyViewIT {
   }
 
   @Test
+  @Order(3)
+  void aRoleWithoutTheGrantsTidemarkNeedsIsNamedInTheNodesDetail() {
+    primary.execute("CREATE ROLE bare LOGIN");
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+    try (TopologyView probes =
+        TopologyView.builder(
+                List.of(new NodeConfig(standby2.name(), standby2.jdbcUrl(), "bare", "")))
+            .build()) {
+      NodeState state = probes.refreshNow().join().node(standby2.name()).orElseThrow();
+
+      assertThat(state.available()).isTrue();
+      assertThat(state.detail())
+          .contains("GRANT pg_monitor TO the role")
+          .contains("GRANT EXECUTE ON FUNCTION pg_read_file(text) TO the role");
+      assertThat(state.gtidExecuted().isEmpty()).isTrue();
+    }
+  }
+
+  @Test
   @Order(4)
   void afterAFailoverTheNextWriterIsThePromotedStandbyAndTheOtherFollowsIt() {
     NodeSelector selector = new NodeSelector(view, Duration.ofSeconds(5));

@@ -22,6 +22,7 @@ class ArchitectureTests {
     "io.tidemark.topology..",
     "io.tidemark.scope..",
     "io.tidemark.cache..",
+    "io.tidemark.postgres..",
     "io.tidemark.internal.."
   };
 

@@ -8,14 +8,14 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.env.PropertyResolver;
 
 /**
- * Which of the application's {@code DataSource} beans Tidemark captures and routes, and the
- * Connector/J URL under a JDBC URL that a tracing or failover driver wraps.
+ * Which of the application's {@code DataSource} beans Tidemark captures and routes, and the MySQL
+ * or PostgreSQL URL under a JDBC URL that a tracing or failover driver wraps.
  */
 final class ApplicationDataSource {
 
   static final String PROPERTY = "tidemark.datasource";
 
-  /** Wrapping drivers whose URL is {@code jdbc:<prefix>:mysql:...} for Connector/J underneath. */
+  /** Wrapping drivers whose URL is {@code jdbc:<prefix>:mysql:...} for the driver underneath. */
   private static final List<String> WRAPPERS = List.of("p6spy:", "otel:", "aws-wrapper:");
 
   private ApplicationDataSource() {}
@@ -60,7 +60,7 @@ final class ApplicationDataSource {
             + " is @Primary.",
         "Set "
             + PROPERTY
-            + " to the bean whose MySQL source has the replicas in tidemark.replicas (one of "
+            + " to the bean whose source has the replicas in tidemark.replicas (one of "
             + String.join(", ", names)
             + "), or set tidemark.enabled=false.");
   }
@@ -70,6 +70,15 @@ final class ApplicationDataSource {
    * wrapping driver (P6Spy, OpenTelemetry, the AWS JDBC wrapper); null for any other database.
    */
   static @Nullable String connectorJUrl(@Nullable String url) {
+    String database = databaseUrl(url);
+    return database != null && database.startsWith("jdbc:mysql:") ? database : null;
+  }
+
+  /**
+   * The {@code jdbc:mysql:} or {@code jdbc:postgresql:} URL under {@code url}, as {@link
+   * #connectorJUrl} finds it; null for any other database.
+   */
+  static @Nullable String databaseUrl(@Nullable String url) {
     if (url == null || !url.startsWith("jdbc:")) {
       return null;
     }
@@ -80,6 +89,6 @@ final class ApplicationDataSource {
         break;
       }
     }
-    return rest.startsWith("mysql:") ? "jdbc:" + rest : null;
+    return rest.startsWith("mysql:") || rest.startsWith("postgresql:") ? "jdbc:" + rest : null;
   }
 }

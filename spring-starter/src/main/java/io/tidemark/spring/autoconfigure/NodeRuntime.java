@@ -127,7 +127,8 @@ public final class NodeRuntime implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new TidemarkStartupException(
           "tidemark.replicas[" + index + "] is invalid: " + e.getMessage(),
-          "Use a MySQL JDBC URL (jdbc:mysql://host:port/database) and a non-blank name.");
+          "Use a MySQL or PostgreSQL JDBC URL (jdbc:mysql://host:port/database,"
+              + " jdbc:postgresql://host:port/database) and a non-blank name.");
     }
   }
 
@@ -195,6 +196,9 @@ public final class NodeRuntime implements AutoCloseable {
       if (node.availability() == NodeState.Availability.AUTH_FAILED) {
         problem = "Node " + node.name() + " refused Tidemark's login: " + node.detail();
         action = "Check the node's username and password (tidemark.replicas[*].username/password).";
+      } else if (node.available() && !node.detail().isEmpty()) {
+        problem = "Node " + node.name() + ": " + node.detail() + ".";
+        action = "Grant the node's role what the message names.";
       } else if (node.available() && !node.gtidModeOn()) {
         problem = "Node " + node.name() + " runs with gtid_mode not ON; tokens cannot be checked.";
         action =

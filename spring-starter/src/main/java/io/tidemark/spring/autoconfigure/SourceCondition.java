@@ -21,7 +21,7 @@ import org.springframework.core.type.MethodMetadata;
  * Whether the application has a {@code DataSource} Tidemark can protect, told from the settings and
  * bean definitions before any bean exists: off for no {@code DataSource} and for another database
  * (an H2 of the tests); every other case goes on and is checked on the bean itself at start, where
- * a DataSource that is not MySQL after all stops the start.
+ * a DataSource that is neither MySQL nor PostgreSQL after all stops the start.
  */
 abstract class SourceCondition extends SpringBootCondition implements ConfigurationCondition {
 
@@ -61,8 +61,8 @@ abstract class SourceCondition extends SpringBootCondition implements Configurat
     String url = environment.getProperty("spring.datasource.url");
     boolean boots = dataSources.length == 1 && madeByBoot(beans, dataSources[0]);
     if (boots && url != null && !url.isBlank()) {
-      return ApplicationDataSource.connectorJUrl(url) == null
-          ? "spring.datasource.url is a " + scheme(url) + " URL, not MySQL"
+      return ApplicationDataSource.databaseUrl(url) == null
+          ? "spring.datasource.url is a " + scheme(url) + " URL, neither MySQL nor PostgreSQL"
           : null;
     }
     if (boots && !hasOwnConnectionDetails(beans)) {

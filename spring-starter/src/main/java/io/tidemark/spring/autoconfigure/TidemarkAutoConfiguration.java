@@ -256,7 +256,7 @@ public final class TidemarkAutoConfiguration {
       password = hikari.getPassword();
     } else if (source instanceof EmbeddedDatabase
         || unwrapped(source, EmbeddedDatabase.class) != null) {
-      throw notMySql(name, "an embedded database");
+      throw notSupported(name, "an embedded database");
     } else if (details != null) {
       url = details.getJdbcUrl();
       user = details.getUsername();
@@ -268,28 +268,37 @@ public final class TidemarkAutoConfiguration {
               + " is neither configured with spring.datasource.url nor a HikariDataSource.",
           "Set spring.datasource.url, username and password, or define a HikariDataSource.");
     }
-    String mysql = ApplicationDataSource.connectorJUrl(url);
-    if (mysql == null) {
-      throw notMySql(name, url == null ? "a DataSource without a URL" : "not MySQL");
+    String database = ApplicationDataSource.databaseUrl(url);
+    if (database == null) {
+      throw notSupported(
+          name, url == null ? "a DataSource without a URL" : "neither MySQL nor PostgreSQL");
     }
     try {
       return new NodeConfig(
           properties.getSourceName(),
-          mysql,
+          database,
           user == null ? "" : user,
           password == null ? "" : password);
     } catch (IllegalArgumentException e) {
       throw new TidemarkStartupException(
           "The source's connection settings are not usable by Tidemark: " + e.getMessage(),
-          "Point DataSource " + name + " at the MySQL source, jdbc:mysql://host:port/database.");
+          "Point DataSource "
+              + name
+              + " at the source, jdbc:mysql://host:port/database or"
+              + " jdbc:postgresql://host:port/database.");
     }
   }
 
-  private static TidemarkStartupException notMySql(String name, String what) {
+  private static TidemarkStartupException notSupported(String name, String what) {
     return new TidemarkStartupException(
-        "DataSource " + name + " is " + what + ": Tidemark protects MySQL sources only.",
+        "DataSource "
+            + name
+            + " is "
+            + what
+            + ": Tidemark protects MySQL and PostgreSQL sources only.",
         "Set tidemark.enabled=false where this DataSource is used (e.g. in a test profile), or"
-            + " point it at the MySQL source (jdbc:mysql://host:port/database).");
+            + " point it at the source (jdbc:mysql://host:port/database or"
+            + " jdbc:postgresql://host:port/database).");
   }
 
   private static <T> @Nullable T unwrapped(DataSource source, Class<T> type) {

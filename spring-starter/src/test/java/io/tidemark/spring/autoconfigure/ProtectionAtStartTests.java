@@ -178,7 +178,8 @@ class ProtectionAtStartTests {
               assertThat(context).hasNotFailed().doesNotHaveBean(ConsistentReader.class);
               assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
               assertThat(context.getBean(TidemarkOffAutoConfiguration.Off.class).reason())
-                  .isEqualTo("spring.datasource.url is a jdbc:h2 URL, not MySQL");
+                  .isEqualTo(
+                      "spring.datasource.url is a jdbc:h2 URL, neither MySQL nor PostgreSQL");
             });
     assertThat(linesWith(output, OFF)).isEqualTo(1);
     assertThat(output).contains("WARN").contains(OFF + "spring.datasource.url is a jdbc:h2 URL");
@@ -221,7 +222,7 @@ class ProtectionAtStartTests {
         .run(
             context ->
                 assertThat(analysis(context).getDescription())
-                    .contains("DataSource orders is not MySQL"));
+                    .contains("DataSource orders is neither MySQL nor PostgreSQL"));
   }
 
   @Test

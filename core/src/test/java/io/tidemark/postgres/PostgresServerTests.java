@@ -1,4 +1,4 @@
-package io.tidemark.internal;
+package io.tidemark.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.tidemark.internal;
+package io.tidemark.postgres;
 
 import io.tidemark.GtidSet;
 import java.sql.SQLDataException;

@@ -1,6 +1,7 @@
-package io.tidemark.internal;
+package io.tidemark.postgres;
 
 import io.tidemark.GtidSet;
+import io.tidemark.internal.ConnectionFailures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -50,7 +51,8 @@ public final class PostgresServer {
              p.recovery AND pg_is_wal_replay_paused(),
              w.pid IS NOT NULL AND w.status IS NULL,
              CASE WHEN NOT p.recovery THEN pg_current_wal_flush_lsn()::text END,
-             current_setting('synchronous_commit') <> 'off'
+             current_setting('synchronous_commit') <> 'off',
+             has_function_privilege('pg_catalog.pg_read_file(text)', 'EXECUTE')
         FROM pg_control_system() s
              CROSS JOIN (SELECT pg_is_in_recovery() AS recovery,
                                 CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()
@@ -72,6 +74,7 @@ public final class PostgresServer {
   private final boolean receiverHidden;
   private final long flushed;
   private final boolean synchronousCommit;
+  private final boolean historiesReadable;
 
   private PostgresServer(
       String id,
@@ -82,7 +85,8 @@ public final class PostgresServer {
       boolean replayPaused,
       boolean receiverHidden,
       long flushed,
-      boolean synchronousCommit) {
+      boolean synchronousCommit,
+      boolean historiesReadable) {
     this.id = id;
     this.standby = standby;
     this.position = position;
@@ -92,6 +96,7 @@ public final class PostgresServer {
     this.receiverHidden = receiverHidden;
     this.flushed = flushed;
     this.synchronousCommit = synchronousCommit;
+    this.historiesReadable = historiesReadable;
   }
 
   /** Reads the server behind {@code connection}. */
@@ -113,6 +118,7 @@ public final class PostgresServer {
       String flushedText = rs.getString(12);
       long flushed = flushedText == null ? 0 : WalPosition.parseLsn(flushedText);
       boolean synchronousCommit = rs.getBoolean(13);
+      boolean historiesReadable = rs.getBoolean(14);
       if (lsnText == null || !timelineKnown) {
         return new PostgresServer(
             id,
@@ -123,7 +129,8 @@ public final class PostgresServer {
             replayPaused,
             receiverHidden,
             flushed,
-            synchronousCommit);
+            synchronousCommit,
+            historiesReadable);
       }
       long lsn = WalPosition.parseLsn(lsnText);
       if (!standby) {
@@ -139,7 +146,8 @@ public final class PostgresServer {
           replayPaused,
           receiverHidden,
           flushed,
-          synchronousCommit);
+          synchronousCommit,
+          historiesReadable);
     }
   }
 
@@ -166,6 +174,14 @@ public final class PostgresServer {
   /** Whether a standby's WAL receiver runs but the role may not see it: grant it pg_monitor. */
   public boolean receiverHidden() {
     return receiverHidden;
+  }
+
+  /**
+   * Whether the role may read timeline histories ({@code EXECUTE} on {@code pg_read_file(text)}),
+   * without which tokens written before a failover are refused after it.
+   */
+  public boolean historiesReadable() {
+    return historiesReadable;
   }
 
   /**

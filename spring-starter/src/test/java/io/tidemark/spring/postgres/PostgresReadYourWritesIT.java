@@ -1,0 +1,188 @@
+package io.tidemark.spring.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ExecutionRecord;
+import io.tidemark.NodeRole;
+import io.tidemark.Reason;
+import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.PostgresTopology;
+import io.tidemark.topology.ExecutionHistory;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The starter on PostgreSQL, unchanged: spring.datasource.url names the primary, tidemark.replicas
+ * a hot standby, and an {@code @ReadYourWrites} read after a {@code @Transactional} write waits on
+ * the standby for the write. A role without the grants Tidemark needs stops the start, saying what
+ * to grant.
+ */
+class PostgresReadYourWritesIT {
+
+  private static final String ROLE = "shop";
+
+  private static PostgresTopology topology;
+  private static String db;
+  private static ConfigurableApplicationContext app;
+
+  @BeforeAll
+  static void start() throws SQLException {
+    topology = PostgresTopology.builder().standbys(1).start();
+    db = topology.createDatabase("shop");
+    PostgresNode primary = topology.primary();
+    primary.execute(
+        "CREATE ROLE " + ROLE + " LOGIN PASSWORD 'shop' IN ROLE pg_monitor",
+        "CREATE ROLE bare LOGIN PASSWORD 'bare'",
+        "GRANT ALL ON DATABASE " + db + " TO " + ROLE + ", bare");
+    try (Connection c = DriverManager.getConnection(primary.jdbcUrl(db), primary.user(), "");
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE orders (id bigserial PRIMARY KEY, customer text NOT NULL)");
+      s.execute("GRANT ALL ON orders, orders_id_seq TO " + ROLE);
+      s.execute("GRANT EXECUTE ON FUNCTION pg_read_file(text) TO " + ROLE);
+    }
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+    app = run(ROLE);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (app != null) {
+      app.close();
+    }
+    if (topology != null) {
+      topology.close();
+    }
+  }
+
+  @Test
+  void aReadAfterAWriteWaitsOnTheStandbyForIt() {
+    Orders orders = app.getBean(Orders.class);
+    ExecutionHistory history = app.getBean(ExecutionHistory.class);
+    PostgresNode standby = topology.standby();
+    standby.pauseReplay();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = orders.create("ada");
+      assertThat(binding.context().gtids().isEmpty()).as("the commit was captured").isFalse();
+      assertThat(standbyHas(id))
+          .as("a read on the standby without the wait would miss it")
+          .isFalse();
+      int before = history.recent().size();
+      CompletableFuture<Void> resume =
+          CompletableFuture.runAsync(
+              () -> {
+                sleep(300);
+                standby.resumeReplay();
+              });
+
+      String customer = orders.customer(id);
+      resume.join();
+
+      assertThat(customer).isEqualTo("ada");
+      List<ExecutionRecord> records = history.recent();
+      ExecutionRecord read = records.get(0);
+      assertThat(records).hasSize(before + 1);
+      assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
+      assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+    } finally {
+      standby.resumeReplay();
+    }
+  }
+
+  @Test
+  void aRoleWithoutTheGrantsStopsTheStartSayingWhatToGrant() {
+    assertThatThrownBy(() -> run("bare").close())
+        .hasStackTraceContaining("TidemarkStartupException: Node source: this role cannot read")
+        .hasStackTraceContaining("GRANT EXECUTE ON FUNCTION pg_read_file(text) TO the role");
+  }
+
+  private static ConfigurableApplicationContext run(String role) {
+    Map<String, Object> properties = new TreeMap<>();
+    properties.put("spring.datasource.url", topology.primary().jdbcUrl(db));
+    properties.put("spring.datasource.username", role);
+    properties.put("spring.datasource.password", role);
+    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
+    properties.put("tidemark.cluster", "shop");
+    properties.put("tidemark.token.secret", "a-test-secret-of-at-least-32-characters");
+    properties.put("tidemark.replicas[0].name", "standby-1");
+    properties.put("tidemark.replicas[0].url", topology.standby().jdbcUrl(db));
+    properties.put("tidemark.topology.refresh-interval", "200ms");
+    properties.put("tidemark.read.timeout", "5s");
+    return new SpringApplicationBuilder(Application.class)
+        .web(WebApplicationType.NONE)
+        .properties(properties)
+        .run();
+  }
+
+  private static boolean standbyHas(long id) {
+    PostgresNode standby = topology.standby();
+    try (Connection c = DriverManager.getConnection(standby.jdbcUrl(db), standby.user(), "");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM orders WHERE id = " + id)) {
+      rs.next();
+      return rs.getLong(1) > 0;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  @Import(Orders.class)
+  static class Application {}
+
+  @Service
+  static class Orders {
+    private final JdbcClient jdbc;
+
+    Orders(JdbcClient jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @Transactional
+    public long create(String customer) {
+      return jdbc.sql("INSERT INTO orders (customer) VALUES (?) RETURNING id")
+          .param(customer)
+          .query(Long.class)
+          .single();
+    }
+
+    @ReadYourWrites
+    public String customer(long id) {
+      return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
+          .param(id)
+          .query(String.class)
+          .single();
+    }
+  }
+}
