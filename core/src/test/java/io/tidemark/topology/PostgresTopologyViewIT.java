@@ -149,6 +149,11 @@ class PostgresTopologyViewIT {
   @Order(4)
   void afterAFailoverTheNextWriterIsThePromotedStandbyAndTheOtherFollowsIt() {
     NodeSelector selector = new NodeSelector(view, Duration.ofSeconds(5));
+    // The other standby stops receiving first, so that it holds no WAL the promoted one lacks and
+    // can follow it; promoting points it at the new primary.
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+    standby2.stopReceiver();
+    awaitTrue(() -> "0".equals(standby2.queryString("SELECT count(*) FROM pg_stat_wal_receiver")));
     topology.promote(standby1);
     long promotedAt = System.nanoTime();
     awaitTrue(
