@@ -22,7 +22,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 /**
  * Runs every benchmark once, briefly, with the smallest parameters, so that none can rot: each
  * {@code @Benchmark} method must produce a result with a positive score. In this JVM (forks 0), on
- * one MySQL topology shared by all trials; figures from this run mean nothing.
+ * one MySQL topology (and one PostgreSQL topology) shared by all trials; figures from this run mean
+ * nothing.
  */
 class BenchmarksSmokeIT {
 
@@ -34,6 +35,11 @@ class BenchmarksSmokeIT {
   @Test
   void readAfterWrite() throws RunnerException {
     smoke(ReadAfterWriteBenchmark.class, options());
+  }
+
+  @Test
+  void postgresReadAfterWrite() throws RunnerException {
+    smoke(PostgresReadAfterWriteBenchmark.class, options());
   }
 
   @Test

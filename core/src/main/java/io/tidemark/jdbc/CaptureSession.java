@@ -14,9 +14,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>With session tracking the server reports the GTID in the commit's OK packet and the driver
  * hands it over while reading that packet, before anything else can run on the connection. When a
- * write committed and no GTID came (tracking off, or reset by the pool),
- * {@code @@GLOBAL.gtid_executed} is read on the same connection instead: a superset, so reads may
- * wait longer but never miss the write. When even that fails the context turns dirty.
+ * write committed and no GTID came (tracking off, or reset by the pool, or PostgreSQL, which
+ * reports nothing), the server's position is read on the same connection instead ({@link
+ * Dialect#committed}): a superset, so reads may wait longer but never miss the write. When even
+ * that fails the context turns dirty.
  */
 final class CaptureSession {
 

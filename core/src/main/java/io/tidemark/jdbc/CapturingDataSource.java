@@ -20,7 +20,8 @@ import javax.sql.DataSource;
  * <p>Works with any pool. With MySQL Connector/J and {@code trackSessionState=true} in the JDBC URL
  * the server reports each GTID with the commit (no extra round trip); otherwise, or when the server
  * does not report one, {@code @@GLOBAL.gtid_executed} is read on the same connection right after
- * the commit.
+ * the commit. With PostgreSQL, the primary's WAL position is read there ({@link
+ * io.tidemark.postgres.PostgresServer#committed}), and a token holds WAL positions.
  */
 public final class CapturingDataSource implements DataSource {
 
@@ -56,7 +57,8 @@ public final class CapturingDataSource implements DataSource {
         return connection;
       }
       CaptureSession session =
-          new CaptureSession(connection, PhysicalConnection.of(driver), context, counters);
+          new CaptureSession(
+              connection, PhysicalConnection.of(connection, driver), context, counters);
       return CapturingConnectionHandler.proxy(connection, session);
     } catch (SQLException | RuntimeException e) {
       connection.close();

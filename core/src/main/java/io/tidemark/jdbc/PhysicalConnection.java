@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  * report GTIDs by session tracking, who receives them, and the server it is connected to. The state
  * belongs to the connection, not to any data source wrapping its pool, so it is kept in one
  * registry, weakly keyed by the driver's connection object and never referring back to it. With
- * drivers other than Connector/J the physical connection cannot be told apart from its pool
- * wrapper, so nothing is remembered and each check-out starts afresh.
+ * drivers other than Connector/J that object is what the pool's connection unwraps to as a {@code
+ * Connection} (HikariCP hands out the driver's); a pool whose wrapper unwraps to itself makes each
+ * check-out start afresh.
  */
 final class PhysicalConnection {
 
@@ -35,14 +36,17 @@ final class PhysicalConnection {
   private PhysicalConnection() {}
 
   static PhysicalConnection of(Connection connection) throws SQLException {
-    return of(DriverSession.of(connection));
+    return of(connection, DriverSession.of(connection));
   }
 
-  static PhysicalConnection of(@Nullable DriverSession driver) {
-    if (driver == null) {
-      return new PhysicalConnection();
-    }
-    Object key = driver.physicalConnection();
+  static PhysicalConnection of(Connection connection, @Nullable DriverSession driver)
+      throws SQLException {
+    Object key =
+        driver != null
+            ? driver.physicalConnection()
+            : connection.isWrapperFor(Connection.class)
+                ? connection.unwrap(Connection.class)
+                : connection;
     return KNOWN[System.identityHashCode(key) & (KNOWN.length - 1)].computeIfAbsent(
         key, k -> new PhysicalConnection());
   }
@@ -139,7 +143,8 @@ final class PhysicalConnection {
   /**
    * Ends whatever transaction the connection holds, so the next statement opens a fresh read view:
    * an open REPEATABLE READ snapshot would otherwise survive the wait and show old rows. With
-   * Connector/J the server's status flags tell whether a transaction is open, at no cost.
+   * Connector/J the server's status flags tell whether a transaction is open, at no cost; with
+   * PgJDBC its transaction state.
    */
   static void endOpenTransaction(Connection connection, @Nullable DriverSession driver)
       throws SQLException {
@@ -147,11 +152,21 @@ final class PhysicalConnection {
       connection.rollback();
       connection.setAutoCommit(true);
     }
-    if (driver == null || driver.inTransactionOnServer()) {
+    if (driver != null ? driver.inTransactionOnServer() : serverMayHaveTransaction(connection)) {
       try (Statement s = connection.createStatement()) {
         s.execute("ROLLBACK");
       }
     }
+  }
+
+  /**
+   * Whether a transaction begun as SQL text ({@code BEGIN}) may be open: PgJDBC tracks the server's
+   * transaction state (and a {@code ROLLBACK} outside one would log a warning on the server at
+   * every read); with other drivers it cannot be known without asking.
+   */
+  private static boolean serverMayHaveTransaction(Connection connection) throws SQLException {
+    Boolean open = PgJdbcTransactions.open(connection);
+    return open == null || open;
   }
 
   /**

@@ -150,7 +150,7 @@ final class ReplicaAttempt {
     try {
       DriverSession driver = DriverSession.of(connection);
       dialect = Dialect.of(connection, driver);
-      physical = PhysicalConnection.of(driver);
+      physical = PhysicalConnection.of(connection, driver);
       PhysicalConnection.endOpenTransaction(connection, driver);
       uuid = physical.serverUuid(connection);
       keptReadOnly = PhysicalConnection.keepReadOnly(driver);

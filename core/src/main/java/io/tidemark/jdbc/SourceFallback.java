@@ -44,7 +44,7 @@ final class SourceFallback {
     try (Connection connection = read.take(source, end.remaining().toNanos());
         SocketTimeout bound = SocketTimeout.limit(connection, ReadBudget.millisLeft(end))) {
       DriverSession driver = DriverSession.of(connection);
-      PhysicalConnection physical = PhysicalConnection.of(driver);
+      PhysicalConnection physical = PhysicalConnection.of(connection, driver);
       PhysicalConnection.endOpenTransaction(connection, driver);
       String uuid = physical.serverUuid(connection);
       SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));

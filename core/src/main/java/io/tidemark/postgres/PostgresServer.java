@@ -9,16 +9,20 @@ import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a PostgreSQL server is and has executed, read in one round trip: the read path asks it
- * before a wait, the topology's probe every refresh.
+ * What a PostgreSQL server is and has executed, read in one round trip (what never changes, once
+ * per physical connection): the read path asks it before a wait, the topology's probe every
+ * refresh.
  *
  * <p>On a primary the position is the WAL insert position: read on the committing connection right
  * after a commit, it is at or past the commit record. On a standby it is the replay position, on
@@ -38,26 +42,39 @@ public final class PostgresServer {
 
   private static final System.Logger LOG = System.getLogger(PostgresServer.class.getName());
 
-  private static final String QUERY =
+  /** What never changes while a connection lives: asked once per physical connection. */
+  private static final String IDENTITY =
       """
-      SELECT s.system_identifier, p.recovery, p.lsn::text,
-             CASE WHEN p.recovery THEN w.received_tli END,
-             CASE WHEN NOT p.recovery THEN substr(pg_walfile_name(p.lsn), 1, 8) END,
-             current_setting('wal_block_size')::int,
-             (SELECT setting::bigint FROM pg_settings WHERE name = 'wal_segment_size'),
+      SELECT system_identifier,
              coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port(), 0)
                || '@' || (extract(epoch FROM pg_postmaster_start_time()) * 1000)::bigint,
+             current_setting('wal_block_size')::int,
+             (SELECT setting::bigint FROM pg_settings WHERE name = 'wal_segment_size'),
+             has_function_privilege('pg_catalog.pg_read_file(text)', 'EXECUTE')
+        FROM pg_control_system()""";
+
+  private static final String STATE =
+      """
+      SELECT p.recovery, p.lsn::text,
+             CASE WHEN p.recovery THEN w.received_tli END,
+             CASE WHEN NOT p.recovery THEN substr(pg_walfile_name(p.lsn), 1, 8) END,
              w.status = 'streaming',
              p.recovery AND pg_is_wal_replay_paused(),
              w.pid IS NOT NULL AND w.status IS NULL,
              CASE WHEN NOT p.recovery THEN pg_current_wal_flush_lsn()::text END,
-             current_setting('synchronous_commit') <> 'off',
-             has_function_privilege('pg_catalog.pg_read_file(text)', 'EXECUTE')
-        FROM pg_control_system() s
-             CROSS JOIN (SELECT pg_is_in_recovery() AS recovery,
-                                CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()
-                                     ELSE pg_current_wal_insert_lsn() END AS lsn) p
+             current_setting('synchronous_commit') <> 'off'
+        FROM (SELECT pg_is_in_recovery() AS recovery,
+                     CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()
+                          ELSE pg_current_wal_insert_lsn() END AS lsn) p
              LEFT JOIN pg_stat_wal_receiver w ON true""";
+
+  /** What {@link #IDENTITY} tells. */
+  private record Identity(
+      long systemId, String id, int blockSize, long segmentSize, boolean historiesReadable) {}
+
+  /** By physical connection, weakly: a pool's connections are asked once each. */
+  private static final Map<Connection, Identity> IDENTITIES =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   /**
    * By origin, the switch points of the timelines before it, read once per cluster and timeline: a
@@ -99,56 +116,73 @@ public final class PostgresServer {
     this.historiesReadable = historiesReadable;
   }
 
-  /** Reads the server behind {@code connection}. */
+  /** Reads the server behind {@code connection}: one round trip, two on a new connection. */
   public static PostgresServer read(Connection connection) throws SQLException {
+    Identity identity = identity(connection);
     try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery(QUERY)) {
+        ResultSet rs = s.executeQuery(STATE)) {
       rs.next();
-      long systemId = rs.getLong(1);
-      boolean standby = rs.getBoolean(2);
-      String lsnText = rs.getString(3);
-      long timeline = standby ? rs.getLong(4) : Long.parseLong(rs.getString(5), 16);
+      boolean standby = rs.getBoolean(1);
+      String lsnText = rs.getString(2);
+      long timeline = standby ? rs.getLong(3) : Long.parseLong(rs.getString(4), 16);
       boolean timelineKnown = !rs.wasNull();
-      int blockSize = rs.getInt(6);
-      long segmentSize = rs.getLong(7);
-      String id = rs.getString(8);
-      boolean receiving = rs.getBoolean(9);
-      boolean replayPaused = rs.getBoolean(10);
-      boolean receiverHidden = rs.getBoolean(11);
-      String flushedText = rs.getString(12);
+      boolean receiving = rs.getBoolean(5);
+      boolean replayPaused = rs.getBoolean(6);
+      boolean receiverHidden = rs.getBoolean(7);
+      String flushedText = rs.getString(8);
       long flushed = flushedText == null ? 0 : WalPosition.parseLsn(flushedText);
-      boolean synchronousCommit = rs.getBoolean(13);
-      boolean historiesReadable = rs.getBoolean(14);
-      if (lsnText == null || !timelineKnown) {
-        return new PostgresServer(
-            id,
-            standby,
-            null,
-            List.of(),
-            receiving,
-            replayPaused,
-            receiverHidden,
-            flushed,
-            synchronousCommit,
-            historiesReadable);
+      boolean synchronousCommit = rs.getBoolean(9);
+      WalPosition position = null;
+      List<WalPosition> switches = List.of();
+      if (lsnText != null && timelineKnown) {
+        long lsn = WalPosition.parseLsn(lsnText);
+        if (!standby) {
+          lsn = WalPosition.lastRecordEnd(lsn, identity.blockSize(), identity.segmentSize());
+        }
+        position = new WalPosition(identity.systemId(), timeline, lsn);
+        switches = switches(connection, position);
       }
-      long lsn = WalPosition.parseLsn(lsnText);
-      if (!standby) {
-        lsn = WalPosition.lastRecordEnd(lsn, blockSize, segmentSize);
-      }
-      WalPosition position = new WalPosition(systemId, timeline, lsn);
       return new PostgresServer(
-          id,
+          identity.id(),
           standby,
           position,
-          switches(connection, position),
+          switches,
           receiving,
           replayPaused,
           receiverHidden,
           flushed,
           synchronousCommit,
-          historiesReadable);
+          identity.historiesReadable());
     }
+  }
+
+  /**
+   * The system identifier of the cluster behind {@code connection}: a round trip on a new
+   * connection only.
+   */
+  public static long systemId(Connection connection) throws SQLException {
+    return identity(connection).systemId();
+  }
+
+  private static Identity identity(Connection connection) throws SQLException {
+    Connection physical =
+        connection.isWrapperFor(Connection.class)
+            ? connection.unwrap(Connection.class)
+            : connection;
+    Identity known = IDENTITIES.get(physical);
+    if (known != null) {
+      return known;
+    }
+    Identity read;
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(IDENTITY)) {
+      rs.next();
+      read =
+          new Identity(
+              rs.getLong(1), rs.getString(2), rs.getInt(3), rs.getLong(4), rs.getBoolean(5));
+    }
+    IDENTITIES.put(physical, read);
+    return read;
   }
 
   /** Who the server is: address, port and start time, as it sees them. */

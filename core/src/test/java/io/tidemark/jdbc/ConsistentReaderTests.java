@@ -180,6 +180,8 @@ class ConsistentReaderTests {
       assertThat(reader.read(c -> status(c)).record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
 
       replicaServer.restoredWith("").executesAfter(Duration.ofMillis(30), WRITES);
+      // A restore restarts the server, which ends every connection to it.
+      replica.reconnect();
       int waitsBefore = replica.sent("WAIT_FOR").size() + replica.sent("GTID_SUBSET").size();
 
       ReadResult<String> afterRestore = reader.read(c -> status(c));

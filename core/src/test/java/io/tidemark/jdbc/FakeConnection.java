@@ -52,7 +52,7 @@ final class FakeConnection {
   private final Server server;
   private final List<String> log = new CopyOnWriteArrayList<>();
   private final List<Sent> sent = new CopyOnWriteArrayList<>();
-  private final Connection connection;
+  private volatile Connection connection;
   private final DataSource pool;
   private final DataSource boundedPool;
   private volatile boolean recording = true;
@@ -77,6 +77,14 @@ final class FakeConnection {
   /** The connection as a driver would hand it out. */
   Connection connection() {
     return connection;
+  }
+
+  /**
+   * Replaces the connection {@link #pool()} hands out with a new one, as a server restart (which
+   * ends every connection) makes a pool do.
+   */
+  void reconnect() {
+    connection = proxy(Connection.class, this::onConnection, new Class<?>[] {});
   }
 
   /** A data source whose every {@code getConnection} returns {@link #connection()}. */

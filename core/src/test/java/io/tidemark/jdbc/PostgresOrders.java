@@ -59,15 +59,24 @@ final class PostgresOrders {
 
   /** A pool of {@link ReplicaPools} on {@code node}, for a standby. */
   HikariDataSource replicaPool(PostgresNode node) {
-    return ReplicaPools.create(config(node));
+    return ReplicaPools.create(config(node, 4));
+  }
+
+  /** {@link #replicaPool(PostgresNode)} of one connection, handed out to every read. */
+  HikariDataSource singleConnectionReplicaPool(PostgresNode node) {
+    return ReplicaPools.create(config(node, 1));
   }
 
   private HikariConfig config(PostgresNode node) {
+    return config(node, 4);
+  }
+
+  private HikariConfig config(PostgresNode node, int size) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(node.jdbcUrl(db));
     config.setUsername(ROLE);
     config.setPassword("app");
-    config.setMaximumPoolSize(4);
+    config.setMaximumPoolSize(size);
     config.setMinimumIdle(0);
     config.setConnectionTimeout(5_000);
     config.setPoolName(node.name() + "-" + db + "-" + IDS.incrementAndGet());

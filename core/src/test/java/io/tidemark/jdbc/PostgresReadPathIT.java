@@ -15,6 +15,7 @@ import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,12 +38,13 @@ class PostgresReadPathIT {
   private static HikariDataSource primaryPool;
   private static HikariDataSource standbyPool;
   private static CapturingDataSource source;
+  private static PostgresOrders orders;
 
   @BeforeAll
   static void start() {
     topology = PostgresTopology.builder().standbys(1).start();
     standby = topology.standby();
-    PostgresOrders orders = new PostgresOrders(topology);
+    orders = new PostgresOrders(topology);
     primaryPool = orders.pool(topology.primary());
     standbyPool = orders.replicaPool(standby);
     source = CapturingDataSource.wrap(primaryPool);
@@ -206,6 +208,42 @@ class PostgresReadPathIT {
       assertThat(first.record().node()).contains(":" + standby.port() + "@");
       assertThat(second.value()).isEqualTo("created");
       assertThat(second.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+    }
+  }
+
+  /**
+   * A pooled connection left inside a transaction begun as SQL text keeps that transaction's
+   * snapshot: the read must end it, or it would see the standby as it was before the wait.
+   */
+  @Test
+  void aTransactionLeftOpenOnThePooledConnectionIsEndedBeforeTheWait() throws SQLException {
+    try (HikariDataSource single = orders.singleConnectionReplicaPool(standby)) {
+      long before = create("before");
+      topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+      try (Connection c = single.getConnection();
+          Statement s = c.createStatement()) {
+        s.execute("BEGIN ISOLATION LEVEL REPEATABLE READ");
+        assertThat(status(c, before)).isEqualTo("before");
+      }
+      standby.pauseReplay();
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+        long id = create("created");
+        CompletableFuture<Void> resume =
+            CompletableFuture.runAsync(
+                () -> {
+                  sleep(200);
+                  standby.resumeReplay();
+                });
+        ReadResult<String> read =
+            ConsistentReader.builder(single, source)
+                .defaults(ReadOptions.defaults().withPolicy(ReadPolicy.FAIL))
+                .build()
+                .read(c -> status(c, id));
+        resume.join();
+
+        assertThat(read.value()).isEqualTo("created");
+        assertThat(read.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      }
     }
   }
 

@@ -1,0 +1,138 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.postgres.WalPosition;
+import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.PostgresTopology;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the PostgreSQL dialect relies on, asserted against the running server, whose version is
+ * printed: the same on every major the suite runs (Debian's 15, sid's 18).
+ */
+class PostgresServerFactsIT {
+
+  private static PostgresTopology topology;
+  private static int major;
+
+  @BeforeAll
+  static void start() {
+    topology = PostgresTopology.builder().standbys(1).start();
+    major = topology.binaries().major();
+    topology.primary().execute("CREATE ROLE plain LOGIN");
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+    System.out.println("PostgresServerFactsIT on " + topology.binaries());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (topology != null) {
+      topology.close();
+    }
+  }
+
+  @Test
+  void thereIsNoServerSideWaitForAPosition() {
+    assertThat(major).isBetween(15, 18);
+    try (Connection c = connect(topology.standby(), "postgres")) {
+      assertThatThrownBy(() -> c.createStatement().execute("WAIT FOR LSN '0/1'"))
+          .isInstanceOf(SQLException.class)
+          .extracting(e -> ((SQLException) e).getSQLState())
+          .isEqualTo("42601");
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void aSleepLastsWholeMillisecondsAndASleepOfZeroNone() throws SQLException {
+    try (Connection c = connect(topology.standby(), "postgres")) {
+      String took =
+          "SELECT extract(epoch FROM clock_timestamp() - t) * 1000000 FROM (SELECT"
+              + " clock_timestamp() AS t) b, LATERAL (SELECT pg_sleep(%s)) s";
+      assertThat(Double.parseDouble(String.valueOf(query(c, took.formatted("0.0001")))))
+          .isGreaterThanOrEqualTo(1000);
+      assertThat(Double.parseDouble(String.valueOf(query(c, took.formatted("0")))))
+          .isLessThan(1000);
+    }
+  }
+
+  @Test
+  void theWaitAnswersWhetherReplayReachedThePositionWithinItsBudget() throws SQLException {
+    try (Connection c = connect(topology.standby(), "postgres");
+        PreparedStatement ps = c.prepareStatement(PostgresDialect.WAIT)) {
+      long timeline = topology.standby().timeline();
+      String replayed = String.valueOf(query(c, "SELECT pg_last_wal_replay_lsn()::text"));
+      assertThat(waited(ps, 50, timeline, replayed)).isTrue();
+      long begun = System.nanoTime();
+      assertThat(waited(ps, 50, timeline, "FFFFFFFF/0")).isFalse();
+      assertThat(System.nanoTime() - begun).isGreaterThanOrEqualTo(50_000_000L);
+      assertThat(waited(ps, 50, timeline + 1, replayed)).isFalse();
+    }
+  }
+
+  private static boolean waited(PreparedStatement ps, long millis, long timeline, String lsn)
+      throws SQLException {
+    ps.setLong(1, millis);
+    ps.setInt(2, PostgresDialect.SPIN_MICROS);
+    ps.setLong(3, timeline);
+    ps.setString(4, lsn);
+    try (ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getBoolean(1);
+    }
+  }
+
+  @Test
+  void aRoleWithoutMonitorSeesTheReceiverButNotItsTimeline() throws SQLException {
+    try (Connection c = DriverManager.getConnection(topology.standby().jdbcUrl(), "plain", "")) {
+      assertThat(query(c, "SELECT pid IS NOT NULL FROM pg_stat_wal_receiver")).isEqualTo("t");
+      assertThat(query(c, "SELECT received_tli FROM pg_stat_wal_receiver")).isNull();
+      assertThat(query(c, "SELECT status FROM pg_stat_wal_receiver")).isNull();
+      assertThat(
+              query(c, "SELECT has_function_privilege('pg_catalog.pg_read_file(text)', 'EXECUTE')"))
+          .isEqualTo("f");
+    }
+    try (Connection c = connect(topology.standby(), "postgres")) {
+      assertThat(query(c, "SELECT status FROM pg_stat_wal_receiver")).isEqualTo("streaming");
+    }
+  }
+
+  @Test
+  void theWalFileNameOfThePrimaryNamesItsTimelineAndItsPositionsReadBackAsTheyArePrinted()
+      throws SQLException {
+    try (Connection c = connect(topology.primary(), "postgres")) {
+      String file = String.valueOf(query(c, "SELECT pg_walfile_name(pg_current_wal_insert_lsn())"));
+      assertThat(Long.parseLong(file.substring(0, 8), 16)).isEqualTo(1);
+      String lsn = String.valueOf(query(c, "SELECT pg_current_wal_flush_lsn()::text"));
+      assertThat(WalPosition.text(WalPosition.parseLsn(lsn))).isEqualTo(lsn);
+      assertThat(query(c, "SELECT current_setting('wal_block_size')")).isEqualTo("8192");
+      assertThat(query(c, "SELECT unit FROM pg_settings WHERE name = 'wal_segment_size'"))
+          .isEqualTo("B");
+    }
+  }
+
+  private static Connection connect(PostgresNode node, String db) throws SQLException {
+    return DriverManager.getConnection(node.jdbcUrl(db), node.user(), node.password());
+  }
+
+  private static @Nullable String query(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+}
