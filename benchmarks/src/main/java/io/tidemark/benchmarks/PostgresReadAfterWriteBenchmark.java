@@ -128,13 +128,7 @@ public class PostgresReadAfterWriteBenchmark {
     if (!recording) {
       return;
     }
-    samples.add("floor", visibleAt - ackAt);
-    samples.add("read", doneAt - ackAt);
-    samples.add("excess", doneAt - visibleAt);
-    samples.count("reads");
-    if (bySource) {
-      samples.count("sourceReads");
-    }
+    samples.read(ackAt, visibleAt, doneAt, bySource);
   }
 
   @TearDown(Level.Trial)

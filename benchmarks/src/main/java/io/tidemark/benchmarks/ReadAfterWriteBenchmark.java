@@ -160,9 +160,7 @@ public class ReadAfterWriteBenchmark {
     if (!recording) {
       return;
     }
-    samples.add("floor", visibleAt - ackAt);
-    samples.add("read", doneAt - ackAt);
-    samples.add("excess", doneAt - visibleAt);
+    samples.read(ackAt, visibleAt, doneAt, bySource);
     if (waitedNanos >= 0) {
       // Where a Tidemark read's time goes: in the wait, and everything else (hand-off, pool,
       // checks, the query).
@@ -170,10 +168,6 @@ public class ReadAfterWriteBenchmark {
       samples.add("besidesWait", doneAt - ackAt - waitedNanos);
       samples.add("acquiring", acquiringNanos);
       samples.add("querying", queryingNanos);
-    }
-    samples.count("reads");
-    if (bySource) {
-      samples.count("sourceReads");
     }
   }
 

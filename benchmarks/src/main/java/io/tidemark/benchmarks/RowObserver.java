@@ -4,12 +4,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -49,18 +46,7 @@ final class RowObserver implements AutoCloseable {
   }
 
   long visibleAt() {
-    Future<Long> armed = pending;
-    if (armed == null) {
-      throw new IllegalStateException("not armed");
-    }
-    try {
-      return armed.get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the observer's look failed", e);
-    }
+    return VisibilityObserver.answer(pending);
   }
 
   private long lookUntilThere(long id, AtomicBoolean started) throws SQLException {

@@ -36,6 +36,20 @@ final class Samples {
     sizes.put(name, size + 1);
   }
 
+  /**
+   * One read after its write: the floor and the read, both from the commit's acknowledgement
+   * ({@code ackAt}), their difference, and whether the source served the read.
+   */
+  void read(long ackAt, long visibleAt, long doneAt, boolean bySource) {
+    add("floor", visibleAt - ackAt);
+    add("read", doneAt - ackAt);
+    add("excess", doneAt - visibleAt);
+    count("reads");
+    if (bySource) {
+      count("sourceReads");
+    }
+  }
+
   void count(String name) {
     counts.merge(name, 1L, Long::sum);
   }

@@ -63,7 +63,11 @@ final class VisibilityObserver implements AutoCloseable {
 
   /** When the replica's answer to the armed wait arrived. */
   long visibleAt() {
-    Future<Long> armed = pending;
+    return answer(pending);
+  }
+
+  /** The moment an armed observer, {@code armed}, saw the write, within 30 s. */
+  static long answer(@Nullable Future<Long> armed) {
     if (armed == null) {
       throw new IllegalStateException("not armed");
     }
@@ -73,7 +77,7 @@ final class VisibilityObserver implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the observer's wait failed", e);
+      throw new IllegalStateException("the observer failed", e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tidemark.topology;
 
+import static io.tidemark.topology.Conditions.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
@@ -10,7 +11,6 @@ import io.tidemark.testkit.MySqlTopology.FormerSource;
 import io.tidemark.topology.NodeState.Availability;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /** Role changes seen through a running view, with no configuration change; a topology per test. */
@@ -104,15 +104,5 @@ class FailoverSelectionIT {
             .build();
     view.start();
     return view;
-  }
-
-  private static void awaitTrue(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 15 s");
-      }
-      Thread.onSpinWait();
-    }
   }
 }

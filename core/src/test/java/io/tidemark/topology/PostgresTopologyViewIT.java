@@ -1,5 +1,6 @@
 package io.tidemark.topology;
 
+import static io.tidemark.topology.Conditions.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
@@ -10,7 +11,6 @@ import io.tidemark.topology.NodeState.Availability;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -197,15 +197,5 @@ class PostgresTopologyViewIT {
 
   private static NodeConfig config(PostgresNode node) {
     return new NodeConfig(node.name(), node.jdbcUrl(), node.user(), node.password());
-  }
-
-  private static void awaitTrue(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 15 s");
-      }
-      Thread.onSpinWait();
-    }
   }
 }
