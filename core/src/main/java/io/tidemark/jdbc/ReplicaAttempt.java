@@ -59,6 +59,11 @@ final class ReplicaAttempt {
     this.listener = listener;
   }
 
+  /**
+   * SQLSTATE {@code 40001}: PostgreSQL's conflict with recovery on a hot standby, MySQL's deadlock.
+   */
+  private static final String ROLLED_BACK_BY_SERVER = "40001";
+
   <T> Outcome<T> run(ReadRun<T> read) throws SQLException {
     GtidSet required = read.required();
     Deadline replicaDeadline = read.budget().replicaDeadline();
@@ -85,6 +90,13 @@ final class ReplicaAttempt {
           SocketTimeout bound = SocketTimeout.limit(connection, socketMillis)) {
         return onConnection(read, connection, lead);
       } catch (SQLException e) {
+        if (ROLLED_BACK_BY_SERVER.equals(e.getSQLState())) {
+          // A hot standby cancels a read that holds up its replay past max_standby_streaming_delay
+          // (a conflict with recovery); a replica may pick a read as a deadlock's victim. The
+          // replica is fine, the read can run elsewhere: the policy decides.
+          return new Failed<>(
+              Reason.REPLICA_ERROR, "the replica cancelled the read: " + e.getMessage());
+        }
         if (!ConnectionFailures.isConnectionFailure(e)) {
           throw e;
         }

@@ -24,6 +24,7 @@ final class PostgresOrders {
   static final String ROLE = "tidemark_app";
   private static final AtomicLong IDS = new AtomicLong();
 
+  private final PostgresTopology topology;
   private final String db;
 
   /**
@@ -32,6 +33,7 @@ final class PostgresOrders {
    * pg_read_file(text)} to read timeline histories.
    */
   PostgresOrders(PostgresTopology topology) {
+    this.topology = topology;
     db = topology.createDatabase("orders");
     PostgresNode primary = topology.primary();
     primary.execute(
@@ -50,6 +52,19 @@ final class PostgresOrders {
       throw new IllegalStateException(e);
     }
     topology.awaitStandbysCaughtUp(Duration.ofSeconds(30));
+  }
+
+  /** Runs {@code statements} on the primary, in this database, as the superuser. */
+  void onPrimary(String... statements) {
+    PostgresNode primary = topology.primary();
+    try (Connection c = DriverManager.getConnection(primary.jdbcUrl(db), primary.user(), "");
+        Statement s = c.createStatement()) {
+      for (String statement : statements) {
+        s.execute(statement);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** A plain pool on {@code node}, for the primary. */

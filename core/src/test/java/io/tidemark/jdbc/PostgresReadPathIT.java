@@ -14,9 +14,12 @@ import io.tidemark.postgres.WalPosition;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -243,6 +246,67 @@ class PostgresReadPathIT {
 
         assertThat(read.value()).isEqualTo("created");
         assertThat(read.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      }
+    }
+  }
+
+  /**
+   * A standby cancels a read that holds up replay past {@code max_standby_streaming_delay} (here a
+   * lock the primary's ALTER TABLE needs): a replica failure, which the policy handles, not an
+   * error of the read.
+   */
+  @Test
+  void aReadTheStandbyCancelsForReplayIsAReplicaFailureThePolicyHandles() throws SQLException {
+    long id = create("created");
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+    standby.execute(
+        "ALTER SYSTEM SET max_standby_streaming_delay = '100ms'", "SELECT pg_reload_conf()");
+    try {
+      for (ReadPolicy policy : List.of(ReadPolicy.FALLBACK_TO_SOURCE, ReadPolicy.FAIL)) {
+        CompletableFuture<Void> alter =
+            CompletableFuture.runAsync(
+                () -> {
+                  sleep(300);
+                  orders.onPrimary("ALTER TABLE orders ADD COLUMN note text");
+                });
+        ConsistentReader reader =
+            ConsistentReader.builder(standbyPool, source)
+                .defaults(
+                    ReadOptions.defaults().withPolicy(policy).withTimeout(Duration.ofSeconds(5)))
+                .build();
+        try {
+          if (policy == ReadPolicy.FAIL) {
+            assertThatThrownBy(() -> reader.read(c -> slowOnStandby(c, id)))
+                .isInstanceOfSatisfying(
+                    ConsistentReadException.class,
+                    e -> {
+                      assertThat(e.reason()).isEqualTo(Reason.REPLICA_ERROR);
+                      assertThat(e).hasMessageContaining("conflict with recovery");
+                    });
+          } else {
+            ReadResult<String> result = reader.read(c -> slowOnStandby(c, id));
+            assertThat(result.value()).isEqualTo("created");
+            assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+          }
+        } finally {
+          alter.join();
+          orders.onPrimary("ALTER TABLE orders DROP COLUMN note");
+        }
+      }
+    } finally {
+      standby.execute("ALTER SYSTEM RESET max_standby_streaming_delay", "SELECT pg_reload_conf()");
+    }
+  }
+
+  /** The order's status, the query sleeping 3 s (holding its table) when it runs on a standby. */
+  private static @Nullable String slowOnStandby(Connection c, long id) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT status FROM orders WHERE id = ?"
+                + " AND (NOT pg_is_in_recovery() OR pg_sleep(3) IS NOT NULL)")) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
       }
     }
   }
