@@ -140,12 +140,7 @@ class PostgresReadPathIT {
       long id = create("created");
       GtidSet token = binding.context().gtids();
       try (Connection c = standbyPool.getConnection()) {
-        CompletableFuture<Void> resume =
-            CompletableFuture.runAsync(
-                () -> {
-                  sleep(200);
-                  standby.resumeReplay();
-                });
+        CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(200));
         long begun = System.nanoTime();
         boolean reached = PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(20));
         long took = System.nanoTime() - begun;
@@ -231,12 +226,7 @@ class PostgresReadPathIT {
       standby.pauseReplay();
       try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         long id = create("created");
-        CompletableFuture<Void> resume =
-            CompletableFuture.runAsync(
-                () -> {
-                  sleep(200);
-                  standby.resumeReplay();
-                });
+        CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(200));
         ReadResult<String> read =
             ConsistentReader.builder(single, source)
                 .defaults(ReadOptions.defaults().withPolicy(ReadPolicy.FAIL))
@@ -265,10 +255,8 @@ class PostgresReadPathIT {
       for (ReadPolicy policy : List.of(ReadPolicy.FALLBACK_TO_SOURCE, ReadPolicy.FAIL)) {
         CompletableFuture<Void> alter =
             CompletableFuture.runAsync(
-                () -> {
-                  sleep(300);
-                  orders.onPrimary("ALTER TABLE orders ADD COLUMN note text");
-                });
+                () -> orders.onPrimary("ALTER TABLE orders ADD COLUMN note text"),
+                CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
         ConsistentReader reader =
             ConsistentReader.builder(standbyPool, source)
                 .defaults(
@@ -380,13 +368,5 @@ class PostgresReadPathIT {
 
   private static long ms(long millis) {
     return TimeUnit.MILLISECONDS.toNanos(millis);
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -158,6 +160,16 @@ public final class PostgresNode {
 
   public void resumeReplay() {
     execute("SELECT pg_wal_replay_resume()");
+  }
+
+  /**
+   * Resumes replay {@code delay} from now, on another thread: a write made while it is paused then
+   * reaches this standby at a known time, while the test waits for it.
+   */
+  public CompletableFuture<Void> resumeReplayAfter(Duration delay) {
+    return CompletableFuture.runAsync(
+        this::resumeReplay,
+        CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
   }
 
   /** Stops the WAL receiver: no new WAL arrives from the primary. */

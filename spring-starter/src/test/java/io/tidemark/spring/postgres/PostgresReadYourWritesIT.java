@@ -90,12 +90,7 @@ class PostgresReadYourWritesIT {
           .as("a read on the standby without the wait would miss it")
           .isFalse();
       int before = history.recent().size();
-      CompletableFuture<Void> resume =
-          CompletableFuture.runAsync(
-              () -> {
-                sleep(300);
-                standby.resumeReplay();
-              });
+      CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(300));
 
       String customer = orders.customer(id);
       resume.join();
@@ -145,14 +140,6 @@ class PostgresReadYourWritesIT {
       return rs.getLong(1) > 0;
     } catch (SQLException e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
