@@ -28,8 +28,13 @@ final class Checker {
 
   private Checker() {}
 
-  /** The slack a read may take past its deadline. */
-  static final Duration SLACK = Duration.ofMillis(50);
+  /**
+   * The slack a read may take past its deadline, measured at the client: the read path's own
+   * allowance (a statement begun just before the deadline gets its 20 ms floor) and the HTTP
+   * answer. With the 2 cores of the machine saturated by the run (20 to 40 runnable threads), 50 ms
+   * was exceeded by 1 to 3 of about 10 000 reads a run, by 5 to 126 ms.
+   */
+  static final Duration SLACK = Duration.ofMillis(100);
 
   private static final int EXAMPLES = 4;
   private static final String LOST_REPORTED = "TOKEN_NOT_ON_SOURCE";

@@ -79,10 +79,10 @@ final class ReliabilityRun {
       }
     }
 
-    static Settings fromSystemProperties(int operations) {
+    static Settings fromSystemProperties(int operations, int chainsPerSecond) {
       return new Settings(
           Integer.getInteger("reliability.operations", operations),
-          Integer.getInteger("reliability.chains-per-second", 12));
+          Integer.getInteger("reliability.chains-per-second", chainsPerSecond));
     }
 
     int chains() {
@@ -160,7 +160,11 @@ final class ReliabilityRun {
       row(out, "stale reads", verdict.stale(), control.stale());
       row(out, "not found for an acknowledged write", verdict.notFound(), control.notFound());
       row(out, "non-monotonic reads", verdict.nonMonotonic(), control.nonMonotonic());
-      row(out, "reads past deadline + 50 ms", verdict.pastDeadline(), control.pastDeadline());
+      row(
+          out,
+          "reads past deadline + " + Checker.SLACK.toMillis() + " ms",
+          verdict.pastDeadline(),
+          control.pastDeadline());
       out.append(
           String.format(
               "| lost writes (failover), reported as TOKEN_NOT_ON_SOURCE | %d (%d unreported) | - |%n",
@@ -310,6 +314,7 @@ final class ReliabilityRun {
                     "logging.threshold.console",
                     "OFF"))) {
       Checker.Verdict control = control(topology, demo);
+      warmUp(demo);
       MySqlNode source = topology.source();
       MySqlNode first = topology.replicas().get(0);
       MySqlNode second = topology.replicas().get(1);
@@ -582,6 +587,16 @@ final class ReliabilityRun {
             () -> demo.tokenClock(Demo.SECOND).skew(Duration.ofSeconds(40)),
             () -> demo.tokenClock(Demo.SECOND).skew(Duration.ZERO),
             Duration.ofSeconds(2));
+  }
+
+  /**
+   * The workload with Tidemark on, its answers not checked: Hibernate interprets a repository's
+   * query on its first call, and on 2 cores the first session reads of a cold instance, a score of
+   * them compiling the same query at once, answered 2 to 4 s late (the application starting, not
+   * the read path).
+   */
+  private static void warmUp(Demo demo) {
+    new CausalRegister(demo.firstUrl(), demo.secondUrl(), true, "warm-up").run(20, WRITES, 50_000);
   }
 
   /** The workload reading the replicas directly while both lag: it must be caught stale. */
