@@ -1,6 +1,7 @@
 package io.tidemark.demo;
 
 import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.PostgresTopology;
 import io.tidemark.testkit.RedisServer;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -11,7 +12,8 @@ import java.util.concurrent.CountDownLatch;
  * Starts a real MySQL source and replica (with a little replication lag injected) and Redis, two
  * instances of the orders service, and runs the scenario with Tidemark off, then on, printing what
  * the clients saw; then serves the page, with a background load running, until Ctrl-C ({@code
- * --exit} stops at once).
+ * --exit} stops at once). With {@code --postgres}, a PostgreSQL primary and hot standby instead,
+ * the lag made by pausing the standby's replay; the page then offers no faults.
  */
 public final class DemoMain {
 
@@ -20,29 +22,52 @@ public final class DemoMain {
   /** Clients of the background load the page shows from the start. */
   static final int LOAD_CLIENTS = 4;
 
+  private static final List<String> OPTIONS = List.of("--exit", "--postgres");
+
   private DemoMain() {}
 
   public static void main(String[] args) throws InterruptedException {
     List<String> options = List.of(args);
+    if (!OPTIONS.containsAll(options)) {
+      throw new IllegalArgumentException(
+          "unknown option in " + options + "; usage: bin/demo [--postgres] [--exit]");
+    }
     int port = options.contains("--exit") ? 0 : 8080;
+    if (options.contains("--postgres")) {
+      try (PostgresTopology topology = PostgresTopology.builder().standbys(1).start();
+          RedisServer redis = RedisServer.start();
+          Demo demo = Demo.start(topology, redis, port)) {
+        demo.injectLag(HELD, RELEASED);
+        run(servers(topology, redis), demo, System.out);
+        serve(demo, options, ".");
+      }
+      return;
+    }
     try (MySqlTopology topology = MySqlTopology.builder().start();
         RedisServer redis = RedisServer.start();
         Demo demo = Demo.start(topology, redis, port)) {
-      demo.faults().injectLag(HELD, RELEASED);
-      run(topology, redis, demo, System.out);
-      if (!options.contains("--exit")) {
-        demo.startLoad(LOAD_CLIENTS);
-        System.out.println();
-        System.out.println(
-            "Open "
-                + demo.firstUrl().replace("127.0.0.1", "localhost")
-                + "/ to watch "
-                + LOAD_CLIENTS
-                + " clients live (its Stop load button stops them) and apply faults.");
-        System.out.println("Servers stay up; Ctrl-C stops them.");
-        new CountDownLatch(1).await();
-      }
+      demo.injectLag(HELD, RELEASED);
+      run(servers(topology, redis), demo, System.out);
+      serve(demo, options, " and apply faults.");
     }
+  }
+
+  private static void serve(Demo demo, List<String> options, String andFaults)
+      throws InterruptedException {
+    if (options.contains("--exit")) {
+      return;
+    }
+    demo.startLoad(LOAD_CLIENTS);
+    System.out.println();
+    System.out.println(
+        "Open "
+            + demo.firstUrl().replace("127.0.0.1", "localhost")
+            + "/ to watch "
+            + LOAD_CLIENTS
+            + " clients live (its Stop load button stops them)"
+            + andFaults);
+    System.out.println("Servers stay up; Ctrl-C stops them.");
+    new CountDownLatch(1).await();
   }
 
   /** Time the replica's applier is held, then released, over and over. */
@@ -50,20 +75,38 @@ public final class DemoMain {
 
   static final Duration RELEASED = Duration.ofMillis(50);
 
-  static void run(MySqlTopology topology, RedisServer redis, Demo demo, PrintStream out) {
-    out.println(
-        "MySQL source + replica up in "
-            + topology.startTime().toMillis()
-            + " ms ("
-            + topology.source().version()
-            + "); Redis "
-            + redis.version());
-    out.println(
-        "Replication lag injected: the replica's applier is held "
-            + HELD.toMillis()
-            + " ms, then released "
-            + RELEASED.toMillis()
-            + " ms, over and over.");
+  /** What the demo runs on, as its first lines say. */
+  static String servers(MySqlTopology topology, RedisServer redis) {
+    return "MySQL source + replica up in "
+        + topology.startTime().toMillis()
+        + " ms ("
+        + topology.source().version()
+        + "); Redis "
+        + redis.version()
+        + ".\nReplication lag injected: the replica's applier is held "
+        + HELD.toMillis()
+        + " ms, then released "
+        + RELEASED.toMillis()
+        + " ms, over and over.";
+  }
+
+  /** What the demo runs on, as its first lines say. */
+  static String servers(PostgresTopology topology, RedisServer redis) {
+    return "PostgreSQL primary + hot standby up in "
+        + topology.startTime().toMillis()
+        + " ms ("
+        + topology.primary().queryString("SHOW server_version")
+        + "); Redis "
+        + redis.version()
+        + ".\nReplication lag injected: the standby's replay is paused "
+        + HELD.toMillis()
+        + " ms, then resumed "
+        + RELEASED.toMillis()
+        + " ms, over and over.";
+  }
+
+  static void run(String servers, Demo demo, PrintStream out) {
+    out.println(servers);
     out.println(
         "Two instances of the orders service: "
             + demo.firstUrl()

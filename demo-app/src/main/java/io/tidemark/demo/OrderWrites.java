@@ -2,7 +2,6 @@ package io.tidemark.demo;
 
 import io.tidemark.spring.ScopedWrites;
 import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +30,8 @@ class OrderWrites {
           PreparedStatement insert =
               connection.prepareStatement(
                   "INSERT INTO orders (customer, status, revision) VALUES (?, 'NEW', 1)",
-                  Statement.RETURN_GENERATED_KEYS);
+                  // Named: PostgreSQL would return every column as a key.
+                  new String[] {"id"});
           insert.setString(1, customer);
           return insert;
         },

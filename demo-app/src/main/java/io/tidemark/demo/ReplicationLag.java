@@ -1,35 +1,46 @@
 package io.tidemark.demo;
 
 import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.PostgresNode;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Replication lag as production sees it, in small doses: the replica's applier is held for a
- * moment, then let go to catch up, over and over, so a read right after a write usually finds the
- * replica a little behind.
+ * Replication lag as production sees it, in small doses: the replica's applier (a standby's replay)
+ * is held for a moment, then let go to catch up, over and over, so a read right after a write
+ * usually finds the replica a little behind.
  */
 final class ReplicationLag implements AutoCloseable {
 
-  private final MySqlNode replica;
+  private final Runnable release;
   private final Repeated holds;
 
-  private ReplicationLag(MySqlNode replica, Repeated holds) {
-    this.replica = replica;
+  private ReplicationLag(Runnable release, Repeated holds) {
+    this.release = release;
     this.holds = holds;
   }
 
   /** Starts holding the applier of {@code replica} for {@code held}, then {@code released}. */
   static ReplicationLag start(MySqlNode replica, Duration held, Duration released) {
+    return start(replica::pauseApplier, replica::resumeApplier, held, released);
+  }
+
+  /** Starts pausing the replay of {@code standby} for {@code held}, then {@code released}. */
+  static ReplicationLag start(PostgresNode standby, Duration held, Duration released) {
+    return start(standby::pauseReplay, standby::resumeReplay, held, released);
+  }
+
+  private static ReplicationLag start(
+      Runnable hold, Runnable release, Duration held, Duration released) {
     return new ReplicationLag(
-        replica,
+        release,
         Repeated.every(
             released,
             "replication-lag",
             () -> {
-              replica.pauseApplier();
+              hold.run();
               LockSupport.parkNanos(held.toNanos());
-              replica.resumeApplier();
+              release.run();
             }));
   }
 
@@ -37,6 +48,6 @@ final class ReplicationLag implements AutoCloseable {
   @Override
   public void close() {
     holds.close();
-    replica.resumeApplier();
+    release.run();
   }
 }

@@ -1,8 +1,10 @@
 package io.tidemark.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.PostgresTopology;
 import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.TestkitExtension;
 import java.io.ByteArrayOutputStream;
@@ -12,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The demo's printed scenario on the real servers: with Tidemark off some reads right after their
- * write miss it; with Tidemark on none does.
+ * The demo's printed scenario on the real servers, MySQL and PostgreSQL: with Tidemark off some
+ * reads right after their write miss it; with Tidemark on none does.
  */
 @ExtendWith(TestkitExtension.class)
 class DemoMainIT {
@@ -24,11 +26,47 @@ class DemoMainIT {
     Scenario.Result off;
     Scenario.Result on;
     try (Demo demo = Demo.start(topology, redis, 0)) {
-      demo.faults().injectLag(DemoMain.HELD, DemoMain.RELEASED);
-      DemoMain.run(topology, redis, demo, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+      demo.injectLag(DemoMain.HELD, DemoMain.RELEASED);
+      DemoMain.run(
+          DemoMain.servers(topology, redis),
+          demo,
+          new PrintStream(bytes, true, StandardCharsets.UTF_8));
       off = demo.run(DemoMain.CLIENTS, false);
       on = demo.run(DemoMain.CLIENTS, true);
     }
+    assertTable(bytes, off, on);
+  }
+
+  @Test
+  void onPostgresTidemarkOffReadsStaleAndOnReadsNothingStale(RedisServer redis) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Scenario.Result off;
+    Scenario.Result on;
+    try (PostgresTopology topology = PostgresTopology.builder().standbys(1).start();
+        Demo demo = Demo.start(topology, redis, 0)) {
+      demo.injectLag(DemoMain.HELD, DemoMain.RELEASED);
+      DemoMain.run(
+          DemoMain.servers(topology, redis),
+          demo,
+          new PrintStream(bytes, true, StandardCharsets.UTF_8));
+      off = demo.run(DemoMain.CLIENTS, false);
+      on = demo.run(DemoMain.CLIENTS, true);
+    }
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .startsWith("PostgreSQL primary + hot standby up in");
+    assertTable(bytes, off, on);
+  }
+
+  @Test
+  void refusesAnUnknownOption() {
+    assertThatThrownBy(() -> DemoMain.main(new String[] {"--postgress"}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--postgress")
+        .hasMessageContaining("usage: bin/demo [--postgres] [--exit]");
+  }
+
+  private static void assertTable(
+      ByteArrayOutputStream bytes, Scenario.Result off, Scenario.Result on) {
     String out = bytes.toString(StandardCharsets.UTF_8);
     System.out.println(out);
 
