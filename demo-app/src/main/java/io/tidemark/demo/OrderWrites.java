@@ -60,14 +60,17 @@ class OrderWrites {
   }
 
   private Optional<Order> update(long id, String status, @Nullable String customer) {
+    // Two statements: PostgreSQL cannot type a parameter that is only compared with NULL.
     int updated =
-        jdbc.update(
-            "UPDATE orders SET status = ?, revision = revision + 1"
-                + " WHERE id = ? AND (? IS NULL OR customer = ?)",
-            status,
-            id,
-            customer,
-            customer);
+        customer == null
+            ? jdbc.update(
+                "UPDATE orders SET status = ?, revision = revision + 1 WHERE id = ?", status, id)
+            : jdbc.update(
+                "UPDATE orders SET status = ?, revision = revision + 1"
+                    + " WHERE id = ? AND customer = ?",
+                status,
+                id,
+                customer);
     if (updated == 0) {
       return Optional.empty();
     }

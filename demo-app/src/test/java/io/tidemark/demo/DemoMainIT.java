@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.web.client.RestClient;
 
 /**
  * The demo's printed scenario on the real servers, MySQL and PostgreSQL: with Tidemark off some
@@ -51,6 +52,17 @@ class DemoMainIT {
           new PrintStream(bytes, true, StandardCharsets.UTF_8));
       off = demo.run(DemoMain.CLIENTS, false);
       on = demo.run(DemoMain.CLIENTS, true);
+      RestClient service = RestClient.create(demo.firstUrl());
+      Order created = service.post().uri("/api/orders?customer=pg").retrieve().body(Order.class);
+      assertThat(created).isNotNull();
+      Order updated =
+          service
+              .put()
+              .uri("/api/orders/{id}/status?status=PAID", created.id())
+              .retrieve()
+              .body(Order.class);
+      assertThat(updated).as("an update without a customer").isNotNull();
+      assertThat(updated.revision()).isEqualTo(created.revision() + 1);
     }
     assertThat(bytes.toString(StandardCharsets.UTF_8))
         .startsWith("PostgreSQL primary + hot standby up in");
