@@ -106,9 +106,26 @@ final class DeadlineBoundPool extends HikariDataSource implements BoundedCheckou
       return false;
     }
     DriverSession driver = DriverSession.of(target);
-    if (driver == null) {
-      return target.isValid(seconds);
+    if (driver != null) {
+      return driver.ping((int) Math.min(Integer.MAX_VALUE, millis));
     }
-    return driver.ping((int) Math.min(Integer.MAX_VALUE, millis));
+    return isValidWithin(target, millis);
+  }
+
+  /**
+   * Another driver's {@code isValid}, its socket reads bounded by {@code millis}: its own bound is
+   * in whole seconds, and PgJDBC keeps a tighter network timeout that is already set. A connection
+   * that timed out is closed by the driver and keeps no bound to restore.
+   */
+  private static boolean isValidWithin(Connection target, long millis) throws SQLException {
+    int previous = target.getNetworkTimeout();
+    target.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, millis));
+    try {
+      return target.isValid((int) Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
+    } finally {
+      if (!target.isClosed()) {
+        target.setNetworkTimeout(Runnable::run, previous);
+      }
+    }
   }
 }

@@ -315,6 +315,36 @@ class PostgresReadPathIT {
     }
   }
 
+  /**
+   * After an idle pause the pool validates the connection it hands out, which a frozen standby
+   * never answers: PgJDBC's validation is bounded in whole seconds, the read's by what is left of
+   * it.
+   */
+  @Test
+  void aFrozenStandbyDoesNotHoldTheReadPastItsDeadlineFallbackIncluded() throws Exception {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = reader(ReadPolicy.FALLBACK_TO_SOURCE);
+      long before = create("before");
+      assertThat(reader.read(c -> status(c, before)).value()).isEqualTo("before");
+      standby.freeze();
+      try {
+        long id = create("while frozen");
+        // Longer than the pool's bypass of validation for a connection used just now (500 ms).
+        Thread.sleep(700);
+        ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(1));
+        long begun = System.nanoTime();
+
+        ReadResult<String> read = reader.read(options, c -> status(c, id));
+
+        assertThat(read.value()).isEqualTo("while frozen");
+        assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+        assertThat(System.nanoTime() - begun).isLessThan(options.timeout().toNanos() + ms(50));
+      } finally {
+        standby.thaw();
+      }
+    }
+  }
+
   @Test
   void theReaderFailsWithinTheBudgetWhenThePolicySaysFail() {
     standby.pauseReplay();
