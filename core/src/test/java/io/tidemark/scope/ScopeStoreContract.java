@@ -3,6 +3,7 @@ package io.tidemark.scope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
+import io.tidemark.postgres.WalPosition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,6 +59,23 @@ abstract class ScopeStoreContract {
     assertThat(token.status()).isEqualTo(ScopeState.Status.KNOWN);
     assertThat(token.gtids()).isEqualTo(GtidSet.parse(A + ":1-5:7," + B + ":9"));
     assertThat(token.gtids().intervalCount()).as("touching intervals merged").isEqualTo(3);
+  }
+
+  @Test
+  void postgresPositionsMergeToTheFurthestOfEachTimeline() {
+    ScopeStore store = store(config());
+    ScopeKey scope = freshScope();
+    long system = 7_451_234_567_890_123_456L;
+    WalPosition furthest = new WalPosition(system, 1, 0x16_B374_D848L);
+    WalPosition next = new WalPosition(system, 2, 0x16_B375_0000L);
+    store.merge(scope, furthest.toGtidSet());
+    store.merge(scope, new WalPosition(system, 1, 0x16_B300_0000L).toGtidSet());
+    store.merge(scope, next.toGtidSet());
+
+    GtidSet merged = store.get(scope).gtids();
+    assertThat(merged.intervalCount()).as("one interval per timeline").isEqualTo(2);
+    assertThat(WalPosition.in(merged, WalPosition.origin(system, 1))).isEqualTo(furthest);
+    assertThat(WalPosition.in(merged, WalPosition.origin(system, 2))).isEqualTo(next);
   }
 
   @Test
