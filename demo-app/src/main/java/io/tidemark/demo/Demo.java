@@ -132,6 +132,15 @@ final class Demo implements AutoCloseable {
    * from its first standby, whose replay {@link #injectLag} pauses; the page offers no faults.
    */
   static Demo start(PostgresTopology topology, RedisServer redis, int firstPort) {
+    return start(topology, redis, firstPort, Map.of());
+  }
+
+  /**
+   * As {@link #start(PostgresTopology, RedisServer, int)}, with {@code overrides} on top of the
+   * demo's properties.
+   */
+  static Demo start(
+      PostgresTopology topology, RedisServer redis, int firstPort, Map<String, Object> overrides) {
     String db = topology.createDatabase("demo");
     PostgresNode primary = topology.primary();
     try (Connection c =
@@ -155,7 +164,7 @@ final class Demo implements AutoCloseable {
     return start(
         servers,
         servers,
-        shared(primary.user(), primary.password(), Map.of()),
+        shared(primary.user(), primary.password(), overrides),
         firstPort,
         db,
         null,

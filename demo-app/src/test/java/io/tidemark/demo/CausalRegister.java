@@ -2,7 +2,6 @@ package io.tidemark.demo;
 
 import io.tidemark.demo.Operation.Client;
 import io.tidemark.demo.Operation.Kind;
-import io.tidemark.testkit.MySqlNode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -139,29 +138,24 @@ final class CausalRegister {
   }
 
   /**
-   * Whether a write answered as a failure, or with an unknown outcome, is on {@code source} all the
-   * same: the order created for the chain's customer, or its status set to the one that write sent.
-   * A chain ends at its first write not acknowledged, so no later write of its own can have
-   * overwritten it. The order is looked for by its customer too: a source promoted after a failover
-   * that lost an order gives its id to the next order created, another chain's, whose status may be
-   * the same.
+   * Whether a write answered as a failure, or with an unknown outcome, is in {@code table} of the
+   * final source all the same: the order created for the chain's customer, or its status set to the
+   * one that write sent. A chain ends at its first write not acknowledged, so no later write of its
+   * own can have overwritten it. The order is looked for by its customer too: a source promoted
+   * after a failover that lost an order gives its id to the next order created, another chain's,
+   * whose status may be the same.
    */
-  Predicate<Operation> committedOn(MySqlNode source, String database) {
+  Predicate<Operation> committedOn(Source source, String table) {
     return write -> {
       Chain chain = chains.get(write.chain());
-      try (Connection c = source.openConnection()) {
+      try (Connection c = source.connect()) {
         if (write.step() == 0) {
-          return count(
-                  c,
-                  "SELECT COUNT(*) FROM `" + database + "`.orders WHERE customer = ?",
-                  chain.customer)
+          return count(c, "SELECT COUNT(*) FROM " + table + " WHERE customer = ?", chain.customer)
               > 0;
         }
         return count(
                 c,
-                "SELECT COUNT(*) FROM `"
-                    + database
-                    + "`.orders WHERE id = ? AND customer = ? AND status = ?",
+                "SELECT COUNT(*) FROM " + table + " WHERE id = ? AND customer = ? AND status = ?",
                 chain.order,
                 chain.customer,
                 status(write.step()))
@@ -170,6 +164,11 @@ final class CausalRegister {
         throw new IllegalStateException("cannot read back " + write, e);
       }
     };
+  }
+
+  /** Connects to the final source, to read back what committed. */
+  interface Source {
+    Connection connect() throws SQLException;
   }
 
   private static long count(Connection c, String sql, Object... arguments) throws SQLException {

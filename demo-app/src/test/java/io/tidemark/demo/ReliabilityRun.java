@@ -48,19 +48,19 @@ final class ReliabilityRun {
   static final int WRITES = 3;
 
   /** Two long sessions, one per kind of client, each writing one order this many times. */
-  private static final int LONG_SESSIONS = 2;
+  static final int LONG_SESSIONS = 2;
 
-  private static final int LONG_SESSION_WRITES = 500;
+  static final int LONG_SESSION_WRITES = 500;
 
   /** The demo's read budget; every read must answer within it plus {@link Checker#SLACK}. */
   static final Duration READ_DEADLINE = Duration.ofSeconds(2);
 
   /** Fault-free load first: the instances' compilers are busiest in their first seconds. */
-  private static final Duration WARM_UP = Duration.ofSeconds(10);
+  static final Duration WARM_UP = Duration.ofSeconds(10);
 
-  private static final Duration GAP = Duration.ofMillis(1_500);
-  private static final Duration TAIL = Duration.ofSeconds(6);
-  private static final int MAX_REPLICA_READS = 8;
+  static final Duration GAP = Duration.ofMillis(1_500);
+  static final Duration TAIL = Duration.ofSeconds(6);
+  static final int MAX_REPLICA_READS = 8;
   private static final int MAX_SOURCE_FALLBACKS = 16;
   private static final Path LOG = Path.of("target", "reliability", "demo.log");
 
@@ -226,9 +226,12 @@ final class ReliabilityRun {
               "| reads served by the source | %.1f %% | - |%n", 100 * verdict.sourceShare()));
       out.append(
           String.format(
-              "| source SELECTs/s before failover (incl. the writes' own), reads/s | %.0f, %.0f |"
+              "| source SELECTs/s before failover (incl. the writes' own), reads/s | %s, %.0f |"
                   + " - |%n",
-              sourceSelectsPerSecond, readsPerSecond));
+              Double.isNaN(sourceSelectsPerSecond)
+                  ? "-"
+                  : String.format("%.0f", sourceSelectsPerSecond),
+              readsPerSecond));
       out.append("\nLatency from when each operation was due (ms):\n\n");
       out.append("| operation | count | p50 | p90 | p99 | p99.9 | max |\n");
       out.append("|---|---:|---:|---:|---:|---:|---:|\n");
@@ -277,9 +280,9 @@ final class ReliabilityRun {
       out.append(String.format("| %s | %d | %d |%n", what, with, without));
     }
 
-    /** Writes the table to {@code target/reliability/summary.md}. */
-    void save() {
-      Path file = Path.of("target", "reliability", "summary.md");
+    /** Writes the table to {@code target/reliability/} as {@code name}. */
+    void save(String name) {
+      Path file = Path.of("target", "reliability", name);
       try {
         Files.createDirectories(file.getParent());
         Files.writeString(file, table());
@@ -293,26 +296,7 @@ final class ReliabilityRun {
     long begun = System.nanoTime();
     try (MySqlTopology topology = MySqlTopology.builder().replicas(2).start();
         RedisServer redis = RedisServer.startPersistent();
-        Demo demo =
-            Demo.startLinked(
-                topology,
-                redis,
-                Map.of(
-                    "tidemark.read.timeout",
-                    READ_DEADLINE.toMillis() + "ms",
-                    // The deadline is the request's: a scope lookup before the read spends it too.
-                    "tidemark.web.request-timeout",
-                    READ_DEADLINE.toMillis() + "ms",
-                    "tidemark.read.max-replica-reads",
-                    MAX_REPLICA_READS,
-                    "tidemark.read.max-source-fallbacks",
-                    MAX_SOURCE_FALLBACKS,
-                    // The servers' logs go to a file, kept for reading after a failure; the
-                    // console shows the report.
-                    "logging.file.name",
-                    LOG.toString(),
-                    "logging.threshold.console",
-                    "OFF"))) {
+        Demo demo = Demo.startLinked(topology, redis, instanceSettings(LOG))) {
       Checker.Verdict control = control(topology, demo);
       warmUp(demo);
       MySqlNode source = topology.source();
@@ -380,7 +364,9 @@ final class ReliabilityRun {
               outcomes(
                   demo.codec(),
                   GtidSet.parse(topology.source().gtidExecuted()),
-                  register.committedOn(topology.source(), demo.database())));
+                  register.committedOn(
+                      () -> topology.source().openConnection(),
+                      "`" + demo.database() + "`.orders")));
 
       double beforeFailover = (failoverAt.get() - started) / 1e9;
       long readsBeforeFailover =
@@ -414,7 +400,7 @@ final class ReliabilityRun {
   }
 
   /** The operations begun while each kind of fault held, in the order the faults first came. */
-  private static Map<String, UnderFault> byFault(
+  static Map<String, UnderFault> byFault(
       List<Operation> history, List<FaultSchedule.Applied> applied) {
     Map<String, long[]> counts = new LinkedHashMap<>();
     for (FaultSchedule.Applied fault : applied) {
@@ -445,7 +431,7 @@ final class ReliabilityRun {
     return byFault;
   }
 
-  private static List<Long> longSessionWrites(List<Operation> history) {
+  static List<Long> longSessionWrites(List<Operation> history) {
     return history.stream()
         .filter(op -> CausalRegister.isLongSession(op.chain()) && op.acknowledged())
         .collect(
@@ -589,13 +575,33 @@ final class ReliabilityRun {
             Duration.ofSeconds(2));
   }
 
+  /** The settings of the instances of a run, their logs written to {@code log}. */
+  static Map<String, Object> instanceSettings(Path log) {
+    return Map.of(
+        "tidemark.read.timeout",
+        READ_DEADLINE.toMillis() + "ms",
+        // The deadline is the request's: a scope lookup before the read spends it too.
+        "tidemark.web.request-timeout",
+        READ_DEADLINE.toMillis() + "ms",
+        "tidemark.read.max-replica-reads",
+        MAX_REPLICA_READS,
+        "tidemark.read.max-source-fallbacks",
+        MAX_SOURCE_FALLBACKS,
+        // The servers' logs go to a file, kept for reading after a failure; the console shows
+        // the report.
+        "logging.file.name",
+        log.toString(),
+        "logging.threshold.console",
+        "OFF");
+  }
+
   /**
    * The workload with Tidemark on, its answers not checked: Hibernate interprets a repository's
    * query on its first call, and on 2 cores the first session reads of a cold instance, a score of
    * them compiling the same query at once, answered 2 to 4 s late (the application starting, not
    * the read path).
    */
-  private static void warmUp(Demo demo) {
+  static void warmUp(Demo demo) {
     new CausalRegister(demo.firstUrl(), demo.secondUrl(), true, "warm-up").run(20, WRITES, 50_000);
   }
 
@@ -619,7 +625,7 @@ final class ReliabilityRun {
    * What became of the writes: a write's own GTIDs are what its answer's token adds to the one it
    * sent; it is lost when the final source lacks them.
    */
-  private static Checker.Outcomes outcomes(
+  static Checker.Outcomes outcomes(
       TokenCodec codec, GtidSet survived, Predicate<Operation> committed) {
     Function<Operation, GtidSet> own =
         write -> gtids(token(codec, write.returned())).subtract(gtids(token(codec, write.sent())));
@@ -654,7 +660,7 @@ final class ReliabilityRun {
     }
   }
 
-  private static Duration ms(long millis) {
+  static Duration ms(long millis) {
     return Duration.ofMillis(millis);
   }
 }

@@ -1,0 +1,205 @@
+package io.tidemark.demo;
+
+import static io.tidemark.demo.ReliabilityRun.GAP;
+import static io.tidemark.demo.ReliabilityRun.READ_DEADLINE;
+import static io.tidemark.demo.ReliabilityRun.TAIL;
+import static io.tidemark.demo.ReliabilityRun.WARM_UP;
+import static io.tidemark.demo.ReliabilityRun.WRITES;
+import static io.tidemark.demo.ReliabilityRun.ms;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+
+import io.tidemark.GtidSet;
+import io.tidemark.demo.Operation.Kind;
+import io.tidemark.postgres.PostgresServer;
+import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.PostgresTopology;
+import io.tidemark.testkit.RedisServer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The reliability run on PostgreSQL: the same workload, instances and checker as {@link
+ * ReliabilityRun}, on a primary and two hot standbys, under the faults a standby has (replay
+ * paused, receiver stopped, frozen, killed), Redis killed, exhausted replica pools, a drifting
+ * clock, and a failover with the primary killed. Network faults between one instance and one server
+ * are MySQL's run's only: the testkit's links carry MySQL and Redis.
+ */
+final class PostgresReliabilityRun {
+
+  private static final Path LOG = Path.of("target", "reliability", "demo-postgres.log");
+
+  private PostgresReliabilityRun() {}
+
+  static ReliabilityRun.Report run(ReliabilityRun.Settings settings) {
+    long begun = System.nanoTime();
+    try (PostgresTopology topology = PostgresTopology.builder().standbys(2).start();
+        RedisServer redis = RedisServer.startPersistent();
+        Demo demo = Demo.start(topology, redis, 0, ReliabilityRun.instanceSettings(LOG))) {
+      Checker.Verdict control = control(topology, demo);
+      ReliabilityRun.warmUp(demo);
+      PostgresNode first = topology.standbys().get(0);
+      PostgresNode second = topology.standbys().get(1);
+      AtomicLong failoverAt = new AtomicLong();
+      AtomicLong promotedAt = new AtomicLong();
+      FaultSchedule failover =
+          new FaultSchedule()
+              .then(
+                  "failover to standby2, the primary killed, after both standbys stopped"
+                      + " receiving for 1 s",
+                  () -> {
+                    failoverAt.set(System.nanoTime());
+                    first.stopReceiver();
+                    second.stopReceiver();
+                  },
+                  () -> {
+                    topology.promote(second);
+                    promotedAt.set(System.nanoTime());
+                  },
+                  Duration.ofSeconds(1));
+      String server = "PostgreSQL " + topology.primary().queryString("SHOW server_version");
+      FaultSchedule cycle = cycle(first, second, redis, demo);
+      Duration room =
+          settings.workload().minus(WARM_UP).minus(TAIL).minus(failover.length(Duration.ZERO, GAP));
+      long cycles = Math.max(1, room.toMillis() / cycle.length(Duration.ZERO, GAP).toMillis());
+      FaultSchedule schedule = new FaultSchedule();
+      for (int i = 0; i < cycles; i++) {
+        schedule.then(cycle);
+      }
+      schedule.then(failover);
+
+      CausalRegister register =
+          new CausalRegister(demo.firstUrl(), demo.secondUrl(), true, "run")
+              .withLongSessions(ReliabilityRun.LONG_SESSIONS, ReliabilityRun.LONG_SESSION_WRITES);
+      long started = System.nanoTime();
+      var faults = schedule.start(WARM_UP, GAP);
+      var faultsAndTail =
+          faults.thenRunAsync(
+              () -> {}, CompletableFuture.delayedExecutor(TAIL.toMillis(), MILLISECONDS));
+      register.run(
+          settings.chains(), WRITES, 1_000_000L / settings.chainsPerSecond(), faultsAndTail);
+      List<FaultSchedule.Applied> applied = faults.join();
+      List<Operation> history = register.audit();
+      PostgresNode primary = topology.primary();
+      CausalRegister.Source source =
+          () ->
+              DriverManager.getConnection(
+                  primary.jdbcUrl(demo.database()), primary.user(), primary.password());
+      Checker.Verdict verdict =
+          Checker.check(
+              history,
+              READ_DEADLINE,
+              ReliabilityRun.outcomes(
+                  demo.codec(), executed(source), register.committedOn(source, "orders")));
+
+      double beforeFailover = (failoverAt.get() - started) / 1e9;
+      long readsBeforeFailover =
+          history.stream()
+              .filter(op -> op.kind() == Kind.READ && op.started() < failoverAt.get())
+              .count();
+      long promoted = promotedAt.get();
+      return new ReliabilityRun.Report(
+          settings,
+          server,
+          verdict,
+          control,
+          applied,
+          ReliabilityRun.byFault(history, applied),
+          Duration.ofNanos(System.nanoTime() - begun),
+          history.size(),
+          history.stream().mapToLong(Operation::chain).distinct().count(),
+          Double.NaN,
+          readsBeforeFailover / beforeFailover,
+          history.stream().filter(op -> op.acknowledged() && op.started() > promoted).count(),
+          ReliabilityRun.longSessionWrites(history),
+          history.stream().filter(CausalRegister::cachedRead).count(),
+          history.stream()
+              .filter(op -> op.client() == Operation.Client.SESSION && op.servedRead())
+              .count(),
+          demo.openInView(),
+          register.toldScopeUnrecorded());
+    }
+  }
+
+  /** What the final primary holds, its earlier timelines up to their switch points included. */
+  private static GtidSet executed(CausalRegister.Source source) {
+    try (Connection c = source.connect()) {
+      return PostgresServer.read(c).executed();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the final primary's position", e);
+    }
+  }
+
+  /** The faults that leave the topology as it was, one after another. */
+  private static FaultSchedule cycle(
+      PostgresNode first, PostgresNode second, RedisServer redis, Demo demo) {
+    AtomicReference<@Nullable ReplicationLag> spikes = new AtomicReference<>();
+    return new FaultSchedule()
+        .then("standby1 replay paused 2.5 s", first::pauseReplay, first::resumeReplay, ms(2_500))
+        .then(
+            "standby2 receiver stopped 1 s",
+            second::stopReceiver,
+            second::startReceiver,
+            Duration.ofSeconds(1))
+        .then(
+            "standby1 delay spikes 3 s (replay paused 300 ms, resumed 50 ms)",
+            () -> spikes.set(ReplicationLag.start(first, ms(300), ms(50))),
+            () -> {
+              ReplicationLag lag = spikes.getAndSet(null);
+              if (lag != null) {
+                lag.close();
+              }
+            },
+            Duration.ofSeconds(3))
+        .then("standby1 frozen 1.5 s", first::freeze, first::thaw, ms(1_500))
+        .then(
+            "standby2 killed, restarted after 2 s",
+            second::kill,
+            second::restart,
+            Duration.ofSeconds(2))
+        .then(
+            "Redis killed, restarted after 2 s", redis::kill, redis::restart, Duration.ofSeconds(2))
+        .then(
+            "replica pools exhausted 2 s (both standbys' replay paused, more reads waiting than "
+                + ReliabilityRun.MAX_REPLICA_READS
+                + " replica connections)",
+            () -> {
+              first.pauseReplay();
+              second.pauseReplay();
+            },
+            () -> {
+              first.resumeReplay();
+              second.resumeReplay();
+            },
+            Duration.ofSeconds(2))
+        .then(
+            "instance2's clock 40 s ahead 2 s (past the 30 s skew: its tokens from the future)",
+            () -> demo.tokenClock(Demo.SECOND).skew(Duration.ofSeconds(40)),
+            () -> demo.tokenClock(Demo.SECOND).skew(Duration.ZERO),
+            Duration.ofSeconds(2));
+  }
+
+  /** The workload reading the standbys directly while both lag: it must be caught stale. */
+  private static Checker.Verdict control(PostgresTopology topology, Demo demo) {
+    List<ReplicationLag> lags = new ArrayList<>();
+    try {
+      for (PostgresNode standby : topology.standbys()) {
+        lags.add(ReplicationLag.start(standby, ms(300), ms(50)));
+      }
+      List<Operation> history =
+          new CausalRegister(demo.firstUrl(), demo.secondUrl(), false, "control")
+              .run(40, WRITES, 100_000);
+      return Checker.check(history, READ_DEADLINE, Checker.Outcomes.nothingLost());
+    } finally {
+      lags.forEach(ReplicationLag::close);
+    }
+  }
+}
