@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Reason;
+import io.tidemark.spring.Replication;
 import io.tidemark.spring.messaging.MessagingApplication.Send;
 import io.tidemark.spring.messaging.MessagingApplication.Tally;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.TestkitExtension;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageListener;
@@ -21,10 +20,12 @@ import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -38,25 +39,27 @@ import org.springframework.jms.support.JmsUtils;
  * The token across a real JMS broker (an Artemis server embedded in this JVM, which both instances
  * reach through its in-VM acceptor): one instance writes and publishes with Boot's templates,
  * another instance's {@code @JmsListener}, and a listener container bean of its own, read the order
- * under {@code @ReadYourWrites} while the replica's applier is paused.
+ * under {@code @ReadYourWrites} while the replica's applier is paused. On MySQL and on PostgreSQL
+ * (a hot standby, its replay paused), with the same assertions.
  */
-@ExtendWith(TestkitExtension.class)
+@ParameterizedClass(name = "on {0}")
+@EnumSource(Replication.Database.class)
 class JmsTokensIT {
+
+  // Declares the class's one argument, which the start of each invocation takes.
+  @Parameter Replication.Database database;
 
   private static final String BROKER = "vm://731";
 
   private static EmbeddedActiveMQ broker;
-  private static MySqlTopology topology;
-  private static String db;
+  private static Replication replication;
   private static ConfigurableApplicationContext producer;
   private static ConfigurableApplicationContext consumer;
 
-  @BeforeAll
-  static void start(MySqlTopology shared) throws Exception {
-    topology = shared;
+  @BeforeParameterizedClassInvocation
+  static void start(Replication.Database database) throws Exception {
+    replication = database.start("jms", MessagingApplication.ORDERS);
     broker = new EmbeddedActiveMQ().setConfiguration(brokerConfiguration()).start();
-    db = topology.createDatabase("jms");
-    MessagingApplication.createSchema(topology, db);
     producer = start(false);
     consumer = start(true);
   }
@@ -88,20 +91,22 @@ class JmsTokensIT {
     // The broker's audit log writes a few lines for each message.
     properties[4] = "logging.level.org.apache.activemq=WARN";
     System.arraycopy(extra, 0, properties, 5, extra.length);
-    return MessagingApplication.start(topology, db, JmsBroker.class, properties);
+    return MessagingApplication.start(replication, JmsBroker.class, properties);
   }
 
-  @AfterAll
+  @AfterParameterizedClassInvocation
   static void stop() throws Exception {
-    producer.close();
-    consumer.close();
-    broker.stop();
+    try (Replication started = replication) {
+      producer.close();
+      consumer.close();
+      broker.stop();
+    }
   }
 
   @Test
   void aMessageSentAfterItsWriteIsReadOnTheReplicaOnceTheWriteIsThere() {
     Tally tally =
-        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_WRITE, 4, 100);
+        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_WRITE, 4, 100);
 
     assertThat(tally.messages()).isEqualTo(400);
     assertThat(tally.stale()).isZero();
@@ -116,7 +121,7 @@ class JmsTokensIT {
         start(false, "spring.jms.template.session.transacted=true")) {
       Tally tally =
           MessagingApplication.deliver(
-              topology, transactional, consumer, Send.INSIDE_TRANSACTION, 2, 100);
+              replication, transactional, consumer, Send.INSIDE_TRANSACTION, 2, 100);
 
       assertThat(tally.stale()).isZero();
       assertThat(tally.onSource()).as("the marker sends the reads to the source").isEqualTo(200);
@@ -126,7 +131,7 @@ class JmsTokensIT {
   @Test
   void aMessageSentAfterTheCommitIsReadOnTheReplica() {
     Tally tally =
-        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_COMMIT, 2, 100);
+        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_COMMIT, 2, 100);
 
     assertThat(tally.stale()).isZero();
     assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(200);
@@ -134,7 +139,8 @@ class JmsTokensIT {
 
   @Test
   void aMessageSentByJmsClientToAListenerContainerBeanIsReadOnTheReplica() {
-    Tally tally = MessagingApplication.deliver(topology, producer, consumer, Send.TO_BATCH, 3, 100);
+    Tally tally =
+        MessagingApplication.deliver(replication, producer, consumer, Send.TO_BATCH, 3, 100);
 
     assertThat(tally.messages()).isEqualTo(300);
     assertThat(tally.stale()).isZero();
@@ -143,7 +149,7 @@ class JmsTokensIT {
 
   @Test
   void aMessageWhoseTokenDoesNotVerifyIsReadOnTheSourceAndCounted() {
-    MessagingApplication.deliverRejected(topology, producer, consumer, "jms");
+    MessagingApplication.deliverRejected(replication, producer, consumer, "jms");
   }
 
   @Test
@@ -153,7 +159,7 @@ class JmsTokensIT {
     Received received = consumer.getBean(Received.class);
     long retried = System.nanoTime();
     long dead = retried + 1;
-    topology.replica().pauseApplier();
+    replication.pauseReplica();
     try {
       try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
         orders.create(retried);
@@ -162,7 +168,7 @@ class JmsTokensIT {
         jms.convertAndSend("orders-retry", JmsBroker.DEAD + dead);
       }
     } finally {
-      topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+      replication.resumeReplicaAfter(Duration.ofMillis(300));
     }
 
     for (int i = 0; i < 2; i++) {
@@ -177,7 +183,7 @@ class JmsTokensIT {
   void withoutTokensOnMessagesTheListenerReadsStaleOrders() {
     try (ConfigurableApplicationContext off =
         start(true, "messaging.queue=orders-off", "tidemark.messaging.jms.enabled=false")) {
-      Tally tally = MessagingApplication.deliverWithoutTokens(topology, off);
+      Tally tally = MessagingApplication.deliverWithoutTokens(replication, off);
 
       assertThat(tally.stale()).as("orders the listener did not find").isPositive();
     }

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Reason;
+import io.tidemark.spring.Replication;
 import io.tidemark.spring.messaging.MessagingApplication.Send;
 import io.tidemark.spring.messaging.MessagingApplication.Tally;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.TestkitExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +17,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -36,18 +34,16 @@ import org.springframework.util.backoff.FixedBackOff;
  * one instance writes and publishes, another instance's {@code @KafkaListener} reads the order
  * under {@code @ReadYourWrites} while the replica's applier is paused.
  */
-@ExtendWith(TestkitExtension.class)
 class KafkaTokensIT {
 
   private static EmbeddedKafkaKraftBroker broker;
-  private static MySqlTopology topology;
-  private static String db;
+  private static Replication replication;
   private static ConfigurableApplicationContext producer;
   private static ConfigurableApplicationContext consumer;
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
+  static void start() {
+    replication = Replication.Database.MYSQL.start("kafka", MessagingApplication.ORDERS);
     broker =
         new EmbeddedKafkaKraftBroker(
             1,
@@ -62,8 +58,6 @@ class KafkaTokensIT {
     broker.brokerProperty("transaction.state.log.replication.factor", "1");
     broker.brokerProperty("transaction.state.log.min.isr", "1");
     broker.afterPropertiesSet();
-    db = topology.createDatabase("kafka");
-    MessagingApplication.createSchema(topology, db);
     producer = start("messaging.listen=false");
     consumer =
         start("messaging.listen=true", "spring.kafka.consumer.isolation-level=read-committed");
@@ -75,7 +69,7 @@ class KafkaTokensIT {
     properties[1] = "spring.kafka.consumer.auto-offset-reset=earliest";
     properties[2] = "spring.kafka.listener.poll-timeout=200ms";
     System.arraycopy(extra, 0, properties, 3, extra.length);
-    return MessagingApplication.start(topology, db, KafkaBroker.class, properties);
+    return MessagingApplication.start(replication, KafkaBroker.class, properties);
   }
 
   @AfterAll
@@ -88,7 +82,7 @@ class KafkaTokensIT {
   @Test
   void aRecordSentAfterItsWriteIsReadOnTheReplicaOnceTheWriteIsThere() {
     Tally tally =
-        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_WRITE, 4, 100);
+        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_WRITE, 4, 100);
 
     assertThat(tally.messages()).isEqualTo(400);
     assertThat(tally.stale()).isZero();
@@ -103,7 +97,7 @@ class KafkaTokensIT {
         start("messaging.listen=false", "spring.kafka.producer.transaction-id-prefix=orders-")) {
       Tally tally =
           MessagingApplication.deliver(
-              topology, transactional, consumer, Send.INSIDE_TRANSACTION, 2, 100);
+              replication, transactional, consumer, Send.INSIDE_TRANSACTION, 2, 100);
 
       assertThat(tally.stale()).isZero();
       assertThat(tally.onSource()).as("the marker sends the reads to the source").isEqualTo(200);
@@ -113,7 +107,7 @@ class KafkaTokensIT {
   @Test
   void aRecordSentAfterTheCommitIsReadOnTheReplica() {
     Tally tally =
-        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_COMMIT, 2, 100);
+        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_COMMIT, 2, 100);
 
     assertThat(tally.stale()).isZero();
     assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(200);
@@ -121,7 +115,8 @@ class KafkaTokensIT {
 
   @Test
   void aBatchListenerReadsWithTheUnionOfItsRecordsTokens() {
-    Tally tally = MessagingApplication.deliver(topology, producer, consumer, Send.TO_BATCH, 3, 100);
+    Tally tally =
+        MessagingApplication.deliver(replication, producer, consumer, Send.TO_BATCH, 3, 100);
 
     assertThat(tally.messages()).isEqualTo(300);
     assertThat(tally.stale()).isZero();
@@ -130,7 +125,7 @@ class KafkaTokensIT {
 
   @Test
   void aRecordWhoseTokenDoesNotVerifyIsReadOnTheSourceAndCounted() {
-    MessagingApplication.deliverRejected(topology, producer, consumer, "kafka");
+    MessagingApplication.deliverRejected(replication, producer, consumer, "kafka");
   }
 
   @Test
@@ -141,7 +136,7 @@ class KafkaTokensIT {
     try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
       producer.getBean(MessagingApplication.Orders.class).create(id);
     }
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    replication.awaitCaughtUp();
 
     kafka.send("orders", Long.toString(id)).join(); // from a thread without a context
 
@@ -159,7 +154,7 @@ class KafkaTokensIT {
     Received received = consumer.getBean(Received.class);
     long retried = System.nanoTime();
     long dead = retried + 1;
-    topology.replica().pauseApplier();
+    replication.pauseReplica();
     try {
       try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
         orders.create(retried);
@@ -168,7 +163,7 @@ class KafkaTokensIT {
         kafka.send("orders-retry", KafkaBroker.DEAD + dead).join();
       }
     } finally {
-      topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+      replication.resumeReplicaAfter(Duration.ofMillis(300));
     }
 
     for (int i = 0; i < 2; i++) {
@@ -187,7 +182,7 @@ class KafkaTokensIT {
             "messaging.topic=orders-off",
             "spring.kafka.consumer.group-id=off",
             "tidemark.messaging.kafka.enabled=false")) {
-      Tally tally = MessagingApplication.deliverWithoutTokens(topology, off);
+      Tally tally = MessagingApplication.deliverWithoutTokens(replication, off);
 
       assertThat(tally.stale()).as("orders the listener did not find").isPositive();
     }

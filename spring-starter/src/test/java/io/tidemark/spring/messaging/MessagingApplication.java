@@ -7,8 +7,8 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.Replication;
 import io.tidemark.spring.autoconfigure.TestTokens;
-import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.token.ConsistencyHeader;
 import io.tidemark.token.KeyRing;
 import io.tidemark.token.TokenCodec;
@@ -49,6 +49,9 @@ class MessagingApplication {
   static final String SECRET = "a-messaging-secret-of-at-least-32-chars";
   static final String CLUSTER = "shop";
 
+  /** The orders table, in SQL both databases take. */
+  static final String ORDERS = "CREATE TABLE orders (id BIGINT PRIMARY KEY, note VARCHAR(40))";
+
   /** Sends a payload on the broker, from the calling thread. */
   interface Publisher {
     void publish(String payload);
@@ -62,17 +65,17 @@ class MessagingApplication {
 
   /** Starts one instance on {@code db} with {@code broker}'s configuration and properties. */
   static ConfigurableApplicationContext start(
-      MySqlTopology topology, String db, Class<?> broker, String... extra) {
+      Replication replication, Class<?> broker, String... extra) {
     Map<String, Object> properties = new TreeMap<>();
-    properties.put("spring.datasource.url", topology.source().jdbcUrl(db));
-    properties.put("spring.datasource.username", topology.source().user());
-    properties.put("spring.datasource.password", topology.source().password());
+    properties.put("spring.datasource.url", replication.sourceUrl());
+    properties.put("spring.datasource.username", replication.user());
+    properties.put("spring.datasource.password", replication.password());
     properties.put("spring.datasource.hikari.maximum-pool-size", "4");
     properties.put("spring.jpa.hibernate.ddl-auto", "none");
     properties.put("tidemark.cluster", CLUSTER);
     properties.put("tidemark.token.secret", SECRET);
     properties.put("tidemark.replicas[0].name", "replica-1");
-    properties.put("tidemark.replicas[0].url", topology.replica().jdbcUrl(db));
+    properties.put("tidemark.replicas[0].url", replication.replicaUrl());
     properties.put("tidemark.topology.refresh-interval", "200ms");
     // A round holds the applier for as long as the producer takes to send it, which on a slow
     // machine passes the default 5 s: the replica would then be rightly skipped for its lag, or
@@ -87,12 +90,6 @@ class MessagingApplication {
         .web(WebApplicationType.NONE)
         .properties(properties)
         .run();
-  }
-
-  static void createSchema(MySqlTopology topology, String db) {
-    topology
-        .source()
-        .execute("CREATE TABLE `" + db + "`.orders (id BIGINT PRIMARY KEY, note VARCHAR(40))");
   }
 
   /** How the producer sends relative to its write. */
@@ -115,7 +112,7 @@ class MessagingApplication {
    * applier a little later, and collects what {@code consumer}'s listener read.
    */
   static Tally deliver(
-      MySqlTopology topology,
+      Replication replication,
       ConfigurableApplicationContext producer,
       ConfigurableApplicationContext consumer,
       Send send,
@@ -130,7 +127,7 @@ class MessagingApplication {
     int onSource = 0;
     Map<Reason, Integer> reasons = new TreeMap<>();
     for (int round = 0; round < rounds; round++) {
-      topology.replica().pauseApplier();
+      replication.pauseReplica();
       CompletableFuture<Void> resume;
       try {
         for (int i = 0; i < perRound; i++) {
@@ -145,7 +142,7 @@ class MessagingApplication {
           }
         }
       } finally {
-        resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+        resume = replication.resumeReplicaAfter(Duration.ofMillis(300));
       }
       int seen = 0;
       while (seen < perRound) {
@@ -182,13 +179,12 @@ class MessagingApplication {
    * listener without the token can only miss them, however late its broker delivers.
    */
   static Tally deliverWithoutTokens(
-      MySqlTopology topology, ConfigurableApplicationContext context) {
-    topology.replica().stopReceiver();
+      Replication replication, ConfigurableApplicationContext context) {
+    replication.stopReceiving();
     try {
-      return deliver(topology, context, context, Send.AFTER_WRITE, 1, 50);
+      return deliver(replication, context, context, Send.AFTER_WRITE, 1, 50);
     } finally {
-      topology.replica().startReceiver();
-      topology.awaitReplicasCaughtUp(Duration.ofSeconds(30));
+      replication.startReceiving();
     }
   }
 
@@ -198,7 +194,7 @@ class MessagingApplication {
    * must read both on the source, and count each rejection against {@code technology}.
    */
   static void deliverRejected(
-      MySqlTopology topology,
+      Replication replication,
       ConfigurableApplicationContext producer,
       ConfigurableApplicationContext consumer,
       String technology) {
@@ -208,7 +204,7 @@ class MessagingApplication {
     Publisher publisher = producer.getBean(Publisher.class);
     long expired = ids.incrementAndGet();
     long forged = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    replication.pauseReplica();
     try {
       GtidSet written;
       try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
@@ -226,7 +222,7 @@ class MessagingApplication {
         assertThat(outcome.reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
       }
     } finally {
-      topology.replica().resumeApplier();
+      replication.resumeReplica();
     }
     for (String reason : List.of("expired", "bad_signature")) {
       assertThat(

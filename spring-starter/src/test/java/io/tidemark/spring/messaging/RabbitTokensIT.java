@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Reason;
+import io.tidemark.spring.Replication;
 import io.tidemark.spring.messaging.MessagingApplication.Send;
 import io.tidemark.spring.messaging.MessagingApplication.Tally;
-import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RabbitServer;
 import io.tidemark.testkit.TestkitExtension;
 import java.time.Duration;
@@ -41,17 +41,14 @@ import org.springframework.context.annotation.Configuration;
 class RabbitTokensIT {
 
   private static RabbitServer rabbit;
-  private static MySqlTopology topology;
-  private static String db;
+  private static Replication replication;
   private static ConfigurableApplicationContext producer;
   private static ConfigurableApplicationContext consumer;
 
   @BeforeAll
-  static void start(MySqlTopology shared, RabbitServer broker) {
-    topology = shared;
+  static void start(RabbitServer broker) {
+    replication = Replication.Database.MYSQL.start("rabbit", MessagingApplication.ORDERS);
     rabbit = broker;
-    db = topology.createDatabase("rabbit");
-    MessagingApplication.createSchema(topology, db);
     producer = start("messaging.listen=false");
     consumer = start("messaging.listen=true");
   }
@@ -63,7 +60,7 @@ class RabbitTokensIT {
     properties[2] = "spring.rabbitmq.username=" + rabbit.username();
     properties[3] = "spring.rabbitmq.password=" + rabbit.password();
     System.arraycopy(extra, 0, properties, 4, extra.length);
-    return MessagingApplication.start(topology, db, RabbitBroker.class, properties);
+    return MessagingApplication.start(replication, RabbitBroker.class, properties);
   }
 
   @AfterAll
@@ -75,7 +72,7 @@ class RabbitTokensIT {
   @Test
   void aMessageSentAfterItsWriteIsReadOnTheReplicaOnceTheWriteIsThere() {
     Tally tally =
-        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_WRITE, 4, 100);
+        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_WRITE, 4, 100);
 
     assertThat(tally.messages()).isEqualTo(400);
     assertThat(tally.stale()).isZero();
@@ -90,7 +87,7 @@ class RabbitTokensIT {
         start("messaging.listen=false", "messaging.channel-transacted=true")) {
       Tally tally =
           MessagingApplication.deliver(
-              topology, transacted, consumer, Send.INSIDE_TRANSACTION, 2, 100);
+              replication, transacted, consumer, Send.INSIDE_TRANSACTION, 2, 100);
 
       assertThat(tally.stale()).isZero();
       assertThat(tally.onSource()).as("the marker sends the reads to the source").isEqualTo(200);
@@ -100,7 +97,7 @@ class RabbitTokensIT {
   @Test
   void aMessageSentAfterTheCommitIsReadOnTheReplica() {
     Tally tally =
-        MessagingApplication.deliver(topology, producer, consumer, Send.AFTER_COMMIT, 2, 100);
+        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_COMMIT, 2, 100);
 
     assertThat(tally.stale()).isZero();
     assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(200);
@@ -109,7 +106,8 @@ class RabbitTokensIT {
   @Test
   void aBatchListenerReadsWithTheUnionOfItsMessagesTokens() {
     int before = consumer.getBean(RabbitBroker.class).batchCalls();
-    Tally tally = MessagingApplication.deliver(topology, producer, consumer, Send.TO_BATCH, 3, 100);
+    Tally tally =
+        MessagingApplication.deliver(replication, producer, consumer, Send.TO_BATCH, 3, 100);
 
     assertThat(tally.messages()).isEqualTo(300);
     assertThat(consumer.getBean(RabbitBroker.class).batchCalls() - before)
@@ -133,7 +131,7 @@ class RabbitTokensIT {
                 "spring.rabbitmq.listener.simple.retry.initial-interval=10ms")) {
       // Boot's stateless retry: each message's second attempt, in the same listener call.
       Tally tally =
-          MessagingApplication.deliver(topology, sender, retrying, Send.AFTER_WRITE, 1, 100);
+          MessagingApplication.deliver(replication, sender, retrying, Send.AFTER_WRITE, 1, 100);
 
       assertThat(retrying.getBean(RabbitBroker.class).failedAttempts()).isEqualTo(100);
       assertThat(tally.stale()).isZero();
@@ -144,14 +142,14 @@ class RabbitTokensIT {
       MessagingApplication.Publisher publisher =
           sender.getBean(MessagingApplication.Publisher.class);
       long dead = System.nanoTime();
-      topology.replica().pauseApplier();
+      replication.pauseReplica();
       try {
         try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
           orders.create(dead);
           publisher.publish(RabbitBroker.DEAD + dead);
         }
       } finally {
-        topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+        replication.resumeReplicaAfter(Duration.ofMillis(300));
       }
       Received.Outcome outcome = retrying.getBean(Received.class).next();
       assertThat(outcome.found()).isEqualTo(1);
@@ -162,7 +160,7 @@ class RabbitTokensIT {
 
   @Test
   void aMessageWhoseTokenDoesNotVerifyIsReadOnTheSourceAndCounted() {
-    MessagingApplication.deliverRejected(topology, producer, consumer, "rabbit");
+    MessagingApplication.deliverRejected(replication, producer, consumer, "rabbit");
   }
 
   @Test
@@ -172,7 +170,7 @@ class RabbitTokensIT {
             "messaging.listen=true",
             "messaging.queue=orders-off",
             "tidemark.messaging.rabbit.enabled=false")) {
-      Tally tally = MessagingApplication.deliverWithoutTokens(topology, off);
+      Tally tally = MessagingApplication.deliverWithoutTokens(replication, off);
 
       assertThat(tally.stale()).as("orders the listener did not find").isPositive();
     }

@@ -2,6 +2,7 @@ package io.tidemark.spring.shop;
 
 import io.tidemark.ReadPolicy;
 import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.Replication;
 import io.tidemark.spring.Revisioned;
 import io.tidemark.spring.ScopedWrites;
 import io.tidemark.testkit.MySqlTopology;
@@ -64,40 +65,44 @@ class ShopApplication {
 
   static final String SECRET = "a-test-secret-of-at-least-32-characters";
 
+  /** The orders table, in SQL both databases take. */
+  static final String ORDERS =
+      "CREATE TABLE orders (id BIGINT PRIMARY KEY, customer VARCHAR(40) NOT NULL,"
+          + " status VARCHAR(20) NOT NULL, revision BIGINT NOT NULL)";
+
   /** Starts one instance on {@code db}; {@code extra} are more properties, key=value. */
   static ConfigurableApplicationContext start(MySqlTopology topology, String db, String... extra) {
-    return start(WebApplicationType.NONE, topology, db, extra);
+    return start(WebApplicationType.NONE, Replication.mysql(topology, db), extra);
   }
 
   /** Starts one instance as a web server on a free port. */
   static ConfigurableApplicationContext startWeb(
       MySqlTopology topology, String db, String... extra) {
-    return start(WebApplicationType.SERVLET, topology, db, extra);
+    return start(WebApplicationType.SERVLET, Replication.mysql(topology, db), extra);
   }
 
   /**
    * Starts one instance as a reactive web server on a free port, with Reactor's automatic context
    * propagation as the starter requires it.
    */
-  static ConfigurableApplicationContext startReactive(
-      MySqlTopology topology, String db, String... extra) {
+  static ConfigurableApplicationContext startReactive(Replication replication, String... extra) {
     String[] properties = Arrays.copyOf(extra, extra.length + 1);
     properties[extra.length] = "spring.reactor.context-propagation=auto";
-    return start(WebApplicationType.REACTIVE, topology, db, properties);
+    return start(WebApplicationType.REACTIVE, replication, properties);
   }
 
   private static ConfigurableApplicationContext start(
-      WebApplicationType web, MySqlTopology topology, String db, String... extra) {
+      WebApplicationType web, Replication replication, String... extra) {
     Map<String, Object> properties = new TreeMap<>();
-    properties.put("spring.datasource.url", topology.source().jdbcUrl(db));
-    properties.put("spring.datasource.username", topology.source().user());
-    properties.put("spring.datasource.password", topology.source().password());
+    properties.put("spring.datasource.url", replication.sourceUrl());
+    properties.put("spring.datasource.username", replication.user());
+    properties.put("spring.datasource.password", replication.password());
     properties.put("spring.datasource.hikari.maximum-pool-size", "4");
     properties.put("spring.jpa.hibernate.ddl-auto", "none");
     properties.put("tidemark.cluster", "shop");
     properties.put("tidemark.token.secret", SECRET);
     properties.put("tidemark.replicas[0].name", "replica-1");
-    properties.put("tidemark.replicas[0].url", topology.replica().jdbcUrl(db));
+    properties.put("tidemark.replicas[0].url", replication.replicaUrl());
     properties.put("tidemark.topology.refresh-interval", "200ms");
     properties.put("server.port", "0");
     for (String pair : extra) {
@@ -110,13 +115,7 @@ class ShopApplication {
   }
 
   static void createSchema(MySqlTopology topology, String db) {
-    topology
-        .source()
-        .execute(
-            "CREATE TABLE `"
-                + db
-                + "`.orders (id BIGINT PRIMARY KEY, customer VARCHAR(40) NOT NULL,"
-                + " status VARCHAR(20) NOT NULL, revision BIGINT NOT NULL)");
+    Replication.mysql(topology, db).execute(ORDERS);
   }
 
   /**

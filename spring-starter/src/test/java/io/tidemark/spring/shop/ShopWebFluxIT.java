@@ -3,17 +3,18 @@ package io.tidemark.spring.shop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.spring.Replication;
 import io.tidemark.token.TokenCodec;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
@@ -24,44 +25,49 @@ import reactor.core.publisher.Hooks;
  * Two instances of the shop as WebFlux servers on Netty, sharing nothing but the {@code
  * Consistency-Token} header the client carries from the write's response to the read's request; the
  * read is a blocking {@code @ReadYourWrites} JDBC method a handler runs on {@code
- * Schedulers.boundedElastic()}.
+ * Schedulers.boundedElastic()}. On MySQL and on PostgreSQL, with the same assertions.
  */
-@ExtendWith(TestkitExtension.class)
+@ParameterizedClass(name = "on {0}")
+@EnumSource(Replication.Database.class)
 class ShopWebFluxIT {
+
+  // Declares the class's one argument, which the start of each invocation takes.
+  @Parameter Replication.Database database;
 
   private static final String NAME = "Consistency-Token";
   private static final AtomicLong ids = new AtomicLong(5_000);
-  private static MySqlTopology topology;
+  private static Replication replication;
   private static ConfigurableApplicationContext first;
   private static ConfigurableApplicationContext second;
   private static final RestClient http = RestClient.create();
 
-  @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    String db = topology.createDatabase("shopflux");
-    ShopApplication.createSchema(topology, db);
-    first = ShopApplication.startReactive(topology, db);
-    second = ShopApplication.startReactive(topology, db);
+  @BeforeParameterizedClassInvocation
+  static void start(Replication.Database database) {
+    replication = database.start("shopflux", ShopApplication.ORDERS);
+    first = ShopApplication.startReactive(replication);
+    second = ShopApplication.startReactive(replication);
   }
 
-  @AfterAll
+  @AfterParameterizedClassInvocation
   static void stop() {
-    first.close();
-    second.close();
-    // Boot turned it on for the whole JVM when the instances started.
-    Hooks.disableAutomaticContextPropagation();
+    try (Replication started = replication) {
+      first.close();
+      second.close();
+    } finally {
+      // Boot turned it on for the whole JVM when the instances started.
+      Hooks.disableAutomaticContextPropagation();
+    }
   }
 
   @AfterEach
   void resumeReplica() {
-    topology.replica().resumeApplier();
+    replication.resumeReplica();
   }
 
   @Test
   void aBlockingReadOnBoundedElasticWithTheWritesHeaderWaitsForTheHeldBackReplica() {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    replication.pauseReplica();
     ResponseEntity<Void> created =
         http.post()
             .uri(url(first, "/reactive/orders/" + id + "?customer=ada"))
@@ -73,7 +79,7 @@ class ShopWebFluxIT {
         .as("the held-back replica without the token is stale")
         .isEqualTo(404);
 
-    CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+    CompletableFuture<Void> resume = replication.resumeReplicaAfter(Duration.ofMillis(300));
     ResponseEntity<String> read = read(id, token);
     resume.join();
 
