@@ -1,15 +1,8 @@
 package io.tidemark.demo;
 
-import static io.tidemark.demo.ReliabilityRun.GAP;
-import static io.tidemark.demo.ReliabilityRun.READ_DEADLINE;
-import static io.tidemark.demo.ReliabilityRun.TAIL;
-import static io.tidemark.demo.ReliabilityRun.WARM_UP;
-import static io.tidemark.demo.ReliabilityRun.WRITES;
 import static io.tidemark.demo.ReliabilityRun.ms;
-import static java.util.concurrent.TimeUnit.MILLISECONDS;
 
 import io.tidemark.GtidSet;
-import io.tidemark.demo.Operation.Kind;
 import io.tidemark.postgres.PostgresServer;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
@@ -19,9 +12,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -44,7 +34,9 @@ final class PostgresReliabilityRun {
     try (PostgresTopology topology = PostgresTopology.builder().standbys(2).start();
         RedisServer redis = RedisServer.startPersistent();
         Demo demo = Demo.start(topology, redis, 0, ReliabilityRun.instanceSettings(LOG))) {
-      Checker.Verdict control = control(topology, demo);
+      Checker.Verdict control =
+          ReliabilityRun.control(
+              demo, topology.standbys(), (s, held) -> ReplicationLag.start(s, held, ms(50)));
       ReliabilityRun.warmUp(demo);
       PostgresNode first = topology.standbys().get(0);
       PostgresNode second = topology.standbys().get(1);
@@ -66,66 +58,27 @@ final class PostgresReliabilityRun {
                   },
                   Duration.ofSeconds(1));
       String server = "PostgreSQL " + topology.primary().queryString("SHOW server_version");
-      FaultSchedule cycle = cycle(first, second, redis, demo);
-      Duration room =
-          settings.workload().minus(WARM_UP).minus(TAIL).minus(failover.length(Duration.ZERO, GAP));
-      long cycles = Math.max(1, room.toMillis() / cycle.length(Duration.ZERO, GAP).toMillis());
-      FaultSchedule schedule = new FaultSchedule();
-      for (int i = 0; i < cycles; i++) {
-        schedule.then(cycle);
-      }
-      schedule.then(failover);
-
-      CausalRegister register =
-          new CausalRegister(demo.firstUrl(), demo.secondUrl(), true, "run")
-              .withLongSessions(ReliabilityRun.LONG_SESSIONS, ReliabilityRun.LONG_SESSION_WRITES);
-      long started = System.nanoTime();
-      var faults = schedule.start(WARM_UP, GAP);
-      var faultsAndTail =
-          faults.thenRunAsync(
-              () -> {}, CompletableFuture.delayedExecutor(TAIL.toMillis(), MILLISECONDS));
-      register.run(
-          settings.chains(), WRITES, 1_000_000L / settings.chainsPerSecond(), faultsAndTail);
-      List<FaultSchedule.Applied> applied = faults.join();
-      List<Operation> history = register.audit();
+      ReliabilityRun.Ran ran =
+          ReliabilityRun.drive(
+              settings,
+              demo,
+              ReliabilityRun.schedule(settings, cycle(first, second, redis, demo), failover));
       PostgresNode primary = topology.primary();
       CausalRegister.Source source =
           () ->
               DriverManager.getConnection(
                   primary.jdbcUrl(demo.database()), primary.user(), primary.password());
-      Checker.Verdict verdict =
-          Checker.check(
-              history,
-              READ_DEADLINE,
-              ReliabilityRun.outcomes(
-                  demo.codec(), executed(source), register.committedOn(source, "orders")));
-
-      double beforeFailover = (failoverAt.get() - started) / 1e9;
-      long readsBeforeFailover =
-          history.stream()
-              .filter(op -> op.kind() == Kind.READ && op.started() < failoverAt.get())
-              .count();
-      long promoted = promotedAt.get();
-      return new ReliabilityRun.Report(
+      return ReliabilityRun.report(
           settings,
           server,
-          verdict,
           control,
-          applied,
-          ReliabilityRun.byFault(history, applied),
-          Duration.ofNanos(System.nanoTime() - begun),
-          history.size(),
-          history.stream().mapToLong(Operation::chain).distinct().count(),
-          Double.NaN,
-          readsBeforeFailover / beforeFailover,
-          history.stream().filter(op -> op.acknowledged() && op.started() > promoted).count(),
-          ReliabilityRun.longSessionWrites(history),
-          history.stream().filter(CausalRegister::cachedRead).count(),
-          history.stream()
-              .filter(op -> op.client() == Operation.Client.SESSION && op.servedRead())
-              .count(),
-          demo.openInView(),
-          register.toldScopeUnrecorded());
+          ran,
+          new ReliabilityRun.Failover(failoverAt.get(), promotedAt.get(), Double.NaN),
+          executed(source),
+          source,
+          "orders",
+          demo,
+          begun);
     }
   }
 
@@ -185,21 +138,5 @@ final class PostgresReliabilityRun {
             () -> demo.tokenClock(Demo.SECOND).skew(Duration.ofSeconds(40)),
             () -> demo.tokenClock(Demo.SECOND).skew(Duration.ZERO),
             Duration.ofSeconds(2));
-  }
-
-  /** The workload reading the standbys directly while both lag: it must be caught stale. */
-  private static Checker.Verdict control(PostgresTopology topology, Demo demo) {
-    List<ReplicationLag> lags = new ArrayList<>();
-    try {
-      for (PostgresNode standby : topology.standbys()) {
-        lags.add(ReplicationLag.start(standby, ms(300), ms(50)));
-      }
-      List<Operation> history =
-          new CausalRegister(demo.firstUrl(), demo.secondUrl(), false, "control")
-              .run(40, WRITES, 100_000);
-      return Checker.check(history, READ_DEADLINE, Checker.Outcomes.nothingLost());
-    } finally {
-      lags.forEach(ReplicationLag::close);
-    }
   }
 }

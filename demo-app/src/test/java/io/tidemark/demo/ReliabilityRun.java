@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -297,7 +298,8 @@ final class ReliabilityRun {
     try (MySqlTopology topology = MySqlTopology.builder().replicas(2).start();
         RedisServer redis = RedisServer.startPersistent();
         Demo demo = Demo.startLinked(topology, redis, instanceSettings(LOG))) {
-      Checker.Verdict control = control(topology, demo);
+      Checker.Verdict control =
+          control(demo, topology.replicas(), (r, held) -> ReplicationLag.start(r, held, ms(50)));
       warmUp(demo);
       MySqlNode source = topology.source();
       MySqlNode first = topology.replicas().get(0);
@@ -331,72 +333,112 @@ final class ReliabilityRun {
       String server = "MySQL " + source.queryString("SELECT VERSION()");
       FaultSchedule cycle =
           cycle(first, second, redis).then(network(source, first, second, redis, demo));
-      Duration room =
-          settings
-              .workload()
-              .minus(WARM_UP)
-              .minus(TAIL)
-              .minus(failovers.length(Duration.ZERO, GAP));
-      long cycles = Math.max(1, room.toMillis() / cycle.length(Duration.ZERO, GAP).toMillis());
-      FaultSchedule schedule = new FaultSchedule();
-      for (int i = 0; i < cycles; i++) {
-        schedule.then(cycle);
-      }
-      schedule.then(failovers);
-
-      CausalRegister register =
-          new CausalRegister(demo.firstUrl(), demo.secondUrl(), true, "run")
-              .withLongSessions(LONG_SESSIONS, LONG_SESSION_WRITES);
-      long started = System.nanoTime();
-      var faults = schedule.start(WARM_UP, GAP);
-      // Arrivals go on past the last fault, so the final topology is read under load too.
-      var faultsAndTail =
-          faults.thenRunAsync(
-              () -> {}, CompletableFuture.delayedExecutor(TAIL.toMillis(), MILLISECONDS));
-      register.run(
-          settings.chains(), WRITES, 1_000_000L / settings.chainsPerSecond(), faultsAndTail);
-      List<FaultSchedule.Applied> applied = faults.join();
-      List<Operation> history = register.audit();
-      Checker.Verdict verdict =
-          Checker.check(
-              history,
-              READ_DEADLINE,
-              outcomes(
-                  demo.codec(),
-                  GtidSet.parse(topology.source().gtidExecuted()),
-                  register.committedOn(
-                      () -> topology.source().openConnection(),
-                      "`" + demo.database() + "`.orders")));
-
-      double beforeFailover = (failoverAt.get() - started) / 1e9;
-      long readsBeforeFailover =
-          history.stream()
-              .filter(op -> op.kind() == Kind.READ && op.started() < failoverAt.get())
-              .count();
-      long promoted = promotedAt.get();
-      long writesAfterFailover =
-          history.stream().filter(op -> op.acknowledged() && op.started() > promoted).count();
-      return new Report(
+      Ran ran = drive(settings, demo, schedule(settings, cycle, failovers));
+      return report(
           settings,
           server,
-          verdict,
           control,
-          applied,
-          byFault(history, applied),
-          Duration.ofNanos(System.nanoTime() - begun),
-          history.size(),
-          history.stream().mapToLong(Operation::chain).distinct().count(),
-          (selectsAtFailover.get() - selectsBefore) / beforeFailover,
-          readsBeforeFailover / beforeFailover,
-          writesAfterFailover,
-          longSessionWrites(history),
-          history.stream().filter(CausalRegister::cachedRead).count(),
-          history.stream()
-              .filter(op -> op.client() == Operation.Client.SESSION && op.servedRead())
-              .count(),
-          demo.openInView(),
-          register.toldScopeUnrecorded());
+          ran,
+          new Failover(failoverAt.get(), promotedAt.get(), selectsAtFailover.get() - selectsBefore),
+          GtidSet.parse(topology.source().gtidExecuted()),
+          () -> topology.source().openConnection(),
+          "`" + demo.database() + "`.orders",
+          demo,
+          begun);
     }
+  }
+
+  /**
+   * The schedule of a run: {@code cycle} as many times as the workload leaves room for, then {@code
+   * failovers}.
+   */
+  static FaultSchedule schedule(Settings settings, FaultSchedule cycle, FaultSchedule failovers) {
+    Duration room =
+        settings.workload().minus(WARM_UP).minus(TAIL).minus(failovers.length(Duration.ZERO, GAP));
+    long cycles = Math.max(1, room.toMillis() / cycle.length(Duration.ZERO, GAP).toMillis());
+    FaultSchedule schedule = new FaultSchedule();
+    for (int i = 0; i < cycles; i++) {
+      schedule.then(cycle);
+    }
+    return schedule.then(failovers);
+  }
+
+  /** What the workload did while the faults ran. */
+  record Ran(
+      CausalRegister register,
+      List<FaultSchedule.Applied> applied,
+      List<Operation> history,
+      long started) {}
+
+  /** Runs the workload through {@code demo} while {@code schedule} applies its faults. */
+  static Ran drive(Settings settings, Demo demo, FaultSchedule schedule) {
+    CausalRegister register =
+        new CausalRegister(demo.firstUrl(), demo.secondUrl(), true, "run")
+            .withLongSessions(LONG_SESSIONS, LONG_SESSION_WRITES);
+    long started = System.nanoTime();
+    var faults = schedule.start(WARM_UP, GAP);
+    // Arrivals go on past the last fault, so the final topology is read under load too.
+    var faultsAndTail =
+        faults.thenRunAsync(
+            () -> {}, CompletableFuture.delayedExecutor(TAIL.toMillis(), MILLISECONDS));
+    register.run(settings.chains(), WRITES, 1_000_000L / settings.chainsPerSecond(), faultsAndTail);
+    List<FaultSchedule.Applied> applied = faults.join();
+    return new Ran(register, applied, register.audit(), started);
+  }
+
+  /**
+   * When the first failover began and its promotion ended ({@link System#nanoTime}), and the
+   * SELECTs the source ran before it (NaN where not counted).
+   */
+  record Failover(long began, long promoted, double sourceSelects) {}
+
+  /**
+   * Checks the history of {@code ran} and reports: {@code survived} is what the final source holds,
+   * {@code source} connects to it to read back the writes answered as failures in {@code table}.
+   */
+  static Report report(
+      Settings settings,
+      String server,
+      Checker.Verdict control,
+      Ran ran,
+      Failover failover,
+      GtidSet survived,
+      CausalRegister.Source source,
+      String table,
+      Demo demo,
+      long begun) {
+    List<Operation> history = ran.history();
+    Checker.Verdict verdict =
+        Checker.check(
+            history,
+            READ_DEADLINE,
+            outcomes(demo.codec(), survived, ran.register().committedOn(source, table)));
+    long failoverAt = failover.began();
+    double beforeFailover = (failoverAt - ran.started()) / 1e9;
+    long readsBeforeFailover =
+        history.stream().filter(op -> op.kind() == Kind.READ && op.started() < failoverAt).count();
+    return new Report(
+        settings,
+        server,
+        verdict,
+        control,
+        ran.applied(),
+        byFault(history, ran.applied()),
+        Duration.ofNanos(System.nanoTime() - begun),
+        history.size(),
+        history.stream().mapToLong(Operation::chain).distinct().count(),
+        failover.sourceSelects() / beforeFailover,
+        readsBeforeFailover / beforeFailover,
+        history.stream()
+            .filter(op -> op.acknowledged() && op.started() > failover.promoted())
+            .count(),
+        longSessionWrites(history),
+        history.stream().filter(CausalRegister::cachedRead).count(),
+        history.stream()
+            .filter(op -> op.client() == Operation.Client.SESSION && op.servedRead())
+            .count(),
+        demo.openInView(),
+        ran.register().toldScopeUnrecorded());
   }
 
   /** The operations begun while each kind of fault held, in the order the faults first came. */
@@ -605,12 +647,16 @@ final class ReliabilityRun {
     new CausalRegister(demo.firstUrl(), demo.secondUrl(), true, "warm-up").run(20, WRITES, 50_000);
   }
 
-  /** The workload reading the replicas directly while both lag: it must be caught stale. */
-  private static Checker.Verdict control(MySqlTopology topology, Demo demo) {
+  /**
+   * The workload reading the replicas directly while each lags by {@code lag}: it must be caught
+   * stale.
+   */
+  static <N> Checker.Verdict control(
+      Demo demo, List<N> replicas, BiFunction<N, Duration, ReplicationLag> lag) {
     List<ReplicationLag> lags = new ArrayList<>();
     try {
-      for (MySqlNode replica : topology.replicas()) {
-        lags.add(ReplicationLag.start(replica, ms(300), ms(50)));
+      for (N replica : replicas) {
+        lags.add(lag.apply(replica, ms(300)));
       }
       List<Operation> history =
           new CausalRegister(demo.firstUrl(), demo.secondUrl(), false, "control")
