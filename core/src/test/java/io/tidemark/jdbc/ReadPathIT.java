@@ -476,18 +476,19 @@ class ReadPathIT {
   @Test
   void delayedReplicaServesEveryReadFreshWithinFourSeconds() throws Exception {
     replica.delayApplier(Duration.ofSeconds(1));
-    ExecutorService clients = Executors.newFixedThreadPool(5);
+    // Each read waits about 2 s: ten clients of five reads each keep this test to about 10 s.
+    ExecutorService clients = Executors.newFixedThreadPool(10);
     try {
       ConsistentReader reader = reader(ReadPolicy.FAIL);
       List<Future<List<ExecutionRecord>>> runs = new ArrayList<>();
-      for (int client = 0; client < 5; client++) {
-        runs.add(clients.submit(() -> writeThenRead(reader, 20)));
+      for (int client = 0; client < 10; client++) {
+        runs.add(clients.submit(() -> writeThenRead(reader, 5)));
       }
       List<ExecutionRecord> records = new ArrayList<>();
       for (Future<List<ExecutionRecord>> run : runs) {
         records.addAll(run.get(120, TimeUnit.SECONDS));
       }
-      assertThat(records).hasSize(100);
+      assertThat(records).hasSize(50);
       long[] elapsed = records.stream().mapToLong(r -> r.elapsed().toMillis()).sorted().toArray();
       System.out.printf(
           "figures: reads right after writes on a replica delayed 1 s: p50 %d ms, max %d ms%n",
