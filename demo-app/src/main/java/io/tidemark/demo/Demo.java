@@ -141,6 +141,25 @@ final class Demo implements AutoCloseable {
    */
   static Demo start(
       PostgresTopology topology, RedisServer redis, int firstPort, Map<String, Object> overrides) {
+    return start(topology, redis, firstPort, overrides, false);
+  }
+
+  /**
+   * As {@link #start(PostgresTopology, RedisServer, int, Map)}, each instance reaching every
+   * PostgreSQL node and Redis through a {@link io.tidemark.testkit.FaultLink} of its own, named
+   * {@value #FIRST} or {@value #SECOND}, for network faults between one instance and one server.
+   */
+  static Demo startLinked(
+      PostgresTopology topology, RedisServer redis, Map<String, Object> overrides) {
+    return start(topology, redis, 0, overrides, true);
+  }
+
+  private static Demo start(
+      PostgresTopology topology,
+      RedisServer redis,
+      int firstPort,
+      Map<String, Object> overrides,
+      boolean linked) {
     String db = topology.createDatabase("demo");
     PostgresNode primary = topology.primary();
     try (Connection c =
@@ -155,15 +174,9 @@ final class Demo implements AutoCloseable {
       throw new IllegalStateException("creating the demo's table on " + primary, e);
     }
     topology.awaitStandbysCaughtUp(Duration.ofSeconds(30));
-    Map<String, Object> servers = new LinkedHashMap<>();
-    servers.put("spring.datasource.url", primary.jdbcUrl(db));
-    for (int i = 0; i < topology.standbys().size(); i++) {
-      servers.put("tidemark.replicas[" + i + "].url", topology.standbys().get(i).jdbcUrl(db));
-    }
-    servers.put("tidemark.scope.redis-uri", redis.uri());
     return start(
-        servers,
-        servers,
+        servers(topology, redis, db, linked ? FIRST : null),
+        servers(topology, redis, db, linked ? SECOND : null),
         shared(primary.user(), primary.password(), overrides),
         firstPort,
         db,
@@ -228,6 +241,21 @@ final class Demo implements AutoCloseable {
   }
 
   private static String url(MySqlNode node, String db, @Nullable String link) {
+    return link == null ? node.jdbcUrl(db) : node.jdbcUrlThrough(link, db);
+  }
+
+  private static Map<String, Object> servers(
+      PostgresTopology topology, RedisServer redis, String db, @Nullable String link) {
+    Map<String, Object> servers = new LinkedHashMap<>();
+    servers.put("spring.datasource.url", url(topology.primary(), db, link));
+    for (int i = 0; i < topology.standbys().size(); i++) {
+      servers.put("tidemark.replicas[" + i + "].url", url(topology.standbys().get(i), db, link));
+    }
+    servers.put("tidemark.scope.redis-uri", link == null ? redis.uri() : redis.uriThrough(link));
+    return servers;
+  }
+
+  private static String url(PostgresNode node, String db, @Nullable String link) {
     return link == null ? node.jdbcUrl(db) : node.jdbcUrlThrough(link, db);
   }
 

@@ -19,9 +19,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The reliability run on PostgreSQL: the same workload, instances and checker as {@link
  * ReliabilityRun}, on a primary and two hot standbys, under the faults a standby has (replay
- * paused, receiver stopped, frozen, killed), Redis killed, exhausted replica pools, a drifting
- * clock, and a failover with the primary killed. Network faults between one instance and one server
- * are MySQL's run's only: the testkit's links carry MySQL and Redis.
+ * paused, receiver stopped, frozen, killed), Redis killed, exhausted replica pools, the network
+ * faults of MySQL's run between one instance and one server, a drifting clock, and a failover with
+ * the primary killed.
  */
 final class PostgresReliabilityRun {
 
@@ -33,7 +33,7 @@ final class PostgresReliabilityRun {
     long begun = System.nanoTime();
     try (PostgresTopology topology = PostgresTopology.builder().standbys(2).start();
         RedisServer redis = RedisServer.startPersistent();
-        Demo demo = Demo.start(topology, redis, 0, ReliabilityRun.instanceSettings(LOG))) {
+        Demo demo = Demo.startLinked(topology, redis, ReliabilityRun.instanceSettings(LOG))) {
       Checker.Verdict control =
           ReliabilityRun.control(
               demo, topology.standbys(), (s, held) -> ReplicationLag.start(s, held, ms(50)));
@@ -62,7 +62,20 @@ final class PostgresReliabilityRun {
           ReliabilityRun.drive(
               settings,
               demo,
-              ReliabilityRun.schedule(settings, cycle(first, second, redis, demo), failover));
+              ReliabilityRun.schedule(
+                  settings,
+                  cycle(first, second, redis)
+                      .then(
+                          ReliabilityRun.network(
+                              new ReliabilityRun.Linked(
+                                  topology.primary().name(), topology.primary()::link),
+                              new ReliabilityRun.Linked(first.name(), first::link),
+                              new ReliabilityRun.Linked(second.name(), second::link),
+                              new ReliabilityRun.Held(
+                                  "its replay paused", first::pauseReplay, first::resumeReplay),
+                              redis,
+                              demo)),
+                  failover));
       PostgresNode primary = topology.primary();
       CausalRegister.Source source =
           () ->
@@ -92,8 +105,7 @@ final class PostgresReliabilityRun {
   }
 
   /** The faults that leave the topology as it was, one after another. */
-  private static FaultSchedule cycle(
-      PostgresNode first, PostgresNode second, RedisServer redis, Demo demo) {
+  private static FaultSchedule cycle(PostgresNode first, PostgresNode second, RedisServer redis) {
     AtomicReference<@Nullable ReplicationLag> spikes = new AtomicReference<>();
     return new FaultSchedule()
         .then("standby1 replay paused 2.5 s", first::pauseReplay, first::resumeReplay, ms(2_500))
@@ -132,11 +144,6 @@ final class PostgresReliabilityRun {
               first.resumeReplay();
               second.resumeReplay();
             },
-            Duration.ofSeconds(2))
-        .then(
-            "instance2's clock 40 s ahead 2 s (past the 30 s skew: its tokens from the future)",
-            () -> demo.tokenClock(Demo.SECOND).skew(Duration.ofSeconds(40)),
-            () -> demo.tokenClock(Demo.SECOND).skew(Duration.ZERO),
             Duration.ofSeconds(2));
   }
 }

@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
 
 import io.tidemark.GtidSet;
 import io.tidemark.demo.Operation.Kind;
+import io.tidemark.testkit.FaultLink;
 import io.tidemark.testkit.FaultLink.Direction;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
@@ -332,7 +333,15 @@ final class ReliabilityRun {
                   Duration.ofSeconds(1));
       String server = "MySQL " + source.queryString("SELECT VERSION()");
       FaultSchedule cycle =
-          cycle(first, second, redis).then(network(source, first, second, redis, demo));
+          cycle(first, second, redis)
+              .then(
+                  network(
+                      new Linked(source.name(), source::link),
+                      new Linked(first.name(), first::link),
+                      new Linked(second.name(), second::link),
+                      new Held("its applier paused", first::pauseApplier, first::resumeApplier),
+                      redis,
+                      demo));
       Ran ran = drive(settings, demo, schedule(settings, cycle, failovers));
       return report(
           settings,
@@ -544,30 +553,42 @@ final class ReliabilityRun {
             Duration.ofSeconds(2));
   }
 
+  /** A server as the network faults see it: its name, and the instances' links to it. */
+  record Linked(String name, Function<String, FaultLink> link) {}
+
+  /** How a replica's replication is held while an instance is cut from it, and said so. */
+  record Held(String what, Runnable hold, Runnable release) {}
+
   /**
    * Faults of the network between one instance and one server, made by the links each instance
    * reaches the servers through ({@link Demo#startLinked}), and a drifting instance clock.
    */
-  private static FaultSchedule network(
-      MySqlNode source, MySqlNode first, MySqlNode second, RedisServer redis, Demo demo) {
+  static FaultSchedule network(
+      Linked source, Linked first, Linked second, Held firstHeld, RedisServer redis, Demo demo) {
     AtomicReference<@Nullable Repeated> resets = new AtomicReference<>();
     return new FaultSchedule()
         .then(
-            "instance1 cut from replica1 2 s while reads wait on it (its applier paused)",
+            "instance1 cut from "
+                + first.name()
+                + " 2 s while reads wait on it ("
+                + firstHeld.what()
+                + ")",
             () -> {
-              first.pauseApplier();
-              first.link(Demo.FIRST).partition();
+              firstHeld.hold().run();
+              first.link().apply(Demo.FIRST).partition();
             },
             () -> {
-              first.link(Demo.FIRST).heal();
-              first.resumeApplier();
+              first.link().apply(Demo.FIRST).heal();
+              firstHeld.release().run();
             },
             Duration.ofSeconds(2))
         .then(
-            "instance1 cut from the source during commits: answers dropped 1 s, then its"
-                + " connections reset (outcomes unknown)",
-            () -> source.link(Demo.FIRST).drop(Direction.DOWNSTREAM),
-            () -> source.link(Demo.FIRST).resetConnections().heal(),
+            "instance1 cut from the "
+                + source.name()
+                + " during commits: answers dropped 1 s, then its connections reset (outcomes"
+                + " unknown)",
+            () -> source.link().apply(Demo.FIRST).drop(Direction.DOWNSTREAM),
+            () -> source.link().apply(Demo.FIRST).resetConnections().heal(),
             Duration.ofSeconds(1))
         .then(
             "instance2 cut from Redis 2 s (scopes unknown)",
@@ -575,38 +596,43 @@ final class ReliabilityRun {
             () -> redis.link(Demo.SECOND).heal(),
             Duration.ofSeconds(2))
         .then(
-            "replica1 answers 200 ms late (jitter 50 ms) to both instances 3 s",
+            first.name() + " answers 200 ms late (jitter 50 ms) to both instances 3 s",
             () -> {
               for (String instance : List.of(Demo.FIRST, Demo.SECOND)) {
-                first.link(instance).latency(Direction.DOWNSTREAM, ms(200), ms(50));
+                first.link().apply(instance).latency(Direction.DOWNSTREAM, ms(200), ms(50));
               }
             },
             () -> {
-              first.link(Demo.FIRST).heal();
-              first.link(Demo.SECOND).heal();
+              first.link().apply(Demo.FIRST).heal();
+              first.link().apply(Demo.SECOND).heal();
             },
             Duration.ofSeconds(3))
         .then(
-            "replica2 black-holed for both instances 2 s (bytes held, connections accepted)",
+            second.name()
+                + " black-holed for both instances 2 s (bytes held, connections accepted)",
             () -> {
-              second.link(Demo.FIRST).blackHole(Direction.BOTH);
-              second.link(Demo.SECOND).blackHole(Direction.BOTH);
+              second.link().apply(Demo.FIRST).blackHole(Direction.BOTH);
+              second.link().apply(Demo.SECOND).blackHole(Direction.BOTH);
             },
             () -> {
-              second.link(Demo.FIRST).heal();
-              second.link(Demo.SECOND).heal();
+              second.link().apply(Demo.FIRST).heal();
+              second.link().apply(Demo.SECOND).heal();
             },
             Duration.ofSeconds(2))
         .then(
-            "instance1's connections to replica1 and the source reset every 250 ms for 2 s",
+            "instance1's connections to "
+                + first.name()
+                + " and the "
+                + source.name()
+                + " reset every 250 ms for 2 s",
             () ->
                 resets.set(
                     Repeated.every(
                         ms(250),
                         "connection-resets",
                         () -> {
-                          first.link(Demo.FIRST).resetConnections();
-                          source.link(Demo.FIRST).resetConnections();
+                          first.link().apply(Demo.FIRST).resetConnections();
+                          source.link().apply(Demo.FIRST).resetConnections();
                         })),
             () -> Objects.requireNonNull(resets.getAndSet(null)).close(),
             Duration.ofSeconds(2))

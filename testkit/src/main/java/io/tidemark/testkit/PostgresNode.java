@@ -31,12 +31,14 @@ public final class PostgresNode {
 
   private final String name;
   private final PostgresServerProcess process;
+  private final FaultLinks links;
   private volatile Role role;
   private volatile String primaryConninfo = "";
 
   PostgresNode(String name, PostgresServerProcess process, Role role) {
     this.name = name;
     this.process = process;
+    this.links = new FaultLinks(HOST, process.port());
     this.role = role;
   }
 
@@ -73,7 +75,25 @@ public final class PostgresNode {
 
   /** JDBC URL of {@code database}. */
   public String jdbcUrl(String database) {
-    return "jdbc:postgresql://" + HOST + ":" + port() + "/" + database + "?connectTimeout=5";
+    return url(port(), database);
+  }
+
+  private static String url(int port, String database) {
+    return "jdbc:postgresql://" + HOST + ":" + port + "/" + database + "?connectTimeout=5";
+  }
+
+  /**
+   * The {@link FaultLink} named {@code name} to this server, opened on first use and closed with
+   * the topology. It outlives a {@link #kill()} and {@link #restart()}, which keep the port.
+   * Streaming replication never goes through a link.
+   */
+  public FaultLink link(String name) {
+    return links.named(name);
+  }
+
+  /** JDBC URL of {@code database} through the {@link #link(String) link} named {@code link}. */
+  public String jdbcUrlThrough(String link, String database) {
+    return url(link(link).port(), database);
   }
 
   /** Runs statements in order on one connection, in autocommit mode. */
@@ -241,6 +261,10 @@ public final class PostgresNode {
 
   private Connection connect() throws SQLException {
     return DriverManager.getConnection(jdbcUrl() + "&socketTimeout=120", user(), password());
+  }
+
+  void closeLinks() {
+    links.closeAll();
   }
 
   @Override

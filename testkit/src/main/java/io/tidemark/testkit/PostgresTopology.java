@@ -207,6 +207,7 @@ public final class PostgresTopology implements AutoCloseable {
     closed = true;
     ProcessReaper.forget(this);
     for (PostgresNode node : nodes) {
+      node.closeLinks();
       node.process().kill();
     }
     FileTrees.deleteRecursively(home);

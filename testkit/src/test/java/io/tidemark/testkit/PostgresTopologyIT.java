@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.testkit.PostgresNode.Role;
+import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -129,6 +132,41 @@ class PostgresTopologyIT {
 
   @Test
   @Order(6)
+  void aLinkCarriesQueriesAndItsFaultsButNotStreaming() throws SQLException {
+    PostgresNode standby = topology.standby();
+    FaultLink link = standby.link("client");
+    String url = standby.jdbcUrlThrough("client", "postgres");
+    try (Connection connection =
+        DriverManager.getConnection(url + "&socketTimeout=1", standby.user(), "")) {
+      assertThat(url).doesNotContain(":" + standby.port() + "/");
+      assertThat(select1(connection)).isEqualTo(1);
+
+      link.partition();
+      assertThatThrownBy(() -> select1(connection)).isInstanceOf(SQLException.class);
+      topology.primary().execute("CREATE TABLE while_partitioned (id int)");
+      assertThat(standby.awaitLsn(topology.primary().walLsn(), Duration.ofSeconds(10)))
+          .as("streaming does not go through the link")
+          .isTrue();
+    } finally {
+      link.heal();
+    }
+    try (Connection connection = DriverManager.getConnection(url, standby.user(), "")) {
+      assertThat(select1(connection)).isEqualTo(1);
+    } finally {
+      link.close();
+    }
+  }
+
+  private static int select1(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery("SELECT 1")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  @Test
+  @Order(7)
   void promotingAStandbyStartsANewTimelineTheOtherFollows() {
     PostgresNode former = topology.primary();
     PostgresNode promoted = topology.standbys().get(1);
