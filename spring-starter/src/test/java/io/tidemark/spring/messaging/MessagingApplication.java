@@ -63,7 +63,9 @@ class MessagingApplication {
     void publishWithHeader(String payload, String header);
   }
 
-  /** Starts one instance on {@code db} with {@code broker}'s configuration and properties. */
+  /**
+   * Starts one instance on {@code replication} with {@code broker}'s configuration and properties.
+   */
   static ConfigurableApplicationContext start(
       Replication replication, Class<?> broker, String... extra) {
     Map<String, Object> properties = new TreeMap<>();
