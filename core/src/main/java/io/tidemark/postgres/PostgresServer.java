@@ -50,7 +50,8 @@ public final class PostgresServer {
                || '@' || (extract(epoch FROM pg_postmaster_start_time()) * 1000)::bigint,
              current_setting('wal_block_size')::int,
              (SELECT setting::bigint FROM pg_settings WHERE name = 'wal_segment_size'),
-             has_function_privilege('pg_catalog.pg_read_file(text)', 'EXECUTE')
+             has_function_privilege('pg_catalog.pg_read_file(text)', 'EXECUTE'),
+             quote_ident(current_user), current_database()
         FROM pg_control_system()""";
 
   private static final String STATE =
@@ -70,7 +71,13 @@ public final class PostgresServer {
 
   /** What {@link #IDENTITY} tells. */
   private record Identity(
-      long systemId, String id, int blockSize, long segmentSize, boolean historiesReadable) {}
+      long systemId,
+      String id,
+      int blockSize,
+      long segmentSize,
+      boolean historiesReadable,
+      String role,
+      String database) {}
 
   /** By physical connection, weakly: a pool's connections are asked once each. */
   private static final Map<Connection, Identity> IDENTITIES =
@@ -82,7 +89,7 @@ public final class PostgresServer {
    */
   private static final ConcurrentMap<UUID, List<WalPosition>> HISTORIES = new ConcurrentHashMap<>();
 
-  private final String id;
+  private final Identity identity;
   private final boolean standby;
   private final @Nullable WalPosition position;
   private final List<WalPosition> switches;
@@ -91,10 +98,9 @@ public final class PostgresServer {
   private final boolean receiverHidden;
   private final long flushed;
   private final boolean synchronousCommit;
-  private final boolean historiesReadable;
 
   private PostgresServer(
-      String id,
+      Identity identity,
       boolean standby,
       @Nullable WalPosition position,
       List<WalPosition> switches,
@@ -102,9 +108,8 @@ public final class PostgresServer {
       boolean replayPaused,
       boolean receiverHidden,
       long flushed,
-      boolean synchronousCommit,
-      boolean historiesReadable) {
-    this.id = id;
+      boolean synchronousCommit) {
+    this.identity = identity;
     this.standby = standby;
     this.position = position;
     this.switches = switches;
@@ -113,7 +118,6 @@ public final class PostgresServer {
     this.receiverHidden = receiverHidden;
     this.flushed = flushed;
     this.synchronousCommit = synchronousCommit;
-    this.historiesReadable = historiesReadable;
   }
 
   /** Reads the server behind {@code connection}: one round trip, two on a new connection. */
@@ -143,7 +147,7 @@ public final class PostgresServer {
         switches = switches(connection, position);
       }
       return new PostgresServer(
-          identity.id(),
+          identity,
           standby,
           position,
           switches,
@@ -151,8 +155,7 @@ public final class PostgresServer {
           replayPaused,
           receiverHidden,
           flushed,
-          synchronousCommit,
-          identity.historiesReadable());
+          synchronousCommit);
     }
   }
 
@@ -179,7 +182,13 @@ public final class PostgresServer {
       rs.next();
       read =
           new Identity(
-              rs.getLong(1), rs.getString(2), rs.getInt(3), rs.getLong(4), rs.getBoolean(5));
+              rs.getLong(1),
+              rs.getString(2),
+              rs.getInt(3),
+              rs.getLong(4),
+              rs.getBoolean(5),
+              rs.getString(6),
+              rs.getString(7));
     }
     IDENTITIES.put(physical, read);
     return read;
@@ -187,7 +196,7 @@ public final class PostgresServer {
 
   /** Who the server is: address, port and start time, as it sees them. */
   public String id() {
-    return id;
+    return identity.id();
   }
 
   /** Whether the server is a standby (in recovery). */
@@ -215,7 +224,28 @@ public final class PostgresServer {
    * without which tokens written before a failover are refused after it.
    */
   public boolean historiesReadable() {
-    return historiesReadable;
+    return identity.historiesReadable();
+  }
+
+  /**
+   * The statements that give the connection's role what {@link #receiverHidden} and {@link
+   * #historiesReadable} find it lacks; the second in the database the role connects to, since each
+   * database has its own {@code pg_read_file}. Empty when it lacks nothing.
+   */
+  public List<String> grants() {
+    List<String> grants = new ArrayList<>();
+    if (receiverHidden) {
+      grants.add("GRANT pg_monitor TO " + identity.role() + ";");
+    }
+    if (!identity.historiesReadable()) {
+      grants.add("GRANT EXECUTE ON FUNCTION pg_read_file(text) TO " + identity.role() + ";");
+    }
+    return grants;
+  }
+
+  /** The database the connection is in: where a grant on a function must be run. */
+  public String database() {
+    return identity.database();
   }
 
   /**

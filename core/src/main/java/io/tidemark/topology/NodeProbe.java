@@ -25,6 +25,17 @@ import org.jspecify.annotations.Nullable;
 final class NodeProbe {
 
   private static final int ACCESS_DENIED = 1045;
+
+  /** MySQL's "SELECT command denied to user ... for table ...". */
+  private static final int TABLE_ACCESS_DENIED = 1142;
+
+  /** What the MySQL probe reads besides global variables, which a user needs SELECT on. */
+  private static final List<String> REPLICATION_TABLES =
+      List.of(
+          "replication_connection_status",
+          "replication_applier_status",
+          "replication_applier_status_by_worker");
+
   private static final String CHANNEL = " WHERE CHANNEL_NAME = ''";
   private static final String QUERY =
       "SELECT @@GLOBAL.server_uuid, @@GLOBAL.read_only, @@GLOBAL.gtid_mode,"
@@ -79,8 +90,8 @@ final class NodeProbe {
    * a replica is and which of its own transactions the source lacks.
    */
   synchronized NodeState probe(SourceTimeline timeline) {
+    Connection c = connection;
     try {
-      Connection c = connection;
       if (c == null || c.isClosed()) {
         c = DriverManager.getConnection(url, config.user(), config.password());
         connection = c;
@@ -97,6 +108,9 @@ final class NodeProbe {
         return read(rs, timeline);
       }
     } catch (SQLException e) {
+      if (!postgres && c != null && e.getErrorCode() == TABLE_ACCESS_DENIED) {
+        return privilegesMissing(c, e);
+      }
       close();
       boolean refused =
           postgres
@@ -110,6 +124,62 @@ final class NodeProbe {
       close();
       return NodeState.failed(
           config.name(), Availability.UNREACHABLE, "its probe answer could not be read: " + e);
+    }
+  }
+
+  /**
+   * A MySQL user granted the application's data only may not read performance_schema's replication
+   * tables: which of them it lacks, as the statements that grant them to its account.
+   */
+  private NodeState privilegesMissing(Connection c, SQLException denied) {
+    try {
+      String account = mySqlAccount(c);
+      List<String> grants = new ArrayList<>();
+      for (String table : REPLICATION_TABLES) {
+        if (!readable(c, "performance_schema." + table)) {
+          grants.add("GRANT SELECT ON performance_schema." + table + " TO " + account + ";");
+        }
+      }
+      return NodeState.failed(
+          config.name(),
+          Availability.PRIVILEGES_MISSING,
+          "its user "
+              + account
+              + " may not read the replication state Tidemark probes: "
+              + denied.getMessage(),
+          grants);
+    } catch (SQLException e) {
+      close();
+      return NodeState.failed(config.name(), Availability.PRIVILEGES_MISSING, denied.getMessage());
+    }
+  }
+
+  /** {@code CURRENT_USER()} as an account name in a statement: {@code 'user'@'host'}. */
+  private static String mySqlAccount(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT CURRENT_USER()")) {
+      rs.next();
+      String account = rs.getString(1);
+      int at = account.lastIndexOf('@');
+      return at < 0
+          ? quoted(account)
+          : quoted(account.substring(0, at)) + "@" + quoted(account.substring(at + 1));
+    }
+  }
+
+  private static String quoted(String name) {
+    return "'" + name.replace("\\", "\\\\").replace("'", "''") + "'";
+  }
+
+  private static boolean readable(Connection c, String table) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT 1 FROM " + table + " LIMIT 0")) {
+      return true;
+    } catch (SQLException e) {
+      if (e.getErrorCode() == TABLE_ACCESS_DENIED) {
+        return false;
+      }
+      throw e;
     }
   }
 
@@ -137,6 +207,7 @@ final class NodeProbe {
         config.name(),
         Availability.AVAILABLE,
         "",
+        List.of(),
         uuid,
         writable,
         superReadOnly,
@@ -156,6 +227,7 @@ final class NodeProbe {
         config.name(),
         Availability.AVAILABLE,
         postgresProblems(server),
+        server.grants(),
         server.id(),
         !standby,
         false,
@@ -168,19 +240,19 @@ final class NodeProbe {
         standby ? timeline.lagOf(executed) : Duration.ZERO);
   }
 
-  /** What the role lacks on this node, in words that say what to grant; empty when nothing. */
+  /** What the role lacks on this node, and what it costs; empty when nothing. */
   private static String postgresProblems(PostgresServer server) {
     List<String> problems = new ArrayList<>();
     if (server.receiverHidden()) {
       problems.add(
           "its WAL receiver is hidden from this role, so the standby counts as having replayed"
-              + " nothing (GRANT pg_monitor TO the role)");
+              + " nothing");
     }
     if (!server.historiesReadable()) {
       problems.add(
-          "this role cannot read timeline histories, so tokens written before a failover would"
-              + " be refused after it (GRANT EXECUTE ON FUNCTION pg_read_file(text) TO the role, in"
-              + " the database it connects to)");
+          "this role cannot read timeline histories in database "
+              + server.database()
+              + ", so tokens written before a failover would be refused after it");
     }
     return String.join("; ", problems);
   }

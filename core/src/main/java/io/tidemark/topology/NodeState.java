@@ -3,6 +3,7 @@ package io.tidemark.topology;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -12,6 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param name the node's configured name
  * @param availability whether it answered, and if not why
  * @param detail the probe's error, or empty
+ * @param grants statements that give the node's user what the probe found it lacks, each a whole
+ *     statement for an administrator to run on the source (grants replicate); empty when nothing
  * @param serverUuid its {@code server_uuid} (PostgreSQL: address, port and start time as the server
  *     sees them), or {@code null} when never reached
  * @param writable whether it accepts writes ({@code read_only} off)
@@ -31,6 +34,7 @@ public record NodeState(
     String name,
     Availability availability,
     String detail,
+    List<String> grants,
     @Nullable String serverUuid,
     boolean writable,
     boolean superReadOnly,
@@ -42,12 +46,21 @@ public record NodeState(
     Set<String> filteredTables,
     Duration lag) {
 
+  public NodeState {
+    grants = List.copyOf(grants);
+  }
+
   /** Whether the node answered its probe, and if not, why. */
   public enum Availability {
     /** Answered its last probe. */
     AVAILABLE,
     /** Refused the probe's credentials: a configuration error, never treated as healthy. */
     AUTH_FAILED,
+    /**
+     * Accepted the login but refused what the probe reads: its user lacks privileges, which {@link
+     * NodeState#grants} gives. A configuration error, never treated as healthy.
+     */
+    PRIVILEGES_MISSING,
     /** Did not answer within the probe's timeouts, or the connection failed. */
     UNREACHABLE,
     /** Not probed yet. */
@@ -60,10 +73,17 @@ public record NodeState(
 
   /** A node whose probe failed, as {@code availability} and {@code detail} say: nothing known. */
   public static NodeState failed(String name, Availability availability, String detail) {
+    return failed(name, availability, detail, List.of());
+  }
+
+  /** A node whose user lacks privileges: nothing known but the {@code grants} that would help. */
+  static NodeState failed(
+      String name, Availability availability, String detail, List<String> grants) {
     return new NodeState(
         name,
         availability,
         detail,
+        grants,
         null,
         false,
         false,

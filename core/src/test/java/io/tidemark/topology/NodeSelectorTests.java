@@ -136,6 +136,7 @@ class NodeSelectorTests {
         name,
         Availability.AVAILABLE,
         "",
+        List.of(),
         writable ? SOURCE_UUID : "cccccccc-cccc-cccc-cccc-cccccccccccc",
         writable,
         !writable,

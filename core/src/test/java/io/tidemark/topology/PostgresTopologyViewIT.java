@@ -128,7 +128,7 @@ class PostgresTopologyViewIT {
 
   @Test
   @Order(3)
-  void aRoleWithoutTheGrantsTidemarkNeedsIsNamedInTheNodesDetail() {
+  void aRoleWithoutTheGrantsTidemarkNeedsGetsTheStatementsThatGrantThem() {
     primary.execute("CREATE ROLE bare LOGIN");
     topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
     try (TopologyView probes =
@@ -139,8 +139,11 @@ class PostgresTopologyViewIT {
 
       assertThat(state.available()).isTrue();
       assertThat(state.detail())
-          .contains("GRANT pg_monitor TO the role")
-          .contains("GRANT EXECUTE ON FUNCTION pg_read_file(text) TO the role");
+          .contains("WAL receiver is hidden from this role")
+          .contains("cannot read timeline histories in database postgres");
+      assertThat(state.grants())
+          .containsExactly(
+              "GRANT pg_monitor TO bare;", "GRANT EXECUTE ON FUNCTION pg_read_file(text) TO bare;");
       assertThat(state.gtidExecuted().isEmpty()).isTrue();
     }
   }

@@ -134,6 +134,38 @@ class TopologyViewIT {
     }
   }
 
+  /**
+   * The server fact behind it, on every version tested: a user granted data only may read the
+   * global variables but not performance_schema's replication tables (error 1142).
+   */
+  @Test
+  void aUserGrantedDataOnlyIsReportedWithTheGrantsItLacks() {
+    source.execute(
+        "CREATE USER 'data_only'@'%' IDENTIFIED BY 'data-only'",
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON shop.* TO 'data_only'@'%'",
+        "GRANT SELECT ON performance_schema.replication_applier_status TO 'data_only'@'%'");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    List<NodeConfig> nodes =
+        List.of(new NodeConfig("replica1", replica1.jdbcUrl(), "data_only", "data-only"));
+    try (TopologyView lacking = TopologyView.builder(nodes).build()) {
+      NodeState state = lacking.start().node("replica1").orElseThrow();
+
+      assertThat(state.availability())
+          .as(state.toString())
+          .isEqualTo(Availability.PRIVILEGES_MISSING);
+      assertThat(state.readable()).isFalse();
+      assertThat(state.detail()).contains("'data_only'@'%'").contains("command denied");
+      assertThat(state.grants())
+          .containsExactly(
+              "GRANT SELECT ON performance_schema.replication_connection_status TO"
+                  + " 'data_only'@'%';",
+              "GRANT SELECT ON performance_schema.replication_applier_status_by_worker TO"
+                  + " 'data_only'@'%';");
+    } finally {
+      source.execute("DROP USER 'data_only'@'%'");
+    }
+  }
+
   @Test
   void probesCostLittle() {
     int rounds = 50;

@@ -80,6 +80,7 @@ final class TidemarkHealthIndicator implements HealthIndicator {
   private @Nullable String problem(NodeState node) {
     return switch (node.availability()) {
       case AUTH_FAILED -> "refused Tidemark's login: " + node.detail();
+      case PRIVILEGES_MISSING -> "lacks privileges: " + node.detail();
       case UNREACHABLE -> "is unreachable: " + node.detail();
       case UNKNOWN -> "has not been probed yet";
       case AVAILABLE -> availableProblem(node);
@@ -87,6 +88,9 @@ final class TidemarkHealthIndicator implements HealthIndicator {
   }
 
   private @Nullable String availableProblem(NodeState node) {
+    if (!node.grants().isEmpty()) {
+      return "lacks privileges: " + node.detail();
+    }
     if (!node.gtidModeOn()) {
       return "runs with gtid_mode not ON";
     }
@@ -118,6 +122,9 @@ final class TidemarkHealthIndicator implements HealthIndicator {
     details.put("availability", node.availability().name());
     if (!node.detail().isEmpty()) {
       details.put("detail", node.detail());
+    }
+    if (!node.grants().isEmpty()) {
+      details.put("grants", node.grants());
     }
     if (node.serverUuid() != null) {
       details.put("serverUuid", node.serverUuid());

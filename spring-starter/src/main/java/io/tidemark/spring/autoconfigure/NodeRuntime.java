@@ -12,6 +12,7 @@ import io.tidemark.topology.TopologyView;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +29,9 @@ import org.springframework.core.NestedExceptionUtils;
  * starter's own configuration (observability reads its view); not for application code.
  */
 public final class NodeRuntime implements AutoCloseable {
+
+  private static final String FAIL_FAST_OFF =
+      " To start anyway, set tidemark.topology.fail-fast=false.";
 
   private final TopologyView view;
   private final NodeSelector selector;
@@ -190,15 +194,18 @@ public final class NodeRuntime implements AutoCloseable {
   }
 
   private static void checkUsable(TopologySnapshot snapshot, TopologyView view) {
+    List<String> lacking = new ArrayList<>();
+    Set<String> grants = new LinkedHashSet<>();
     for (NodeState node : snapshot.nodes()) {
       String problem = null;
       String action = null;
       if (node.availability() == NodeState.Availability.AUTH_FAILED) {
         problem = "Node " + node.name() + " refused Tidemark's login: " + node.detail();
         action = "Check the node's username and password (tidemark.replicas[*].username/password).";
-      } else if (node.available() && !node.detail().isEmpty()) {
-        problem = "Node " + node.name() + ": " + node.detail() + ".";
-        action = "Grant the node's role what the message names.";
+      } else if (node.availability() == NodeState.Availability.PRIVILEGES_MISSING
+          || !node.grants().isEmpty()) {
+        lacking.add(node.name() + ": " + node.detail());
+        grants.addAll(node.grants());
       } else if (node.available() && !node.gtidModeOn()) {
         problem = "Node " + node.name() + " runs with gtid_mode not ON; tokens cannot be checked.";
         action =
@@ -207,9 +214,21 @@ public final class NodeRuntime implements AutoCloseable {
       }
       if (problem != null) {
         view.close();
-        throw new TidemarkStartupException(
-            problem, action + " To start anyway, set tidemark.topology.fail-fast=false.");
+        throw new TidemarkStartupException(problem, action + FAIL_FAST_OFF);
       }
+    }
+    if (!lacking.isEmpty()) {
+      view.close();
+      throw new TidemarkStartupException(
+          "Tidemark's database user lacks privileges it needs:\n  " + String.join("\n  ", lacking),
+          (grants.isEmpty()
+                  ? "Grant the node's user what the message names."
+                  : "Run as an administrator on the source (grants replicate to the replicas; on"
+                      + " PostgreSQL, connected to the application's database), then start"
+                      + " again:\n  "
+                      + String.join("\n  ", grants))
+              + "\nWhat each server needs is in Tidemark's docs/servers.md."
+              + FAIL_FAST_OFF);
     }
   }
 

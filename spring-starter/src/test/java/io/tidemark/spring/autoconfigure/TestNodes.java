@@ -3,6 +3,7 @@ package io.tidemark.spring.autoconfigure;
 import io.tidemark.GtidSet;
 import io.tidemark.topology.NodeState;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 /** Node states as a probe reports them, for tests that feed snapshots. */
@@ -18,6 +19,7 @@ public final class TestNodes {
         name,
         NodeState.Availability.AVAILABLE,
         "",
+        List.of(),
         uuid,
         true,
         false,
@@ -35,6 +37,7 @@ public final class TestNodes {
         name,
         NodeState.Availability.AVAILABLE,
         "",
+        List.of(),
         uuid,
         false,
         true,
@@ -52,6 +55,7 @@ public final class TestNodes {
         node.name(),
         node.availability(),
         node.detail(),
+        node.grants(),
         node.serverUuid(),
         node.writable(),
         node.superReadOnly(),
@@ -69,6 +73,7 @@ public final class TestNodes {
         node.name(),
         node.availability(),
         node.detail(),
+        node.grants(),
         node.serverUuid(),
         node.writable(),
         node.superReadOnly(),
@@ -86,6 +91,7 @@ public final class TestNodes {
         node.name(),
         node.availability(),
         node.detail(),
+        node.grants(),
         node.serverUuid(),
         true,
         false,

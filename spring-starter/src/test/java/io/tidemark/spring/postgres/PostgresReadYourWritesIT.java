@@ -8,6 +8,7 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import io.tidemark.topology.ExecutionHistory;
@@ -24,10 +25,13 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -40,6 +44,7 @@ import org.springframework.transaction.annotation.Transactional;
  * the standby for the write. A role without the grants Tidemark needs stops the start, saying what
  * to grant.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class PostgresReadYourWritesIT {
 
   private static final String ROLE = "shop";
@@ -107,10 +112,39 @@ class PostgresReadYourWritesIT {
   }
 
   @Test
-  void aRoleWithoutTheGrantsStopsTheStartSayingWhatToGrant() {
+  void aRoleWithoutTheGrantsStopsTheStartWithTheStatementsThatGrantIt(CapturedOutput output) {
     assertThatThrownBy(() -> run("bare").close())
-        .hasStackTraceContaining("TidemarkStartupException: Node source: this role cannot read")
-        .hasStackTraceContaining("GRANT EXECUTE ON FUNCTION pg_read_file(text) TO the role");
+        .hasRootCauseInstanceOf(TidemarkStartupException.class);
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("Tidemark's database user lacks privileges")
+        .contains("cannot read timeline histories in database " + db)
+        .contains("\n  GRANT pg_monitor TO bare;\n")
+        .contains("\n  GRANT EXECUTE ON FUNCTION pg_read_file(text) TO bare;");
+  }
+
+  @Test
+  void aRoleGrantedWhatTheStartAskedForStarts(CapturedOutput output) throws SQLException {
+    topology.primary().execute("CREATE ROLE granted LOGIN PASSWORD 'granted'");
+    topology.primary().execute("GRANT ALL ON DATABASE " + db + " TO granted");
+    assertThatThrownBy(() -> run("granted").close())
+        .hasRootCauseInstanceOf(TidemarkStartupException.class);
+    StringBuilder grants = new StringBuilder();
+    for (String line : output.toString().split("\n")) {
+      if (line.strip().startsWith("GRANT ")) {
+        grants.append(line.strip()).append('\n');
+      }
+    }
+    assertThat(grants).as("GRANT statements").isNotEmpty();
+
+    PostgresNode primary = topology.primary();
+    try (Connection c = DriverManager.getConnection(primary.jdbcUrl(db), primary.user(), "");
+        Statement s = c.createStatement()) {
+      s.execute(grants.toString());
+    }
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+
+    run("granted").close();
   }
 
   private static ConfigurableApplicationContext run(String role) {
@@ -120,7 +154,7 @@ class PostgresReadYourWritesIT {
     properties.put("spring.datasource.password", role);
     properties.put("spring.datasource.hikari.maximum-pool-size", "4");
     properties.put("tidemark.cluster", "shop");
-    properties.put("tidemark.token.secret", "a-test-secret-of-at-least-32-characters");
+    properties.put("tidemark.token.secret", "a-secret-these-tests-share-0123456789");
     properties.put("tidemark.replicas[0].name", "standby-1");
     properties.put("tidemark.replicas[0].url", topology.standby().jdbcUrl(db));
     properties.put("tidemark.topology.refresh-interval", "200ms");
