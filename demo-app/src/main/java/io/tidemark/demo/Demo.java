@@ -10,12 +10,14 @@ import io.tidemark.token.TokenCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +33,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 final class Demo implements AutoCloseable {
 
   /**
-   * Signing secret of the demo's instances; a real deployment takes its own from the environment.
+   * Signing secret of the demo's instances, random for each run: both instances run in this JVM. A
+   * real deployment takes its own from the environment.
    */
-  static final String SECRET = "demo-secret-that-is-at-least-32-characters";
+  static final String SECRET = randomSecret();
 
   private final ConfigurableApplicationContext first;
   private final ConfigurableApplicationContext second;
@@ -368,5 +371,11 @@ final class Demo implements AutoCloseable {
     }
     second.close();
     first.close();
+  }
+
+  private static String randomSecret() {
+    byte[] random = new byte[32];
+    new SecureRandom().nextBytes(random);
+    return Base64.getEncoder().encodeToString(random);
   }
 }

@@ -43,6 +43,12 @@ final class CoreConfigs {
       byte[] random = new byte[32];
       new SecureRandom().nextBytes(random);
       secret = Base64.getEncoder().encodeToString(random);
+    } else {
+      TokenSecrets.check("tidemark.token.secret", secret);
+    }
+    for (Map.Entry<String, String> previous : token.getPreviousSecrets().entrySet()) {
+      TokenSecrets.check(
+          "tidemark.token.previous-secrets." + previous.getKey(), previous.getValue());
     }
     try {
       keys.key(token.getKeyId(), secret.getBytes(StandardCharsets.UTF_8));
@@ -57,9 +63,8 @@ final class CoreConfigs {
     } catch (IllegalArgumentException e) {
       throw new TidemarkStartupException(
           "The tidemark.token settings are invalid: " + e.getMessage(),
-          "Use secrets of at least "
-              + KeyRing.MIN_SECRET_LENGTH
-              + " characters and key ids of letters, digits, '-' or '_'.");
+          "Use key ids of letters, digits, '-' or '_' (tidemark.token.key-id and the keys of"
+              + " tidemark.token.previous-secrets).");
     }
   }
 

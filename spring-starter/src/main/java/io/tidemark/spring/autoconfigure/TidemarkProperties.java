@@ -222,7 +222,8 @@ public class TidemarkProperties {
 
     /**
      * Secret tokens are signed with, at least 32 characters, the same on every instance. When not
-     * set, a single instance without a shared scope store signs with a random secret of its own.
+     * set, a single instance without a shared scope store signs with a random secret of its own; an
+     * unresolved ${...} placeholder stops the start.
      */
     private @Nullable String secret;
 

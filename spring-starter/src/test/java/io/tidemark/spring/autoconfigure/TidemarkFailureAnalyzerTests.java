@@ -45,8 +45,8 @@ class TidemarkFailureAnalyzerTests {
         .hasRootCauseInstanceOf(TidemarkStartupException.class);
     assertThat(output)
         .contains("APPLICATION FAILED TO START")
-        .contains("The tidemark.token settings are invalid")
-        .contains("Use secrets of at least 32 characters");
+        .contains("tidemark.token.secret has 5 bytes; HMAC-SHA256 needs at least 32 random ones.")
+        .contains("Set tidemark.token.secret to a random string of at least 32 characters");
   }
 
   @Test

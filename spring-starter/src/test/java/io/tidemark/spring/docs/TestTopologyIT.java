@@ -26,8 +26,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 // tag::test-topology[]
 @SpringBootTest(
     properties = {
-      "tidemark.cluster=orders",
-      "tidemark.token.secret=a-test-secret-of-at-least-32-characters",
+      "tidemark.cluster=orders", // one instance: without a secret it signs with a random one
       "orders.read-timeout=2s" // the read below may wait this long for the replica
     })
 @TestTopology // spring.datasource.*, tidemark.replicas[*] and tidemark.scope.redis-uri

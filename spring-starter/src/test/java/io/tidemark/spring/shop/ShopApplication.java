@@ -63,7 +63,7 @@ import reactor.core.scheduler.Schedulers;
 })
 class ShopApplication {
 
-  static final String SECRET = "a-test-secret-of-at-least-32-characters";
+  static final String SECRET = "a-secret-these-tests-share-0123456789";
 
   /** The orders table, in SQL both databases take. */
   static final String ORDERS =

@@ -54,7 +54,7 @@ public final class StackApplication implements AutoCloseable {
     properties.put("spring.datasource.password", topology.source().password());
     properties.put("spring.datasource.hikari.maximum-pool-size", "4");
     properties.put("tidemark.cluster", "stacks");
-    properties.put("tidemark.token.secret", "a-test-secret-of-at-least-32-characters");
+    properties.put("tidemark.token.secret", "a-secret-these-tests-share-0123456789");
     properties.put("tidemark.replicas[0].name", "replica-1");
     properties.put("tidemark.replicas[0].url", topology.replica().jdbcUrl(db));
     properties.put("tidemark.topology.refresh-interval", "200ms");
