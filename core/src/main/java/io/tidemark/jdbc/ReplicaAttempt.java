@@ -88,7 +88,7 @@ final class ReplicaAttempt {
       long socketMillis = ReadBudget.socketMillis(replicaDeadline);
       try (Connection connection = read.take(replica, TimeUnit.MILLISECONDS.toNanos(socketMillis));
           SocketTimeout bound = SocketTimeout.limit(connection, socketMillis)) {
-        return onConnection(read, connection, lead);
+        return onConnection(read, connection, route.node(), lead);
       } catch (SQLException e) {
         if (ROLLED_BACK_BY_SERVER.equals(e.getSQLState())) {
           // A hot standby cancels a read that holds up its replay past max_standby_streaming_delay
@@ -135,7 +135,7 @@ final class ReplicaAttempt {
         return turn;
       }
       long begun = ticker.read();
-      WaitListener.Ended ended = listener.waiting(true);
+      WaitListener.Ended ended = listener.waiting(node, true);
       Boolean reached =
           ((WaitCoalescer.Follow) turn).await(Math.max(0, replicaDeadline.remaining().toNanos()));
       read.waited(ticker.read() - begun);
@@ -151,7 +151,7 @@ final class ReplicaAttempt {
   }
 
   private <T> Outcome<T> onConnection(
-      ReadRun<T> read, Connection connection, WaitCoalescer.@Nullable Lead lead)
+      ReadRun<T> read, Connection connection, String node, WaitCoalescer.@Nullable Lead lead)
       throws SQLException {
     GtidSet required = read.required();
     Deadline replicaDeadline = read.budget().replicaDeadline();
@@ -188,7 +188,7 @@ final class ReplicaAttempt {
     } else {
       long budget = replicaDeadline.remaining().toNanos() - queryReserveNanos;
       long begun = ticker.read();
-      WaitListener.Ended ended = listener.waiting(false);
+      WaitListener.Ended ended = listener.waiting(node, false);
       boolean executed;
       try {
         SocketTimeout.tighten(connection, ReadBudget.socketMillis(replicaDeadline));

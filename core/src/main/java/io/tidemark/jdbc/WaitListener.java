@@ -9,13 +9,14 @@ package io.tidemark.jdbc;
 public interface WaitListener {
 
   /** Listens to nothing. */
-  WaitListener NONE = coalesced -> reached -> {};
+  WaitListener NONE = (node, coalesced) -> reached -> {};
 
   /**
-   * A wait begins: on the read's own replica connection, or, {@code coalesced}, as a follower of
-   * another read's wait on the same replica; the result is told how it ended.
+   * A wait for the replica named {@code node} (its name in the topology) begins: on the read's own
+   * connection, or, {@code coalesced}, as a follower of another read's wait on the same replica;
+   * the result is told how it ended.
    */
-  Ended waiting(boolean coalesced);
+  Ended waiting(String node, boolean coalesced);
 
   /** The end of one wait. */
   @FunctionalInterface

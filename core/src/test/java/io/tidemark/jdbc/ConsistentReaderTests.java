@@ -120,8 +120,8 @@ class ConsistentReaderTests {
   void tellsTheWaitListenerWhenTheWaitBeginsAndHowItEnds() throws SQLException {
     List<String> told = new CopyOnWriteArrayList<>();
     WaitListener listener =
-        coalesced -> {
-          told.add("waiting coalesced=" + coalesced + " at " + ticker.read());
+        (node, coalesced) -> {
+          told.add("waiting on " + node + " coalesced=" + coalesced + " at " + ticker.read());
           return reached -> told.add("ended reached=" + reached + " at " + ticker.read());
         };
     replicaServer.executesAfter(Duration.ofMillis(120), WRITES);
@@ -133,7 +133,7 @@ class ConsistentReaderTests {
       reader.read(c -> status(c));
       assertThat(told)
           .containsExactly(
-              "waiting coalesced=false at " + begun,
+              "waiting on replica coalesced=false at " + begun,
               "ended reached=true at " + (begun + Duration.ofMillis(120).toNanos()));
     }
     told.clear();

@@ -3,24 +3,19 @@ package io.tidemark.spring.actuate;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.Reason;
 import io.tidemark.spring.routing.ReadInstrumentation;
-import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Meters of the reads under {@code @ReadYourWrites}: how long each waited for a replica, by node
- * and outcome, and counters of the reads that fell back to the source, timed out or were refused.
- *
- * <p>Tags stay bounded: {@code node} is a configured node name (see {@link NodeNames}), {@code
- * outcome} and {@code reason} are {@link Reason} codes.
+ * Counters of the reads under {@code @ReadYourWrites} that fell back to the source, timed out or
+ * were refused, tagged with the {@link Reason} code. Their times are the {@code tidemark.read} and
+ * {@code tidemark.read.wait} observations' timers.
  */
 final class ReadMetrics implements ReadInstrumentation {
 
-  static final String WAIT = "tidemark.read.wait";
   static final String FALLBACKS = "tidemark.read.fallbacks";
   static final String TIMEOUTS = "tidemark.read.timeouts";
   static final String REJECTIONS = "tidemark.read.rejections";
@@ -30,21 +25,11 @@ final class ReadMetrics implements ReadInstrumentation {
   private static final Set<Reason> TIMEOUT =
       EnumSet.of(Reason.WAIT_TIMEOUT, Reason.BUDGET_EXHAUSTED);
 
-  private final NodeNames names;
-  private final Meter.MeterProvider<Timer> wait;
   private final Meter.MeterProvider<Counter> fallbacks;
   private final Meter.MeterProvider<Counter> timeouts;
   private final Meter.MeterProvider<Counter> rejections;
 
-  ReadMetrics(MeterRegistry registry, NodeNames names) {
-    this.names = names;
-    this.wait =
-        Timer.builder(WAIT)
-            .description("Time a read waited for a replica to execute its token")
-            .publishPercentileHistogram()
-            .minimumExpectedValue(Duration.ofMillis(1))
-            .maximumExpectedValue(Duration.ofSeconds(10))
-            .withRegistry(registry);
+  ReadMetrics(MeterRegistry registry) {
     this.fallbacks =
         Counter.builder(FALLBACKS)
             .description("Reads served by the source instead of a replica")
@@ -62,8 +47,6 @@ final class ReadMetrics implements ReadInstrumentation {
   @Override
   public void recorded(ExecutionRecord record) {
     Reason reason = record.reason();
-    wait.withTags("node", names.of(record.node()), "outcome", reason.name())
-        .record(record.waited());
     if (FALLBACK.contains(reason)) {
       fallbacks.withTags("reason", reason.name()).increment();
     } else if (TIMEOUT.contains(reason)) {

@@ -1,11 +1,16 @@
 package io.tidemark.spring.actuate;
 
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.observation.ObservationRegistry;
 import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.ReplicaPoolCustomizer;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
+import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -39,8 +44,36 @@ public final class TidemarkMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkReadMetrics")
-    ReadMetrics tidemarkReadMetrics(MeterRegistry registry, NodeRuntime nodes) {
-      return new ReadMetrics(registry, new NodeNames(nodes.view()::snapshot));
+    ReadMetrics tidemarkReadMetrics(MeterRegistry registry) {
+      return new ReadMetrics(registry);
+    }
+
+    /**
+     * Histograms for the read and wait timers, which the observations make, unless the application
+     * configured their distribution itself (management.metrics.distribution.*).
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "tidemarkReadTimerHistograms")
+    MeterFilter tidemarkReadTimerHistograms() {
+      return new MeterFilter() {
+        @Override
+        public DistributionStatisticConfig configure(
+            Meter.Id id, DistributionStatisticConfig config) {
+          boolean ours =
+              id.getType() == Meter.Type.TIMER
+                  && (id.getName().equals(DefaultReadObservationConvention.NAME)
+                      || id.getName().equals(DefaultWaitObservationConvention.NAME));
+          if (!ours || config.isPercentileHistogram() != null) {
+            return config;
+          }
+          return DistributionStatisticConfig.builder()
+              .percentilesHistogram(true)
+              .minimumExpectedValue((double) Duration.ofMillis(1).toNanos())
+              .maximumExpectedValue((double) Duration.ofSeconds(10).toNanos())
+              .build()
+              .merge(config);
+        }
+      };
     }
 
     /** The replica pools' {@code hikaricp.*} meters, as Boot gives the application's own pool. */
@@ -64,8 +97,16 @@ public final class TidemarkMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "tidemarkReadObservation")
-    ReadObservation tidemarkReadObservation(ObservationRegistry registry, NodeRuntime nodes) {
-      return new ReadObservation(registry, new NodeNames(nodes.view()::snapshot));
+    ReadObservation tidemarkReadObservation(
+        ObservationRegistry registry,
+        NodeRuntime nodes,
+        ObjectProvider<ReadObservationConvention> readConvention,
+        ObjectProvider<WaitObservationConvention> waitConvention) {
+      return new ReadObservation(
+          registry,
+          new NodeNames(nodes.view()::snapshot),
+          readConvention.getIfUnique(),
+          waitConvention.getIfUnique());
     }
   }
 }

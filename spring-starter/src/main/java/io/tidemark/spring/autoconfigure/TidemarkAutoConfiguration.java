@@ -128,9 +128,9 @@ public final class TidemarkAutoConfiguration {
   }
 
   private static WaitListener waitListener(List<ReadInstrumentation> observers) {
-    return coalesced -> {
+    return (node, coalesced) -> {
       List<WaitListener.Ended> waits =
-          observers.stream().map(observer -> observer.waiting(coalesced)).toList();
+          observers.stream().map(observer -> observer.waiting(node, coalesced)).toList();
       return reached -> waits.forEach(wait -> wait.ended(reached));
     };
   }

@@ -13,10 +13,12 @@ import org.springframework.util.StringValueResolver;
  * One annotated method's {@link ReadYourWrites} attributes, checked and resolved once: a wrong
  * attribute fails the first call with a message that names the method, not every read.
  *
+ * @param name the read's {@code Class.method} in metrics and traces
  * @param timeout the method's own budget, or {@code null} for the configured one
  * @param policy the method's own policy, or {@code null} for the configured one
  */
 record ReadAttributes(
+    String name,
     @Nullable Duration timeout,
     @Nullable ReadPolicy policy,
     String scope,
@@ -24,7 +26,8 @@ record ReadAttributes(
     String[] tables,
     boolean monotonic) {
 
-  static ReadAttributes of(ReadYourWrites annotation, Method method, StringValueResolver values) {
+  static ReadAttributes of(
+      ReadYourWrites annotation, Method method, String name, StringValueResolver values) {
     Duration timeout = null;
     if (!annotation.timeoutString().isEmpty()) {
       String text = values.resolveStringValue(annotation.timeoutString());
@@ -55,6 +58,7 @@ record ReadAttributes(
               + " names more than one policy");
     }
     return new ReadAttributes(
+        name,
         timeout,
         policies.length == 1 ? policies[0] : null,
         annotation.scope(),

@@ -19,10 +19,10 @@ public interface ReadInstrumentation {
   <T> T observe(String method, ObservedRead<T> read) throws Throwable;
 
   /**
-   * Told, inside {@link #observe}, that the read begins to wait for a replica; the result is told
-   * how the wait ended. By default nothing.
+   * Told, inside {@link #observe}, that the read begins to wait for the replica named {@code node};
+   * the result is told how the wait ended. By default nothing.
    */
-  default WaitListener.Ended waiting(boolean coalesced) {
+  default WaitListener.Ended waiting(String node, boolean coalesced) {
     return reached -> {};
   }
 

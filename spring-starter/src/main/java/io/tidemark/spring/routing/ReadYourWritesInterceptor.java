@@ -10,6 +10,7 @@ import io.tidemark.jdbc.ReadResult;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.Revisioned;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -27,6 +28,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringValueResolver;
 
@@ -92,7 +94,9 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       ConsistencyContext context)
       throws Throwable {
     ReadAttributes attrs =
-        attributes.computeIfAbsent(method, m -> ReadAttributes.of(annotation, m, values));
+        attributes.computeIfAbsent(
+            method,
+            m -> ReadAttributes.of(annotation, m, readName(invocation.getMethod(), m), values));
     Object[] arguments = invocation.getArguments();
     if (!attrs.scope().isEmpty()) {
       scopes
@@ -151,7 +155,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
                   finalRevisionOf);
           return result.value();
         };
-    String name = method.getDeclaringClass().getSimpleName() + "." + method.getName();
+    String name = attrs.name();
     try {
       List<ReadInstrumentation> observers = instrumentation.orderedStream().toList();
       for (ReadInstrumentation observer : observers) {
@@ -162,6 +166,25 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     } catch (MethodFailure e) {
       throw e.getCause();
     }
+  }
+
+  /**
+   * {@code Class.method} for the metrics and traces of a read: the class the method is declared in,
+   * or, for a JDK proxy such as a Spring Data repository, the interface it implements that has the
+   * method ({@code OrderRepository.findById}), never the proxy's generated name.
+   */
+  static String readName(Method called, Method specific) {
+    Class<?> declaring = specific.getDeclaringClass();
+    if (Proxy.isProxyClass(declaring)) {
+      declaring = called.getDeclaringClass();
+      for (Class<?> implemented : specific.getDeclaringClass().getInterfaces()) {
+        if (declaring.isAssignableFrom(implemented)) {
+          declaring = implemented;
+          break;
+        }
+      }
+    }
+    return ClassUtils.getUserClass(declaring).getSimpleName() + "." + specific.getName();
   }
 
   /** The connection the thread's transaction holds from the application's data source, if any. */

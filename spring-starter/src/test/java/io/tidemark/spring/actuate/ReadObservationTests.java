@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -33,7 +34,9 @@ class ReadObservationTests {
                   new TopologySnapshot(
                       List.of(
                           TestNodes.source("db1", TestNodes.SOURCE_UUID),
-                          TestNodes.replica("db2", TestNodes.REPLICA_UUID, Duration.ZERO)))));
+                          TestNodes.replica("db2", TestNodes.REPLICA_UUID, Duration.ZERO)))),
+          null,
+          null);
 
   ReadObservationTests() {
     registry
@@ -66,7 +69,7 @@ class ReadObservationTests {
     assertThat(value).isEqualTo("row");
     assertThat(stopped).hasSize(1);
     Observation.Context context = stopped.get(0);
-    assertThat(context.getName()).isEqualTo(ReadObservation.NAME);
+    assertThat(context.getName()).isEqualTo(DefaultReadObservationConvention.NAME);
     assertThat(context.getLowCardinalityKeyValues())
         .containsExactlyInAnyOrder(
             KeyValue.of("method", "Orders.find"),
@@ -85,32 +88,33 @@ class ReadObservationTests {
   void eachWaitIsAChildObservationOfTheRead() throws Throwable {
     TestObservationRegistry test = TestObservationRegistry.create();
     ReadObservation observed =
-        new ReadObservation(test, new NodeNames(() -> new TopologySnapshot(List.of())));
+        new ReadObservation(test, new NodeNames(() -> new TopologySnapshot(List.of())), null, null);
 
     observed.observe(
         "Orders.find",
         () -> {
-          observed.waiting(true).ended(false);
-          observed.waiting(false).ended(true);
+          observed.waiting("db2", true).ended(false);
+          observed.waiting("db2", false).ended(true);
           observed.recorded(record(Reason.REPLICA_AFTER_WAIT));
           return "row";
         });
 
     TestObservationRegistryAssert.assertThat(test)
-        .hasNumberOfObservationsWithNameEqualTo(ReadObservation.WAIT, 2)
-        .hasObservationWithNameEqualTo(ReadObservation.NAME)
+        .hasNumberOfObservationsWithNameEqualTo(DefaultWaitObservationConvention.NAME, 2)
+        .hasObservationWithNameEqualTo(DefaultReadObservationConvention.NAME)
         .that()
         .hasLowCardinalityKeyValue("outcome", "REPLICA_AFTER_WAIT")
         .hasBeenStopped();
     TestObservationRegistryAssert.assertThat(test)
         .hasAnObservation(
             wait ->
-                wait.hasNameEqualTo(ReadObservation.WAIT)
+                wait.hasNameEqualTo(DefaultWaitObservationConvention.NAME)
+                    .hasLowCardinalityKeyValue("node", "db2")
                     .hasLowCardinalityKeyValue("coalesced", "true")
                     .hasLowCardinalityKeyValue("outcome", "NOT_REACHED"))
         .hasAnObservation(
             wait ->
-                wait.hasNameEqualTo(ReadObservation.WAIT)
+                wait.hasNameEqualTo(DefaultWaitObservationConvention.NAME)
                     .hasLowCardinalityKeyValue("coalesced", "false")
                     .hasLowCardinalityKeyValue("outcome", "REACHED"));
   }
@@ -120,13 +124,14 @@ class ReadObservationTests {
     observation.observe(
         "Orders.find",
         () -> {
-          observation.waiting(false).ended(true);
+          observation.waiting("db2", false).ended(true);
           return "row";
         });
 
     assertThat(stopped)
         .extracting(Observation.Context::getName)
-        .containsExactly(ReadObservation.WAIT, ReadObservation.NAME);
+        .containsExactly(
+            DefaultWaitObservationConvention.NAME, DefaultReadObservationConvention.NAME);
     ObservationView parent = stopped.get(0).getParentObservation();
     assertThat(parent).isNotNull();
     assertThat(parent.getContextView()).isSameAs(stopped.get(1));
@@ -162,7 +167,80 @@ class ReadObservationTests {
         .isInstanceOf(SQLException.class);
 
     assertThat(stopped.get(0).getLowCardinalityKeyValue("outcome").getValue())
-        .isEqualTo(ReadObservation.ERROR);
+        .isEqualTo(DefaultReadObservationConvention.ERROR);
+  }
+
+  @Test
+  void everyReadHasTheSameLowCardinalityKeysWhateverItsEnd() throws Throwable {
+    observation.observe("Orders.find", () -> null);
+    observation.observe(
+        "Orders.find",
+        () -> {
+          observation.recorded(record(Reason.REPLICA_CAUGHT_UP));
+          return null;
+        });
+    assertThatThrownBy(
+        () ->
+            observation.observe(
+                "Orders.find",
+                () -> {
+                  throw new SQLException("table missing");
+                }));
+
+    assertThat(stopped)
+        .extracting(
+            context -> context.getLowCardinalityKeyValues().stream().map(KeyValue::getKey).toList())
+        .containsOnly(List.of("method", "node", "outcome", "role"));
+    assertThat(stopped.get(2).getLowCardinalityKeyValue("node").getValue())
+        .isEqualTo(NodeNames.NONE);
+    assertThat(stopped.get(2).getLowCardinalityKeyValue("role").getValue()).isEqualTo("NONE");
+  }
+
+  @Test
+  void namesNoNodeAndUnknownUuidsWithoutTaggingTheUuid() throws Throwable {
+    ExecutionRecord unknown =
+        new ExecutionRecord(
+            "5a33bc69-93ec-33a3-b055-ea2ccb64b784",
+            NodeRole.REPLICA,
+            Reason.REPLICA_NO_TOKEN,
+            Duration.ZERO,
+            Duration.ZERO,
+            Duration.ZERO,
+            Duration.ZERO);
+    observation.observe(
+        "Orders.find",
+        () -> {
+          observation.recorded(unknown);
+          return null;
+        });
+
+    assertThat(stopped.get(0).getLowCardinalityKeyValue("node").getValue())
+        .isEqualTo(NodeNames.UNKNOWN);
+  }
+
+  @Test
+  void anApplicationsConventionNamesAndTagsTheRead() throws Throwable {
+    ReadObservation renamed =
+        new ReadObservation(
+            registry,
+            new NodeNames(() -> new TopologySnapshot(List.of())),
+            new DefaultReadObservationConvention() {
+              @Override
+              public String getName() {
+                return "shop.read";
+              }
+
+              @Override
+              public KeyValues getLowCardinalityKeyValues(ReadObservationContext context) {
+                return super.getLowCardinalityKeyValues(context).and("team", "orders");
+              }
+            },
+            null);
+
+    renamed.observe("Orders.find", () -> null);
+
+    assertThat(stopped.get(0).getName()).isEqualTo("shop.read");
+    assertThat(stopped.get(0).getLowCardinalityKeyValue("team").getValue()).isEqualTo("orders");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.tidemark.spring.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.tidemark.ConsistencyContext;
@@ -96,9 +97,9 @@ class TidemarkMetricsAutoConfigurationTests {
               MeterRegistry registry = context.getBean(MeterRegistry.class);
               assertThat(
                       registry
-                          .get(ReadMetrics.WAIT)
-                          .tags("node", NodeNames.NONE, "outcome", failed.reason().name())
-                          .timer()
+                          .get(ReadMetrics.REJECTIONS)
+                          .tag("reason", failed.reason().name())
+                          .counter()
                           .count())
                   .isEqualTo(1);
               assertThat(registry.find(ReadMetrics.REJECTIONS).counters()).hasSize(1);
@@ -116,10 +117,13 @@ class TidemarkMetricsAutoConfigurationTests {
               assertThatThrownBy(catalog::find).isInstanceOf(ConsistentReadException.class);
               MeterRegistry registry = context.getBean(MeterRegistry.class);
               var observed =
-                  registry.get(ReadObservation.NAME).tag("method", "Catalog.find").timer();
+                  registry
+                      .get(DefaultReadObservationConvention.NAME)
+                      .tag("method", "Catalog.find")
+                      .timer();
               assertThat(observed.count()).isEqualTo(1);
               assertThat(observed.getId().getTag("outcome"))
-                  .isNotEqualTo(ReadObservation.ERROR)
+                  .isNotEqualTo(DefaultReadObservationConvention.ERROR)
                   .isEqualTo(
                       context
                           .getBean(io.tidemark.topology.ExecutionHistory.class)
@@ -192,6 +196,46 @@ class TidemarkMetricsAutoConfigurationTests {
               assertThat(context).doesNotHaveBean(ReadMetrics.class);
               assertThat(context).hasSingleBean(ReadObservation.class);
             });
+  }
+
+  @Test
+  void anApplicationsConventionBeanNamesAndTagsTheReads() {
+    runner
+        .withConfiguration(MICROMETER)
+        .withUserConfiguration(CatalogConfiguration.class, TeamConvention.class)
+        .run(
+            context -> {
+              Catalog catalog = context.getBean(Catalog.class);
+              assertThatThrownBy(catalog::find).isInstanceOf(ConsistentReadException.class);
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              assertThat(registry.find(DefaultReadObservationConvention.NAME).timers()).isEmpty();
+              assertThat(
+                      registry
+                          .get("shop.read")
+                          .tag("method", "Catalog.find")
+                          .tag("team", "orders")
+                          .timer()
+                          .count())
+                  .isEqualTo(1);
+            });
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class TeamConvention {
+    @Bean
+    ReadObservationConvention teamConvention() {
+      return new DefaultReadObservationConvention() {
+        @Override
+        public String getName() {
+          return "shop.read";
+        }
+
+        @Override
+        public KeyValues getLowCardinalityKeyValues(ReadObservationContext context) {
+          return super.getLowCardinalityKeyValues(context).and("team", "orders");
+        }
+      };
+    }
   }
 
   /** A bean with one {@code @ReadYourWrites} method. */

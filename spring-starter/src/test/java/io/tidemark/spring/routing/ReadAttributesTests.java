@@ -74,7 +74,8 @@ class ReadAttributesTests {
   }
 
   private static ReadAttributes attributesOf(Method method, StringValueResolver values) {
-    return ReadAttributes.of(method.getAnnotation(ReadYourWrites.class), method, values);
+    return ReadAttributes.of(
+        method.getAnnotation(ReadYourWrites.class), method, method.getName(), values);
   }
 
   private ReadAttributes attributes(String name) throws NoSuchMethodException {

@@ -3,6 +3,7 @@ package io.tidemark.spring.stacks.jpa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
@@ -91,6 +92,19 @@ class SpringDataJpaRepositoryIT {
         app.readAfterWrite(() -> orders.save(new OrderEntity("barbara")).id, reads::findById);
 
     assertThat(read.waitedOnTheReplica().value()).map(o -> o.customer).contains("barbara");
+  }
+
+  @Test
+  void aRepositorysReadsAreObservedUnderItsInterfaceNotItsProxy() {
+    Orders orders = app.bean(Orders.class);
+    OrderReads reads = app.bean(OrderReads.class);
+    app.readAfterWrite(() -> orders.save(new OrderEntity("frances")).id, orders::findById);
+    app.readAfterWrite(() -> orders.save(new OrderEntity("adele")).id, reads::findById);
+
+    assertThat(app.bean(MeterRegistry.class).find("tidemark.read").timers())
+        .extracting(timer -> timer.getId().getTag("method"))
+        .contains("Orders.findById", "OrderReads.findById")
+        .noneMatch(method -> method.contains("$"));
   }
 
   @Test
