@@ -136,6 +136,12 @@ public final class TidemarkAutoConfiguration {
   }
 
   @Bean
+  StartupReport tidemarkStartupReport(
+      TidemarkProperties properties, NodeRuntime nodes, ListableBeanFactory beans) {
+    return new StartupReport(properties, nodes, beans);
+  }
+
+  @Bean
   @ConditionalOnWebApplication
   WebCheck tidemarkWebCheck(TidemarkProperties properties, ApplicationContext context) {
     return new WebCheck(

@@ -522,8 +522,7 @@ public class TidemarkProperties {
     /** Name of the request and response header that carries the tokens. */
     private String header = "Consistency-Token";
 
-    /** Name of a cookie that also carries the tokens; none when not set. */
-    private @Nullable String cookie;
+    private final Cookie cookie = new Cookie();
 
     /** What a request with a token that does not verify gets. */
     private InvalidToken invalidToken = InvalidToken.REJECT;
@@ -565,12 +564,8 @@ public class TidemarkProperties {
       this.header = header;
     }
 
-    public @Nullable String getCookie() {
+    public Cookie getCookie() {
       return cookie;
-    }
-
-    public void setCookie(@Nullable String cookie) {
-      this.cookie = cookie;
     }
 
     public InvalidToken getInvalidToken() {
@@ -611,6 +606,43 @@ public class TidemarkProperties {
 
     public void setFilterOrder(int filterOrder) {
       this.filterOrder = filterOrder;
+    }
+  }
+
+  /** The cookie that carries the tokens for browsers, which never send a response header back. */
+  public static class Cookie {
+
+    /**
+     * Whether answers also carry this cluster's token in a cookie, which a browser sends back by
+     * itself; set only when an answer carries something new.
+     */
+    private boolean enabled = true;
+
+    /** Name of the cookie; when not set, Consistency-Token- and the cluster's name. */
+    private @Nullable String name;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public @Nullable String getName() {
+      return name;
+    }
+
+    public void setName(@Nullable String name) {
+      this.name = name;
+    }
+
+    /** The cookie's name for {@code cluster}, or {@code null} when it is off. */
+    public @Nullable String nameFor(String cluster) {
+      if (!enabled) {
+        return null;
+      }
+      return name != null && !name.isBlank() ? name : "Consistency-Token-" + cluster;
     }
   }
 

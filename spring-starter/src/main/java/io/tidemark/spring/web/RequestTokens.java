@@ -5,6 +5,7 @@ import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
 import java.time.Duration;
@@ -42,9 +43,9 @@ final class RequestTokens {
     return exchange.headerName();
   }
 
-  /** The name of the cookie that also carries tokens, or {@code null} when none is configured. */
+  /** The name of the cookie that also carries tokens, or {@code null} when it is off. */
   @Nullable String cookieName() {
-    return web.getCookie();
+    return web.getCookie().nameFor(exchange.cluster());
   }
 
   /**
@@ -77,11 +78,28 @@ final class RequestTokens {
             GtidSet.EMPTY, timeout == null ? null : Deadline.after(timeout, ticker));
     incoming.applyTo(context);
     fromCookie.applyTo(context);
-    return new Request(context, badCookie);
+    return new Request(context, badCookie, fromCookie.own());
   }
 
-  /** A request's context, and whether its answer clears a cookie that did not verify. */
-  record Request(ConsistencyContext context, boolean clearCookie) {}
+  /**
+   * A request's context, whether its answer clears a cookie that did not verify, and the token its
+   * cookie carried, if any.
+   */
+  record Request(
+      ConsistencyContext context, boolean clearCookie, @Nullable ConsistencyToken cookie) {
+
+    /**
+     * Whether the context holds what the cookie's token did, no more: its answer need not set the
+     * cookie again.
+     */
+    boolean cookieCurrent() {
+      return cookie != null
+          && !cookie.requiresSource()
+          && !context.isDirty()
+          && context.gtids().equals(cookie.gtids())
+          && context.lost().equals(cookie.lost());
+    }
+  }
 
   /** The response an answer's token goes into. */
   interface Answer {
@@ -105,8 +123,8 @@ final class RequestTokens {
     if (!context.unrecordedScopes().isEmpty()) {
       answer.setHeader(UNRECORDED_SCOPES, String.join(", ", context.unrecordedScopes()));
     }
-    String cookie = web.getCookie();
-    if (cookie != null && (own != null || request.clearCookie())) {
+    String cookie = cookieName();
+    if (cookie != null && ((own != null && !request.cookieCurrent()) || request.clearCookie())) {
       // Only this cluster's entry: a cookie value cannot hold the list's commas.
       answer.addCookie(
           ResponseCookie.from(cookie, own != null ? exchange.cluster() + "=" + own : "")

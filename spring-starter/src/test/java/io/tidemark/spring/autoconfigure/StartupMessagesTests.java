@@ -112,6 +112,24 @@ class StartupMessagesTests {
         .contains("spring.datasource.url is a jdbc:h2 URL, neither MySQL nor PostgreSQL");
   }
 
+  @Test
+  void aWebApplicationSaysInOneLineWhereTokensTravelAndWhichReplicasItReads(CapturedOutput output) {
+    start(App.class, WebApplicationType.SERVLET);
+    start(App.class, WebApplicationType.NONE);
+
+    assertThat(output.getOut().lines().filter(line -> line.contains("Tidemark is on")))
+        .satisfiesExactly(
+            web ->
+                assertThat(web)
+                    .contains("INFO")
+                    .contains(
+                        "Tidemark is on: writes go to source, reads under @ReadYourWrites to"
+                            + " replica-1 (cluster default, policy FALLBACK_TO_SOURCE); tokens"
+                            + " travel in the Consistency-Token header and the"
+                            + " Consistency-Token-default cookie."),
+            plain -> assertThat(plain).contains("; no HTTP token filter (not a web application"));
+  }
+
   private static void isTidemarks(Throwable failure) {
     assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
         .isInstanceOf(TidemarkStartupException.class);

@@ -29,7 +29,7 @@ class ConsistencyTokenCookieTests {
 
   @BeforeAll
   static void start() {
-    app = WebTestApplication.start("tidemark.web.cookie=tidemark");
+    app = WebTestApplication.start("tidemark.web.cookie.name=tidemark");
     base = WebTestApplication.baseUrl(app);
   }
 

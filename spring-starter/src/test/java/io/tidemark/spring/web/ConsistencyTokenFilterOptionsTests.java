@@ -34,7 +34,7 @@ class ConsistencyTokenFilterOptionsTests {
     app =
         WebTestApplication.start(
             "tidemark.web.invalid-token=ignore",
-            "tidemark.web.cookie=tidemark",
+            "tidemark.web.cookie.name=tidemark",
             "tidemark.web.header=" + NAME);
     base = WebTestApplication.baseUrl(app);
   }

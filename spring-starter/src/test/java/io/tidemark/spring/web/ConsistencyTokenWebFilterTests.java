@@ -159,7 +159,7 @@ class ConsistencyTokenWebFilterTests {
 
   @Test
   void readsTheCookieAndAnswersWithThisClustersEntry() {
-    WebTestClient client = client(web -> web.setCookie("tidemark"));
+    WebTestClient client = client(web -> web.getCookie().setName("tidemark"));
 
     EntityExchangeResult<String> response =
         client
@@ -182,11 +182,38 @@ class ConsistencyTokenWebFilterTests {
   }
 
   @Test
+  void withNothingConfiguredTheClustersCookieIsSetOnlyWhenTheAnswerCarriesSomethingNew() {
+    WebTestClient client = client(web -> {});
+
+    EntityExchangeResult<String> written =
+        client
+            .get()
+            .uri("/write?gtids=" + B + ":8")
+            .exchange()
+            .expectBody(String.class)
+            .returnResult();
+    ResponseCookie cookie = written.getResponseCookies().getFirst("Consistency-Token-default");
+    assertThat(cookie).isNotNull();
+    assertThat(verified(cookie.getValue())).isEqualTo(gtids(B + ":8"));
+
+    EntityExchangeResult<String> viewed =
+        client
+            .get()
+            .uri("/context")
+            .cookie(cookie.getName(), cookie.getValue())
+            .exchange()
+            .expectBody(String.class)
+            .returnResult();
+    assertThat(viewed.getResponseBody()).contains(B + ":8");
+    assertThat(viewed.getResponseCookies()).isEmpty();
+  }
+
+  @Test
   void aCookieThatDoesNotVerifyIsDroppedAndClearedNotAnswered400() {
     String stale = header(TestTokens.codec(TestTokens.OTHER_SECRET), "default", A + ":1-5");
 
     EntityExchangeResult<String> response =
-        client(web -> web.setCookie("tidemark"))
+        client(web -> web.getCookie().setName("tidemark"))
             .get()
             .uri("/context")
             .cookie("tidemark", stale)

@@ -1,0 +1,66 @@
+package io.tidemark.spring.autoconfigure;
+
+import io.tidemark.topology.NodeState;
+import java.util.List;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * Says at start, in one INFO line, that Tidemark is on: the source and the replicas it reads from,
+ * the cluster and the read policy, and where tokens travel (the header and the cookie, once the web
+ * configuration is known), so that a newcomer sees what a browser and an API client will get.
+ */
+final class StartupReport implements SmartInitializingSingleton {
+
+  /** The name both web configurations give their token filter. */
+  static final String WEB_FILTER = "tidemarkConsistencyTokenFilter";
+
+  private static final Log log = LogFactory.getLog(StartupReport.class);
+
+  private final TidemarkProperties properties;
+  private final NodeRuntime nodes;
+  private final ListableBeanFactory beans;
+
+  StartupReport(TidemarkProperties properties, NodeRuntime nodes, ListableBeanFactory beans) {
+    this.properties = properties;
+    this.nodes = nodes;
+    this.beans = beans;
+  }
+
+  @Override
+  public void afterSingletonsInstantiated() {
+    log.info(line());
+  }
+
+  String line() {
+    List<String> replicas =
+        nodes.view().snapshot().nodes().stream()
+            .map(NodeState::name)
+            .filter(name -> !name.equals(properties.getSourceName()))
+            .toList();
+    StringBuilder line =
+        new StringBuilder("Tidemark is on: writes go to ")
+            .append(properties.getSourceName())
+            .append(", reads under @ReadYourWrites to ")
+            .append(String.join(", ", replicas))
+            .append(" (cluster ")
+            .append(properties.getCluster())
+            .append(", policy ")
+            .append(properties.getRead().getPolicy())
+            .append("); ");
+    TidemarkProperties.Web web = properties.getWeb();
+    if (!beans.containsBean(WEB_FILTER)) {
+      line.append("no HTTP token filter (not a web application, or tidemark.web.enabled=false)");
+    } else {
+      line.append("tokens travel in the ").append(web.getHeader()).append(" header");
+      String cookie = web.getCookie().nameFor(properties.getCluster());
+      line.append(
+          cookie == null
+              ? " only (tidemark.web.cookie.enabled=false: browsers get none)"
+              : " and the " + cookie + " cookie");
+    }
+    return line.append('.').toString();
+  }
+}

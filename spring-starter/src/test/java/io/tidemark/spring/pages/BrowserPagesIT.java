@@ -1,0 +1,224 @@
+package io.tidemark.spring.pages;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ExecutionRecord;
+import io.tidemark.NodeRole;
+import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.topology.ExecutionHistory;
+import java.io.File;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A real headless Chromium through the forms of a server-rendered application (create, redirect,
+ * view, edit, redirect, view) on a source and a replica that lags 100 to 500 ms, configured as the
+ * quick start says and nothing more. A browser never sends a response header back: only the cookie,
+ * on by default, carries its writes to the next page. With the cookie switched off, the same clicks
+ * see pages without their own writes.
+ */
+@ExtendWith(TestkitExtension.class)
+class BrowserPagesIT {
+
+  private static final int OWNERS = 8;
+
+  private static MySqlTopology topology;
+  private static WebDriver browser;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(System.getProperty("tidemark.chromium", "/usr/bin/chromium"));
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--no-first-run");
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(
+                new File(System.getProperty("tidemark.chromedriver", "/usr/bin/chromedriver")))
+            .build();
+    browser = new ChromeDriver(service, options);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+  }
+
+  @Test
+  void everyPageShowsTheBrowsersOwnWritesWithTheDefaults() {
+    Clicks clicks = clickThrough();
+
+    assertThat(clicks.failed()).as("pages without the browser's own write").isEmpty();
+    assertThat(clicks.lostEdits()).as("edits lost on the source").isZero();
+    assertThat(clicks.replicaReads()).as("reads served by the replica").isPositive();
+  }
+
+  @Test
+  void withoutTheCookieTheSameClicksSeePagesWithoutTheirWrites() {
+    Clicks clicks = clickThrough("tidemark.web.cookie.enabled=false");
+
+    assertThat(clicks.failed()).as("pages without the browser's own write").isNotEmpty();
+  }
+
+  /** What the clicks saw: the pages that missed the browser's own write, and the reads' records. */
+  record Clicks(List<String> failed, int lostEdits, long replicaReads) {}
+
+  private static Clicks clickThrough(String... settings) {
+    String db = topology.createDatabase("pages");
+    topology
+        .source()
+        .execute(
+            "CREATE TABLE `"
+                + db
+                + "`.owners (id BIGINT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(80) NOT NULL)");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    List<String> failed = new ArrayList<>();
+    List<Long> ids = new ArrayList<>();
+    try (ConfigurableApplicationContext app = start(db, settings);
+        Lag lag = new Lag(topology.replica())) {
+      String base =
+          "http://localhost:" + ((WebServerApplicationContext) app).getWebServer().getPort();
+      browser.manage().deleteAllCookies();
+      for (int i = 0; i < OWNERS; i++) {
+        String name = "owner " + i;
+        browser.get(base + "/owners/new");
+        submit(name);
+        check(name, "view after create", failed);
+        String url = browser.getCurrentUrl();
+        if (!url.matches(".*/owners/\\d+")) {
+          failed.add("create " + i + " went to " + url);
+          continue;
+        }
+        long id = Long.parseLong(url.substring(url.lastIndexOf('/') + 1));
+        ids.add(id);
+        browser.get(base + "/owners/" + id + "/edit");
+        List<WebElement> field = browser.findElements(By.id("name"));
+        if (field.isEmpty() || !name.equals(field.get(0).getAttribute("value"))) {
+          failed.add("edit form of " + name + ": " + excerpt());
+          continue;
+        }
+        submit(name + " edited");
+        check(name + " edited", "view after edit", failed);
+      }
+      long replicaReads =
+          app.getBean(ExecutionHistory.class).recent().stream()
+              .map(ExecutionRecord::role)
+              .filter(NodeRole.REPLICA::equals)
+              .count();
+      lag.close();
+      int lost = 0;
+      for (long id : ids) {
+        String name =
+            topology.source().queryString("SELECT name FROM `" + db + "`.owners WHERE id = " + id);
+        if (name == null || !name.endsWith(" edited")) {
+          lost++;
+        }
+      }
+      System.out.printf(
+          "figures: %s: %d of %d page checks without the browser's own write, %d edits lost,"
+              + " %d reads on the replica%n",
+          settings.length == 0 ? "defaults" : String.join(" ", settings),
+          failed.size(),
+          OWNERS * 3,
+          lost,
+          replicaReads);
+      return new Clicks(failed, lost, replicaReads);
+    }
+  }
+
+  private static void submit(String name) {
+    WebElement field = browser.findElement(By.id("name"));
+    field.clear();
+    field.sendKeys(name);
+    browser.findElement(By.id("save")).click();
+  }
+
+  private static void check(String expected, String page, List<String> failed) {
+    List<WebElement> owner = browser.findElements(By.id("owner"));
+    if (owner.isEmpty() || !owner.get(0).getText().equals(expected)) {
+      failed.add(page + " of " + expected + ": " + excerpt());
+    }
+  }
+
+  private static String excerpt() {
+    String text = browser.findElement(By.tagName("body")).getText().replace('\n', ' ');
+    return text.length() > 120 ? text.substring(0, 120) : text;
+  }
+
+  private static ConfigurableApplicationContext start(String db, String... settings) {
+    MySqlNode source = topology.source();
+    return new SpringApplicationBuilder(PagesApplication.class)
+        .properties(
+            "server.port=0",
+            "spring.datasource.url=" + source.jdbcUrl(db),
+            "spring.datasource.username=" + source.user(),
+            "spring.datasource.password=" + source.password(),
+            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db),
+            "tidemark.token.secret=browser-pages-it-secret-0123456789abcdef")
+        .properties(settings)
+        .run();
+  }
+
+  /**
+   * A replica whose applier is held 100 to 500 ms at a time, with 20 ms between holds, until
+   * closed: every write waits that long to be applied.
+   */
+  private static final class Lag implements AutoCloseable {
+    private final MySqlNode replica;
+    private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+
+    Lag(MySqlNode replica) {
+      this.replica = replica;
+      clock.execute(this::hold);
+    }
+
+    private void hold() {
+      replica.pauseApplier();
+      clock.schedule(
+          () -> {
+            replica.resumeApplier();
+            clock.schedule(this::hold, 20, TimeUnit.MILLISECONDS);
+          },
+          ThreadLocalRandom.current().nextLong(100, 501),
+          TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+      clock.shutdownNow();
+      try {
+        clock.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      replica.resumeApplier();
+    }
+  }
+}
