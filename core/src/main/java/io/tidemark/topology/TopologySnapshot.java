@@ -21,6 +21,17 @@ public record TopologySnapshot(List<NodeState> nodes) {
     return nodes.stream().filter(n -> n.available() && n.writable()).toList();
   }
 
+  /**
+   * The configured name of the node whose {@code server_uuid} (PostgreSQL: its id) is {@code
+   * serverUuid}, as execution records name nodes; empty when no node has it now.
+   */
+  public Optional<String> nameOf(String serverUuid) {
+    return nodes.stream()
+        .filter(n -> serverUuid.equals(n.serverUuid()))
+        .map(NodeState::name)
+        .findFirst();
+  }
+
   /** The node called {@code name}. */
   public Optional<NodeState> node(String name) {
     return nodes.stream().filter(n -> n.name().equals(name)).findFirst();

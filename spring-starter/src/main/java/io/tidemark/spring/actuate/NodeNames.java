@@ -1,6 +1,5 @@
 package io.tidemark.spring.actuate;
 
-import io.tidemark.topology.NodeState;
 import io.tidemark.topology.TopologySnapshot;
 import java.util.function.Supplier;
 
@@ -25,14 +24,6 @@ final class NodeNames {
 
   /** The configured name of the node whose {@code server_uuid} is {@code serverUuid}. */
   String of(String serverUuid) {
-    if (serverUuid.isEmpty()) {
-      return NONE;
-    }
-    for (NodeState node : topology.get().nodes()) {
-      if (serverUuid.equals(node.serverUuid())) {
-        return node.name();
-      }
-    }
-    return UNKNOWN;
+    return serverUuid.isEmpty() ? NONE : topology.get().nameOf(serverUuid).orElse(UNKNOWN);
   }
 }

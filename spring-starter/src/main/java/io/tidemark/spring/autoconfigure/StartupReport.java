@@ -51,8 +51,10 @@ final class StartupReport implements SmartInitializingSingleton {
             .append(properties.getRead().getPolicy())
             .append("); ");
     TidemarkProperties.Web web = properties.getWeb();
-    if (!beans.containsBean(WEB_FILTER)) {
-      line.append("no HTTP token filter (not a web application, or tidemark.web.enabled=false)");
+    if (!web.isEnabled()) {
+      line.append("no HTTP token filter, since tidemark.web.enabled is false");
+    } else if (!beans.containsBean(WEB_FILTER)) {
+      line.append("no HTTP token filter, since this is not a web application");
     } else {
       line.append("tokens travel in the ").append(web.getHeader()).append(" header");
       String cookie = web.getCookie().nameFor(properties.getCluster());

@@ -524,6 +524,13 @@ public class TidemarkProperties {
 
     private final Cookie cookie = new Cookie();
 
+    /**
+     * Name of a response header that says which node served the request's last read
+     * under @ReadYourWrites, and why; none when not set. For development: it shows node names to
+     * clients.
+     */
+    private @Nullable String readHeader;
+
     /** What a request with a token that does not verify gets. */
     private InvalidToken invalidToken = InvalidToken.REJECT;
 
@@ -566,6 +573,14 @@ public class TidemarkProperties {
 
     public Cookie getCookie() {
       return cookie;
+    }
+
+    public @Nullable String getReadHeader() {
+      return readHeader;
+    }
+
+    public void setReadHeader(@Nullable String readHeader) {
+      this.readHeader = readHeader;
     }
 
     public InvalidToken getInvalidToken() {

@@ -1,9 +1,6 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.ConsistencyContext;
-import io.tidemark.Ticker;
-import io.tidemark.spring.autoconfigure.TidemarkProperties;
-import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -11,7 +8,6 @@ import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -49,13 +45,8 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
   private final RequestTokens tokens;
   private final ConsistencyProblems problems;
 
-  ConsistencyTokenFilter(
-      TokenExchange exchange,
-      ConsistencyProblems problems,
-      TidemarkProperties.Web web,
-      Duration cookieMaxAge,
-      Ticker ticker) {
-    this.tokens = new RequestTokens(exchange, web, cookieMaxAge, ticker);
+  ConsistencyTokenFilter(RequestTokens tokens, ConsistencyProblems problems) {
+    this.tokens = tokens;
     this.problems = problems;
   }
 

@@ -2,6 +2,7 @@ package io.tidemark.spring.web;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
+import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
@@ -9,6 +10,7 @@ import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
 import java.time.Duration;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseCookie;
 
@@ -30,13 +32,23 @@ final class RequestTokens {
   private final TidemarkProperties.Web web;
   private final Duration cookieMaxAge;
   private final Ticker ticker;
+  private final Function<String, String> nodeNames;
 
+  /**
+   * @param cookieMaxAge how long the cookie lives: as long as the token it carries
+   * @param nodeNames the configured node name of a {@code server_uuid}, for the read header
+   */
   RequestTokens(
-      TokenExchange exchange, TidemarkProperties.Web web, Duration cookieMaxAge, Ticker ticker) {
+      TokenExchange exchange,
+      TidemarkProperties.Web web,
+      Duration cookieMaxAge,
+      Ticker ticker,
+      Function<String, String> nodeNames) {
     this.exchange = exchange;
     this.web = web;
     this.cookieMaxAge = cookieMaxAge;
     this.ticker = ticker;
+    this.nodeNames = nodeNames;
   }
 
   String headerName() {
@@ -122,6 +134,18 @@ final class RequestTokens {
     }
     if (!context.unrecordedScopes().isEmpty()) {
       answer.setHeader(UNRECORDED_SCOPES, String.join(", ", context.unrecordedScopes()));
+    }
+    String readHeader = web.getReadHeader();
+    ExecutionRecord read = context.lastRead();
+    if (readHeader != null && !readHeader.isBlank() && read != null) {
+      answer.setHeader(
+          readHeader,
+          (read.node().isEmpty() ? "none" : nodeNames.apply(read.node()))
+              + "; reason="
+              + read.reason()
+              + "; waited="
+              + read.waited().toMillis()
+              + "ms");
     }
     String cookie = cookieName();
     if (cookie != null && ((own != null && !request.cookieCurrent()) || request.clearCookie())) {

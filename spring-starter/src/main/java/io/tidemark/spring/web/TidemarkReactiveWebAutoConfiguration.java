@@ -1,10 +1,12 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.Ticker;
+import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -41,14 +43,16 @@ public final class TidemarkReactiveWebAutoConfiguration {
       TokenExchange tidemarkTokenExchange,
       TokenCodec tidemarkTokenCodec,
       ConsistencyProblems tidemarkConsistencyProblems,
-      TidemarkProperties properties) {
+      TidemarkProperties properties,
+      ObjectProvider<NodeRuntime> nodes) {
     TidemarkProperties.Web web = properties.getWeb();
     return new ConsistencyTokenWebFilter(
         new RequestTokens(
             tidemarkTokenExchange,
             web,
             tidemarkTokenCodec.config().timeToLive(),
-            Ticker.systemTicker()),
+            Ticker.systemTicker(),
+            TokenExchangeConfiguration.nodeNames(nodes)),
         tidemarkConsistencyProblems,
         web.getFilterOrder());
   }

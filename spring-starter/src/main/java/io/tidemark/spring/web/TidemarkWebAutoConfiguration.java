@@ -1,6 +1,7 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.Ticker;
+import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenCodec;
@@ -49,15 +50,18 @@ public final class TidemarkWebAutoConfiguration {
       TokenExchange tidemarkTokenExchange,
       TokenCodec tidemarkTokenCodec,
       ConsistencyProblems tidemarkConsistencyProblems,
-      TidemarkProperties properties) {
+      TidemarkProperties properties,
+      ObjectProvider<NodeRuntime> nodes) {
     TidemarkProperties.Web web = properties.getWeb();
     ConsistencyTokenFilter filter =
         new ConsistencyTokenFilter(
-            tidemarkTokenExchange,
-            tidemarkConsistencyProblems,
-            web,
-            tidemarkTokenCodec.config().timeToLive(),
-            Ticker.systemTicker());
+            new RequestTokens(
+                tidemarkTokenExchange,
+                web,
+                tidemarkTokenCodec.config().timeToLive(),
+                Ticker.systemTicker(),
+                TokenExchangeConfiguration.nodeNames(nodes)),
+            tidemarkConsistencyProblems);
     FilterRegistrationBean<ConsistencyTokenFilter> registration =
         new FilterRegistrationBean<>(filter);
     registration.setName("tidemarkConsistencyTokenFilter");

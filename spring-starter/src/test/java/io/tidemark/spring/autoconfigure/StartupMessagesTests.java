@@ -127,7 +127,9 @@ class StartupMessagesTests {
                             + " replica-1 (cluster default, policy FALLBACK_TO_SOURCE); tokens"
                             + " travel in the Consistency-Token header and the"
                             + " Consistency-Token-default cookie."),
-            plain -> assertThat(plain).contains("; no HTTP token filter (not a web application"));
+            plain ->
+                assertThat(plain)
+                    .contains("; no HTTP token filter, since this is not a web application."));
   }
 
   private static void isTidemarks(Throwable failure) {

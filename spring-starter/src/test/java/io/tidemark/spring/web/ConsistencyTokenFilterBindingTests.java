@@ -80,18 +80,20 @@ class ConsistencyTokenFilterBindingTests {
     TidemarkProperties properties = TestTokens.properties();
     properties.getWeb().setRequestTimeout(Duration.ofSeconds(5));
     return new ConsistencyTokenFilter(
-        new TokenExchange(
-            TestTokens.codec(),
-            properties.getCluster(),
-            properties.getWeb().getHeader(),
-            properties.getToken().getCoverTimeout(),
-            timeout -> {
-              throw new SQLException("no source in this test");
-            }),
+        new RequestTokens(
+            new TokenExchange(
+                TestTokens.codec(),
+                properties.getCluster(),
+                properties.getWeb().getHeader(),
+                properties.getToken().getCoverTimeout(),
+                timeout -> {
+                  throw new SQLException("no source in this test");
+                }),
+            properties.getWeb(),
+            Duration.ofMinutes(10),
+            Ticker.systemTicker(),
+            uuid -> uuid),
         new ConsistencyProblems(
-            new RetryAfter(() -> null, Duration.ofSeconds(1), Duration.ofSeconds(30))),
-        properties.getWeb(),
-        Duration.ofMinutes(10),
-        Ticker.systemTicker());
+            new RetryAfter(() -> null, Duration.ofSeconds(1), Duration.ofSeconds(30))));
   }
 }

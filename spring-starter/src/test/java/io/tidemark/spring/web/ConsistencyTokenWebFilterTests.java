@@ -267,7 +267,11 @@ class ConsistencyTokenWebFilterTests {
     ConsistencyTokenWebFilter filter =
         new ConsistencyTokenWebFilter(
             new RequestTokens(
-                exchange, properties.getWeb(), Duration.ofMinutes(10), Ticker.systemTicker()),
+                exchange,
+                properties.getWeb(),
+                Duration.ofMinutes(10),
+                Ticker.systemTicker(),
+                uuid -> uuid),
             new ConsistencyProblems(
                 new RetryAfter(
                     () -> null,
