@@ -1,0 +1,38 @@
+package io.tidemark.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.SpringBootVersion;
+
+class BootVersionCheckTests {
+
+  @ParameterizedTest
+  @ValueSource(strings = {"3.5.16", "3.5.7", "3.0.0", "2.7.18"})
+  void anOlderBootStopsTheStartNamingItsVersion(String version) {
+    assertThatThrownBy(() -> BootVersionCheck.check(version))
+        .isInstanceOf(TidemarkStartupException.class)
+        .hasMessage(
+            "Tidemark's starter is for Spring Boot 4.0 and later; this application runs Spring"
+                + " Boot "
+                + version
+                + ".");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"4.0.7", "4.1.2", "4.2.0-SNAPSHOT", "5.0.0", "snapshot"})
+  void theBootItWasBuiltForAndWhatItCannotReadStart(String version) {
+    assertThatCode(() -> BootVersionCheck.check(version)).doesNotThrowAnyException();
+    assertThatCode(() -> BootVersionCheck.check(null)).doesNotThrowAnyException();
+  }
+
+  @Test
+  void theBootOfThisBuildStarts() {
+    assertThatCode(() -> new BootVersionCheck().initialize(null)).doesNotThrowAnyException();
+    assertThatCode(() -> BootVersionCheck.check(SpringBootVersion.getVersion()))
+        .doesNotThrowAnyException();
+  }
+}
