@@ -30,11 +30,11 @@ import tools.jackson.databind.ObjectMapper;
  *
  * <p>A {@code java} block (and any block at all that says where it comes from) is preceded by a
  * line {@code <!-- snippet: module/src/test/java/.../File.java#tag -->}; in that file the region
- * sits between the lines {@code // tag::tag[]} and {@code // end::tag[]} ({@code #} or {@code <!--
- * -->} comments in other languages), and the block is that region with its common indentation
- * removed. An {@code xml} block without a marker must be the dependency on a module of this build,
- * at the build's version; every key of a {@code properties} block without a marker must exist (the
- * {@code tidemark.*} ones in the table of docs/configuration.md, which {@code
+ * sits between the lines {@code // tag::tag[]} and {@code // end::tag[]} ({@code #}, {@code --} or
+ * {@code <!-- -->} comments in other languages), and the block is that region with its common
+ * indentation removed. An {@code xml} block without a marker must be the dependency on a module of
+ * this build, at the build's version; every key of a {@code properties} block without a marker must
+ * exist (the {@code tidemark.*} ones in the table of docs/configuration.md, which {@code
  * ConfigurationPropertiesDocumentationTests} checks against the metadata, the others in Spring
  * Boot's metadata); a {@code sh} block may only run scripts of {@code bin/} that exist, with
  * options they know. Links between the documents must reach a file and, with an anchor, a heading
@@ -51,7 +51,7 @@ class DocumentationSnippetsTests {
   private static final Pattern MARKER = Pattern.compile("^<!-- snippet: (\\S+?)#(\\S+) -->$");
 
   private static final Pattern TAG =
-      Pattern.compile("^\\s*(?://|#|<!--)\\s*(tag|end)::([\\w.-]+)\\[\\]\\s*(?:-->)?\\s*$");
+      Pattern.compile("^\\s*(?://|#|<!--|--)\\s*(tag|end)::([\\w.-]+)\\[\\]\\s*(?:-->)?\\s*$");
 
   private static final Pattern PROPERTY_KEY = Pattern.compile("^([^=:#!\\s]+)\\s*[=:].*$");
 

@@ -12,9 +12,9 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
- * The starter in an application on Spring Boot 3.5, configured for a real source and replica as
- * the quick start says: the start stops at once, saying which Boot the starter is for and which
- * this application runs.
+ * The starter in an application on Spring Boot 3.5, configured for a real source and replica as the
+ * quick start says: the start stops at once, saying which Boot the starter is for and which this
+ * application runs.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SpringBoot35StartIT {

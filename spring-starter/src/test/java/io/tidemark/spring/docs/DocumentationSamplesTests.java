@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Hooks;
 import reactor.util.context.Context;
@@ -112,11 +111,10 @@ class DocumentationSamplesTests {
   }
 
   /** Orders whose read tells whether it ran in the request's context instead of reading. */
-  private static final class ContextReporting extends Orders {
+  private static final class ContextReporting implements Orders {
     private final ConsistencyContext request;
 
     ContextReporting(ConsistencyContext request) {
-      super(new JdbcTemplate());
       this.request = request;
     }
 

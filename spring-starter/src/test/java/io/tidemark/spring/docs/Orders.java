@@ -1,30 +1,11 @@
 package io.tidemark.spring.docs;
 
-import io.tidemark.spring.ReadYourWrites;
 import java.util.Optional;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
 
-// tag::orders[]
-@Service
-class Orders {
-  private final JdbcTemplate jdbc; // or a Spring Data repository, JPA, MyBatis
-
-  Orders(JdbcTemplate jdbc) {
-    this.jdbc = jdbc;
-  }
-
-  @Transactional
-  public void create(long id, String customer) {
-    jdbc.update("INSERT INTO orders (id, customer) VALUES (?, ?)", id, customer);
-  }
-
-  @ReadYourWrites(timeoutString = "${orders.read-timeout:300ms}")
-  @Transactional(readOnly = true) // optional; begins on the connection Tidemark chose
-  public Optional<String> customer(long id) {
-    return jdbc.queryForList("SELECT customer FROM orders WHERE id = ?", String.class, id).stream()
-        .findFirst();
-  }
+/**
+ * What the samples of other threads read through: the quick start's service (samples/quickstart),
+ * whose {@code customer} is a read under {@code @ReadYourWrites}.
+ */
+interface Orders {
+  Optional<String> customer(long id);
 }
-// end::orders[]

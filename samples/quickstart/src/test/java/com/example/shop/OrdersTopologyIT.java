@@ -1,4 +1,4 @@
-package io.tidemark.spring.docs;
+package com.example.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,30 +12,22 @@ import io.tidemark.testkit.spring.TestTopology;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * An application's own test, as the testkit page shows it: {@code @TestTopology} gives it the
- * source, the replica and Redis; the read of its own write waits for the replica. Runs on whichever
- * backend the testkit is set to: local processes, or containers.
+ * The quick start application's own test, as the testkit page shows it: {@code @TestTopology} gives
+ * it the source, the replica and Redis; the read of its own write waits for the replica. Runs on
+ * whichever backend the testkit is set to: local processes, or containers.
  */
 // tag::test-topology[]
 @SpringBootTest(
     properties = {
-      "tidemark.cluster=orders", // one instance: without a secret it signs with a random one
+      "tidemark.token.secret=", // one instance: it signs with a random secret of its own
       "orders.read-timeout=2s" // the read below may wait this long for the replica
     })
 @TestTopology // spring.datasource.*, tidemark.replicas[*] and tidemark.scope.redis-uri
-class TestTopologyIT {
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  @Import(Orders.class)
-  static class Application {}
+class OrdersTopologyIT {
 
   @Autowired Orders orders;
   @Autowired JdbcTemplate jdbc;
