@@ -38,7 +38,22 @@ ensure_java() {
   fi
 }
 
-# The demo's page is tested in a real headless browser: Debian's Chromium and its driver.
+# The quick start's test runs its commands as a user would: curl, and openssl for the secret.
+ensure_shell_tools() {
+  local missing=()
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "Missing ${missing[*]} for the quick start's test: run 'sudo apt-get install ${missing[*]}', then retry." >&2
+    exit 1
+  fi
+  echo "Installing ${missing[*]} for the quick start's test"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# The pages are tested in a real headless browser: Debian's Chromium and its driver.
 ensure_browser() {
   if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
     return 0
