@@ -1,6 +1,5 @@
 package io.tidemark.spring.web;
 
-import io.tidemark.Ticker;
 import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
@@ -47,12 +46,8 @@ public final class TidemarkReactiveWebAutoConfiguration {
       ObjectProvider<NodeRuntime> nodes) {
     TidemarkProperties.Web web = properties.getWeb();
     return new ConsistencyTokenWebFilter(
-        new RequestTokens(
-            tidemarkTokenExchange,
-            web,
-            tidemarkTokenCodec.config().timeToLive(),
-            Ticker.systemTicker(),
-            TokenExchangeConfiguration.nodeNames(nodes)),
+        TokenExchangeConfiguration.requestTokens(
+            tidemarkTokenExchange, tidemarkTokenCodec, properties, nodes),
         tidemarkConsistencyProblems,
         web.getFilterOrder());
   }

@@ -1,6 +1,5 @@
 package io.tidemark.spring.web;
 
-import io.tidemark.Ticker;
 import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
@@ -55,12 +54,8 @@ public final class TidemarkWebAutoConfiguration {
     TidemarkProperties.Web web = properties.getWeb();
     ConsistencyTokenFilter filter =
         new ConsistencyTokenFilter(
-            new RequestTokens(
-                tidemarkTokenExchange,
-                web,
-                tidemarkTokenCodec.config().timeToLive(),
-                Ticker.systemTicker(),
-                TokenExchangeConfiguration.nodeNames(nodes)),
+            TokenExchangeConfiguration.requestTokens(
+                tidemarkTokenExchange, tidemarkTokenCodec, properties, nodes),
             tidemarkConsistencyProblems);
     FilterRegistrationBean<ConsistencyTokenFilter> registration =
         new FilterRegistrationBean<>(filter);

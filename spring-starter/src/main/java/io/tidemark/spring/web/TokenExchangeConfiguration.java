@@ -1,12 +1,12 @@
 package io.tidemark.spring.web;
 
+import io.tidemark.Ticker;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
 import java.sql.SQLException;
-import java.util.function.Function;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -48,13 +48,23 @@ public final class TokenExchangeConfiguration {
   }
 
   /**
-   * The configured name of a {@code server_uuid} in the topology's last probe; the UUID itself when
-   * no node has it, or the application runs no topology of Tidemark's.
+   * The header and cookie rules of both token filters: cookies live as long as the tokens they
+   * carry, and the read header names nodes as the topology's last probe does (by UUID where no node
+   * has it, or the application runs no topology of Tidemark's).
    */
-  static Function<String, String> nodeNames(ObjectProvider<NodeRuntime> nodes) {
-    return uuid -> {
-      NodeRuntime runtime = nodes.getIfAvailable();
-      return runtime == null ? uuid : runtime.view().snapshot().nameOf(uuid).orElse(uuid);
-    };
+  static RequestTokens requestTokens(
+      TokenExchange exchange,
+      TokenCodec codec,
+      TidemarkProperties properties,
+      ObjectProvider<NodeRuntime> nodes) {
+    return new RequestTokens(
+        exchange,
+        properties.getWeb(),
+        codec.config().timeToLive(),
+        Ticker.systemTicker(),
+        uuid -> {
+          NodeRuntime runtime = nodes.getIfAvailable();
+          return runtime == null ? uuid : runtime.view().snapshot().nameOf(uuid).orElse(uuid);
+        });
   }
 }
