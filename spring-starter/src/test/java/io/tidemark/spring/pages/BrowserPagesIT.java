@@ -21,11 +21,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -153,11 +156,18 @@ class BrowserPagesIT {
     }
   }
 
+  /** Submits the form and waits until the page it was on is gone and the next one has loaded. */
   private static void submit(String name) {
     WebElement field = browser.findElement(By.id("name"));
     field.clear();
     field.sendKeys(name);
     browser.findElement(By.id("save")).click();
+    WebDriverWait navigation = new WebDriverWait(browser, Duration.ofSeconds(10));
+    navigation.until(ExpectedConditions.stalenessOf(field));
+    navigation.until(
+        page ->
+            "complete"
+                .equals(((JavascriptExecutor) page).executeScript("return document.readyState")));
   }
 
   private static void check(String expected, String page, List<String> failed) {
