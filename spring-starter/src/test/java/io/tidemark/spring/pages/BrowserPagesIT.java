@@ -23,11 +23,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -156,18 +156,25 @@ class BrowserPagesIT {
     }
   }
 
-  /** Submits the form and waits until the page it was on is gone and the next one has loaded. */
+  /**
+   * Submits the form and waits until the next page has loaded: the page it was on is marked, and a
+   * new document has no mark.
+   */
   private static void submit(String name) {
     WebElement field = browser.findElement(By.id("name"));
     field.clear();
     field.sendKeys(name);
+    JavascriptExecutor page = (JavascriptExecutor) browser;
+    page.executeScript("window.tidemarkSubmitted = true");
     browser.findElement(By.id("save")).click();
-    WebDriverWait navigation = new WebDriverWait(browser, Duration.ofSeconds(10));
-    navigation.until(ExpectedConditions.stalenessOf(field));
-    navigation.until(
-        page ->
-            "complete"
-                .equals(((JavascriptExecutor) page).executeScript("return document.readyState")));
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .ignoring(WebDriverException.class)
+        .until(
+            loaded ->
+                Boolean.TRUE.equals(
+                    page.executeScript(
+                        "return window.tidemarkSubmitted === undefined"
+                            + " && document.readyState === 'complete'")));
   }
 
   private static void check(String expected, String page, List<String> failed) {
