@@ -224,12 +224,20 @@ class StartupFailureAnalysisIT {
     return new ArrayList<>(grants);
   }
 
-  /** The values of {@code tidemark.token.secret} that README.md and docs/ show. */
+  /**
+   * The values of {@code tidemark.token.secret} that README.md and docs/ show, found from the
+   * starter's folder or the next Boot line's below it.
+   */
   private static Set<String> documentedSecrets() throws IOException {
     Pattern setting = Pattern.compile("tidemark\\.token\\.secret[=:]\\s*\"?([^\\s\",]+)");
     Set<String> secrets = new LinkedHashSet<>();
-    List<Path> documents = new ArrayList<>(List.of(Path.of("../README.md")));
-    try (Stream<Path> docs = Files.list(Path.of("../docs"))) {
+    Path root = Path.of("").toAbsolutePath();
+    while (!Files.isDirectory(root.resolve("docs"))
+        || !Files.isRegularFile(root.resolve("README.md"))) {
+      root = root.getParent();
+    }
+    List<Path> documents = new ArrayList<>(List.of(root.resolve("README.md")));
+    try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
       docs.filter(p -> p.toString().endsWith(".md")).forEach(documents::add);
     }
     for (Path document : documents) {
