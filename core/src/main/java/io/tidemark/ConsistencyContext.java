@@ -46,10 +46,19 @@ public final class ConsistencyContext {
   // Guarded by itself; few entries, rarely touched.
   private final SortedMap<String, List<String>> forwarded = new TreeMap<>();
 
-  private record State(GtidSet gtids, @Nullable String dirtyBecause) {}
+  /**
+   * {@code reflected} is {@code gtids} itself (the same instance) until a read's server is seen to
+   * have executed more than the read waited for; the common case costs no second set.
+   */
+  private record State(GtidSet gtids, GtidSet reflected, @Nullable String dirtyBecause) {
+
+    State with(GtidSet gtids, GtidSet reflected) {
+      return new State(gtids, reflected.equals(gtids) ? gtids : reflected, dirtyBecause);
+    }
+  }
 
   private ConsistencyContext(GtidSet initial, @Nullable Deadline deadline) {
-    this.state = new AtomicReference<>(new State(initial, null));
+    this.state = new AtomicReference<>(new State(initial, initial, null));
     this.deadline = deadline;
   }
 
@@ -122,8 +131,46 @@ public final class ConsistencyContext {
   public void merge(GtidSet gtids) {
     Objects.requireNonNull(gtids, "gtids");
     if (!gtids.isEmpty()) {
-      state.updateAndGet(s -> new State(s.gtids().union(gtids), s.dirtyBecause()));
+      state.updateAndGet(
+          s -> {
+            GtidSet merged = s.gtids().union(gtids);
+            return s.with(merged, s.reflected() == s.gtids() ? merged : s.reflected().union(gtids));
+          });
     }
+  }
+
+  /**
+   * Adds what a read's server had executed right after its query (monotonic reads): later reads
+   * must see it, but the value that read returned may predate it, so it is not {@link #reflected()}
+   * until a later read has {@link #waitedFor waited for} it.
+   */
+  public void observed(GtidSet executed) {
+    Objects.requireNonNull(executed, "executed");
+    if (!executed.isEmpty()) {
+      state.updateAndGet(s -> s.with(s.gtids().union(executed), s.reflected()));
+    }
+  }
+
+  /**
+   * Notes that a read saw at least {@code required}, which it took from {@link #gtids()} when it
+   * began: values read from now on reflect it.
+   */
+  public void waitedFor(GtidSet required) {
+    Objects.requireNonNull(required, "required");
+    if (state.get().reflected() != state.get().gtids()) {
+      state.updateAndGet(
+          s -> s.with(s.gtids(), s.reflected().union(required.intersection(s.gtids()))));
+    }
+  }
+
+  /**
+   * What a value read now under this context is known to reflect: {@link #gtids()} but for what
+   * reads' servers were {@link #observed seen} to execute after their queries and no read has
+   * waited for since. A cache tags a value it stores with this, never with more: a value tagged
+   * with writes it predates would be served to their writer.
+   */
+  public GtidSet reflected() {
+    return state.get().reflected();
   }
 
   /**
@@ -155,7 +202,11 @@ public final class ConsistencyContext {
   public void forgetLost(GtidSet lost) {
     Objects.requireNonNull(lost, "lost");
     if (!lost.isEmpty()) {
-      state.updateAndGet(s -> new State(s.gtids().subtract(lost), s.dirtyBecause()));
+      state.updateAndGet(
+          s -> {
+            GtidSet kept = s.gtids().subtract(lost);
+            return s.with(kept, s.reflected() == s.gtids() ? kept : s.reflected().subtract(lost));
+          });
       this.lost.updateAndGet(known -> known.union(lost));
     }
   }
@@ -171,7 +222,8 @@ public final class ConsistencyContext {
   /** Marks the context dirty: a write committed without a captured GTID; reads use the source. */
   public void markDirty(String because) {
     Objects.requireNonNull(because, "because");
-    state.updateAndGet(s -> s.dirtyBecause() != null ? s : new State(s.gtids(), because));
+    state.updateAndGet(
+        s -> s.dirtyBecause() != null ? s : new State(s.gtids(), s.reflected(), because));
   }
 
   /** Whether a write escaped capture, so reads must go to the source. */

@@ -78,6 +78,30 @@ class ConsistencyContextTests {
   }
 
   @Test
+  void whatAReadsServerWasSeenToExecuteLaterIsRequiredButNotReflectedUntilAReadWaitsForIt() {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(A)) {
+      ConsistencyContext context = binding.context();
+      GtidSet c = GtidSet.parse("cccccccc-cccc-cccc-cccc-cccccccccccc:1-2");
+
+      context.observed(B);
+      assertThat(context.gtids()).isEqualTo(A.union(B));
+      assertThat(context.reflected()).as("the value read may predate B").isEqualTo(A);
+
+      context.merge(c);
+      assertThat(context.reflected()).as("a write captured is reflected").isEqualTo(A.union(c));
+
+      context.waitedFor(context.gtids());
+      assertThat(context.reflected()).isEqualTo(context.gtids());
+
+      context.observed(GtidSet.parse("bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb:4"));
+      context.forgetLost(A);
+      assertThat(context.gtids())
+          .isEqualTo(B.union(c).union(GtidSet.parse("bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb:4")));
+      assertThat(context.reflected()).isEqualTo(B.union(c));
+    }
+  }
+
+  @Test
   void keepsEveryConcurrentMerge() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {

@@ -115,15 +115,13 @@ final class KnownSourceUuids {
   /**
    * The part of {@code set} whose sources are in the list: the list is read first (by {@code
    * deadline}) when it never was, and else not again, so that a replica's errant UUID costs no look
-   * at the source on every read. Empty when the list cannot be read.
+   * at the source on every read.
+   *
+   * @throws SQLException when the list cannot be read by {@code deadline}
    */
-  GtidSet ofKnownSources(GtidSet set, Deadline deadline) {
+  private GtidSet ofKnownSources(GtidSet set, Deadline deadline) throws SQLException {
     if (!loaded) {
-      try {
-        knowsAll(set, deadline);
-      } catch (SQLException e) {
-        return GtidSet.EMPTY;
-      }
+      knowsAll(set, deadline);
     }
     return set.restrictedToSourcesOf(known);
   }
@@ -131,22 +129,18 @@ final class KnownSourceUuids {
   /**
    * What {@code connection}'s server had executed right after a query on it, so at least what the
    * query saw, limited to the cluster's sources: asked within what is left until {@code deadline}
-   * (at least a millisecond, a loopback round trip); nothing when the server fails to answer, since
-   * the value read is sound either way.
+   * (at least a millisecond, a loopback round trip); {@code null} when the server does not answer
+   * in time, or the cluster's sources cannot be read yet.
    */
-  GtidSet observedOn(Connection connection, Deadline deadline) {
+  @Nullable GtidSet observedOn(Connection connection, Deadline deadline) {
     long left = ReadBudget.millisLeft(deadline);
     try {
       SocketTimeout.tighten(connection, left);
-    } catch (SQLException e) {
-      return GtidSet.EMPTY;
-    }
-    try {
       return ofKnownSources(
           Dialect.of(connection).executed(connection),
           Deadline.after(Duration.ofMillis(left), ticker));
     } catch (SQLException | TidemarkException e) {
-      return GtidSet.EMPTY;
+      return null;
     }
   }
 

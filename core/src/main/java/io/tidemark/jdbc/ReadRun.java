@@ -154,12 +154,27 @@ final class ReadRun<T> {
   }
 
   /**
-   * With monotonic reads, what the read's server had executed right after the query joins the
-   * context, so that the client's next read sees at least as much.
+   * Notes in the context what the served read saw: at least what it waited for, and, with monotonic
+   * reads, what its server had executed right after the query, so that the client's next read sees
+   * at least as much. When the server cannot tell in time, the context turns dirty: the next reads
+   * go to the source, which has it all, and the answer's token covers the source.
    */
   void observe(Connection connection, KnownSourceUuids knownSources) {
-    if (options.monotonic() && context != null) {
-      context.merge(knownSources.observedOn(connection, budget.deadline()));
+    if (context == null) {
+      return;
+    }
+    if (options.required() == null) {
+      context.waitedFor(required);
+    }
+    if (options.monotonic()) {
+      GtidSet executed = knownSources.observedOn(connection, budget.deadline());
+      if (executed != null) {
+        context.observed(executed);
+      } else {
+        context.markDirty(
+            "monotonic reads: what the read's server had executed after the query could not be"
+                + " read in time");
+      }
     }
   }
 

@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -318,6 +319,45 @@ class ConsistentReaderTests {
     assertThat(replica.sent("WAIT_FOR")).isEmpty();
     assertThat(replica.sent("GTID_SUBSET")).isEmpty();
     assertThat(source.log()).isEmpty();
+  }
+
+  @Test
+  void aMonotonicReadTakesWhatItsReplicaExecutedAfterTheQueryButDoesNotClaimItsValueReflectsIt()
+      throws SQLException {
+    replicaServer.executed(WRITES + "," + SOURCE_UUID + ":8-9");
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      reader.read(ReadOptions.defaults().withMonotonic(true), c -> status(c));
+
+      assertThat(binding.context().gtids()).isEqualTo(GtidSet.parse(SOURCE_UUID + ":1-9"));
+      assertThat(binding.context().reflected()).isEqualTo(TOKEN);
+
+      reader.read(ReadOptions.defaults().withMonotonic(true), c -> status(c));
+      assertThat(binding.context().reflected())
+          .as("the second read waited for what the first one saw")
+          .isEqualTo(binding.context().gtids());
+    }
+  }
+
+  @Test
+  void aMonotonicReadWhoseServerCannotSayWhatItExecutedTurnsTheContextDirty() throws SQLException {
+    replicaServer
+        .executed(WRITES)
+        .failing(
+            "SELECT @@GLOBAL.gtid_executed",
+            new SQLTimeoutException("Statement cancelled due to timeout"));
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      ReadResult<String> read =
+          reader.read(ReadOptions.defaults().withMonotonic(true), c -> status(c));
+
+      assertThat(read.value()).isEqualTo("NEW");
+      assertThat(binding.context().dirtyBecause())
+          .as("the next read must not go back behind what this one saw: the source has it all")
+          .contains("monotonic reads");
+    }
   }
 
   @Test

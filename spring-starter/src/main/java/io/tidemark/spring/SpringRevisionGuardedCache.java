@@ -19,11 +19,12 @@ import org.springframework.cache.support.SimpleValueWrapper;
  *
  * <p>Token-aware: every value is stored with the GTIDs of the current {@link ConsistencyContext}
  * (after a write, the request's token including that commit; after a read-through, the token the
- * read waited for), and a lookup under a context with GTIDs accepts only an entry whose set
- * contains them, else it reads through and stores the fresher value. A dirty context (a write that
- * escaped capture) never takes a cached value. Without a context, or with an empty one, lookups
- * behave as a plain revision-guarded cache. An entry whose GTIDs a failover lost (as the
- * application's reader found) is never served: its value may be gone from the database.
+ * read waited for, not what its replica applied after the query), and a lookup under a context with
+ * GTIDs accepts only an entry whose set contains them, else it reads through and stores the fresher
+ * value. A dirty context (a write that escaped capture) never takes a cached value. Without a
+ * context, or with an empty one, lookups behave as a plain revision-guarded cache. An entry whose
+ * GTIDs a failover lost (as the application's reader found) is never served: its value may be gone
+ * from the database.
  */
 final class SpringRevisionGuardedCache implements Cache {
 
@@ -87,7 +88,7 @@ final class SpringRevisionGuardedCache implements Cache {
     } catch (Exception e) {
       throw new ValueRetrievalException(key, loader, e);
     }
-    if (loaded == null || store.put(key(key), revision(loaded), loaded, contextGtids())) {
+    if (loaded == null || store.put(key(key), revision(loaded), loaded, reflected())) {
       return loaded;
     }
     Optional<CachedValue<Object>> newer =
@@ -100,7 +101,7 @@ final class SpringRevisionGuardedCache implements Cache {
   @Override
   public void put(Object key, @Nullable Object value) {
     if (value != null) {
-      store.put(key(key), revision(value), value, contextGtids());
+      store.put(key(key), revision(value), value, reflected());
     }
   }
 
@@ -120,14 +121,19 @@ final class SpringRevisionGuardedCache implements Cache {
     return context == null ? known : known.union(context.lost());
   }
 
-  /**
-   * The current context's GTIDs: what a cached value must reflect to serve it, and what a value
-   * stored now reflects at least, since its reads waited for them (or ran on the source) and its
-   * writes are among them once captured.
-   */
+  /** The current context's GTIDs: what a cached value must reflect to serve it. */
   private static GtidSet contextGtids() {
     ConsistencyContext context = ConsistencyContext.currentOrNull();
     return context == null ? GtidSet.EMPTY : context.gtids();
+  }
+
+  /**
+   * What a value stored now reflects at least: the context's GTIDs that its reads waited for (or
+   * ran on the source) and its captured writes, never what a replica applied after the query.
+   */
+  private static GtidSet reflected() {
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    return context == null ? GtidSet.EMPTY : context.reflected();
   }
 
   @Override
