@@ -39,6 +39,12 @@ interface Dialect {
    */
   boolean await(Connection connection, GtidSet required, long budgetNanos) throws SQLException;
 
+  /**
+   * Whether {@link Connection#setReadOnly} refuses writes only inside a transaction, so that a
+   * read-only statement in autocommit must run in one.
+   */
+  boolean readOnlyNeedsTransaction();
+
   /** Whether the server has executed {@code required} now: never blocks. */
   boolean hasExecuted(Connection connection, GtidSet required) throws SQLException;
 

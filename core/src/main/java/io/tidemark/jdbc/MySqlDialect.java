@@ -105,6 +105,12 @@ final class MySqlDialect implements Dialect {
   }
 
   @Override
+  // Connector/J sends SET SESSION TRANSACTION READ ONLY, which autocommit statements obey.
+  public boolean readOnlyNeedsTransaction() {
+    return false;
+  }
+
+  @Override
   public boolean hasExecuted(Connection connection, GtidSet required) throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(EXECUTED)) {
       ps.setString(1, required.toString());

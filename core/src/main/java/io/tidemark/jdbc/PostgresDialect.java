@@ -50,6 +50,12 @@ final class PostgresDialect implements Dialect {
   }
 
   @Override
+  // PgJDBC's default readOnlyMode=transaction sends BEGIN READ ONLY, and nothing in autocommit.
+  public boolean readOnlyNeedsTransaction() {
+    return true;
+  }
+
+  @Override
   public boolean hasExecuted(Connection connection, GtidSet required) throws SQLException {
     return PostgresServer.read(connection).executed().containsAll(required);
   }

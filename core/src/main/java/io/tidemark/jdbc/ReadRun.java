@@ -106,28 +106,46 @@ final class ReadRun<T> {
 
   /**
    * Runs the query on a read-only connection: a write in it would escape capture on the source, so
-   * the token would miss it, and would be an errant transaction on a replica. A connection that
-   * cannot be made writable again after the query is aborted; what it read stays good.
+   * the token would miss it, and would be an errant transaction on a replica. Where the driver's
+   * read-only flag binds transactions only (PgJDBC), an autocommit query on the {@code source} runs
+   * in a read-only transaction, rolled back after it (a standby refuses writes itself). A
+   * connection that cannot be made writable again after the query is aborted; what it read stays
+   * good.
    */
-  T readOnly(Connection connection, Deadline end) throws SQLException {
+  T readOnly(Connection connection, Deadline end, NodeRole role) throws SQLException {
+    boolean transaction =
+        role == NodeRole.SOURCE
+            && connection.getAutoCommit()
+            && Dialect.of(connection).readOnlyNeedsTransaction();
+    if (transaction) {
+      connection.setAutoCommit(false);
+    }
     connection.setReadOnly(true);
     T value;
     try {
       value = query(connection, end);
     } catch (SQLException | RuntimeException e) {
       try {
-        connection.setReadOnly(false);
+        writable(connection, transaction);
       } catch (SQLException alsoFailed) {
         e.addSuppressed(alsoFailed);
       }
       throw e;
     }
     try {
-      connection.setReadOnly(false);
+      writable(connection, transaction);
     } catch (SQLException e) {
       ConnectionFailures.abortIfBroken(connection, e);
     }
     return value;
+  }
+
+  private static void writable(Connection connection, boolean inTransaction) throws SQLException {
+    if (inTransaction) {
+      connection.rollback();
+      connection.setAutoCommit(true);
+    }
+    connection.setReadOnly(false);
   }
 
   /**

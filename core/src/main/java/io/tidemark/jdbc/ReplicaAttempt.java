@@ -231,7 +231,7 @@ final class ReplicaAttempt {
             ? rows.value()
             : keptReadOnly
                 ? read.query(connection, read.budget().replicaQueryEnd())
-                : read.readOnly(connection, read.budget().replicaQueryEnd());
+                : read.readOnly(connection, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
     if (!read.meetsRevision(value)) {
       return new Failed<>(
           Reason.REVISION_NOT_REACHED,

@@ -53,7 +53,7 @@ final class SourceFallback {
         throw read.lost(
             connection, "source " + uuid + " has not executed the token: writes were lost");
       }
-      T value = read.readOnly(connection, end);
+      T value = read.readOnly(connection, end, NodeRole.SOURCE);
       if (!read.meetsRevision(value)) {
         throw read.failed(
             Reason.REVISION_NOT_REACHED,

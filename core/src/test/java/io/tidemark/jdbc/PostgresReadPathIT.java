@@ -316,6 +316,39 @@ class PostgresReadPathIT {
   }
 
   /**
+   * PgJDBC's read-only flag does nothing in autocommit by default ({@code
+   * readOnlyMode=transaction}): a write in a read on the primary would commit there without being
+   * captured, and the answer's token would miss it.
+   */
+  @Test
+  void aWriteInAReadOnThePrimaryIsRefusedAndTheConnectionIsWritableAfter() throws SQLException {
+    long id = PostgresOrders.nextId();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+
+      assertThatThrownBy(
+              () ->
+                  reader.read(
+                      reader.defaults().withSourceOnly(),
+                      c -> {
+                        PostgresOrders.insert(c, id, "written in a read");
+                        return null;
+                      }))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("25006"));
+      assertThat(binding.context().gtids().isEmpty()).isTrue();
+    }
+    try (Connection c = primaryPool.getConnection()) {
+      assertThat(status(c, id)).as("nothing was written").isNull();
+      assertThat(c.getAutoCommit()).isTrue();
+      assertThat(c.isReadOnly()).isFalse();
+    }
+    assertThat(create("written after the read"))
+        .as("the pool's connections still write")
+        .isPositive();
+  }
+
+  /**
    * After an idle pause the pool validates the connection it hands out, which a frozen standby
    * never answers: PgJDBC's validation is bounded in whole seconds, the read's by what is left of
    * it.
