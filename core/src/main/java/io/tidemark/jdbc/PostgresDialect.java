@@ -8,27 +8,31 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
  * PostgreSQL's {@link Dialect}, for a primary and its hot standbys on streaming replication: a
  * server is what {@link PostgresServer} reads.
  *
- * <p>PostgreSQL has no server function that waits for a position. The wait is a loop run by the
- * server in one statement, checking the replay position every millisecond until the budget ends: no
- * client polling, and a fresh snapshot for the read that follows, as each autocommit statement
- * takes its own.
+ * <p>PostgreSQL before 19 has no server function that waits for a position. The wait polls the
+ * replay position with short autocommit statements, each its own transaction: a statement that
+ * waited on the server would hold one snapshot throughout, and replaying a cleanup record (a
+ * vacuum's, a pruned page's) between the standby's position and the token waits for every snapshot
+ * that old, so the wait would stop the replay it waits for. The read that follows takes a fresh
+ * snapshot, as each autocommit statement does.
  */
 final class PostgresDialect implements Dialect {
 
   static final PostgresDialect INSTANCE = new PostgresDialect();
 
   /**
-   * How long the wait checks without pausing before it checks every millisecond: PostgreSQL sleeps
-   * in whole milliseconds ({@code PostgresServerFactsIT}), longer than most replays take on a
-   * healthy standby.
+   * How long the wait polls without pausing before it polls every millisecond: about as long as
+   * most replays take on a healthy standby.
    */
-  static final int SPIN_MICROS = 1_000;
+  private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(1_000);
+
+  private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   private PostgresDialect() {}
 
@@ -103,47 +107,46 @@ final class PostgresDialect implements Dialect {
 
   /**
    * Whether replay reached {@code target} within {@code millis}; {@code null} when the standby does
-   * not receive {@code target}'s timeline (or is no standby), and waiting for it is useless.
+   * not receive {@code target}'s timeline (or is no standby), and waiting for it is useless. An
+   * interrupted thread stops polling, its interrupt kept.
    */
   private static @Nullable Boolean waitFor(Connection connection, WalPosition target, long millis)
       throws SQLException {
-    try (PreparedStatement ps = connection.prepareStatement(WAIT)) {
-      ps.setLong(1, millis);
-      ps.setInt(2, SPIN_MICROS);
-      ps.setLong(3, target.timeline());
-      ps.setString(4, WalPosition.text(target.lsn()));
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getBoolean(1) ? Boolean.TRUE : rs.getBoolean(2) ? null : Boolean.FALSE;
+    long begun = System.nanoTime();
+    long deadline = begun + TimeUnit.MILLISECONDS.toNanos(millis);
+    try (PreparedStatement ps = connection.prepareStatement(POLL)) {
+      ps.setLong(1, target.timeline());
+      ps.setString(2, WalPosition.text(target.lsn()));
+      while (true) {
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          if (rs.getBoolean(1)) {
+            return Boolean.TRUE;
+          }
+          if (rs.getBoolean(2)) {
+            return null;
+          }
+        }
+        long now = System.nanoTime();
+        if (now - deadline >= 0 || Thread.currentThread().isInterrupted()) {
+          return Boolean.FALSE;
+        }
+        if (now - begun >= SPIN_NANOS) {
+          LockSupport.parkNanos(Math.min(PAUSE_NANOS, deadline - now));
+        }
       }
     }
   }
 
   /**
-   * The server-side loop that waits up to its first parameter (milliseconds) for replay to reach
-   * its fourth (an LSN) on the timeline of its third: a recursive query whose every step checks the
-   * standby, without pausing for the first microseconds (its second parameter), then every
-   * millisecond. It answers whether the position was reached, and whether the standby receives
-   * another timeline or none, which ends the wait at once. One prepared statement: no parsing or
-   * planning per wait, as a {@code DO} block would cost.
+   * One look at the standby: whether replay has reached the LSN of the second parameter on the
+   * timeline of the first, and whether the standby receives another timeline or none, which ends
+   * the wait at once.
    */
-  static final String WAIT =
+  static final String POLL =
       """
-      WITH RECURSIVE step(reached, elsewhere, deadline, spin) AS (
-        SELECT false, false,
-               clock_timestamp() + make_interval(secs => ?::float8 / 1000),
-               clock_timestamp() + make_interval(secs => ?::float8 / 1000000)
-        UNION ALL
-        SELECT r.tli IS NOT DISTINCT FROM t.tli AND pg_last_wal_replay_lsn() >= t.lsn,
-               r.tli IS DISTINCT FROM t.tli,
-               deadline, spin
-          FROM step
-               CROSS JOIN (SELECT ?::int AS tli, ?::pg_lsn AS lsn) t
-               LEFT JOIN LATERAL (SELECT received_tli AS tli FROM pg_stat_wal_receiver) r ON true
-         WHERE NOT reached
-           AND NOT elsewhere
-           AND clock_timestamp() < deadline
-           AND pg_sleep(CASE WHEN clock_timestamp() < spin THEN 0 ELSE 0.001 END) IS NOT NULL
-      )
-      SELECT bool_or(reached), bool_or(elsewhere) FROM step""";
+      WITH t AS (SELECT ?::int AS tli, ?::pg_lsn AS lsn)
+      SELECT r.tli IS NOT DISTINCT FROM t.tli AND pg_last_wal_replay_lsn() >= t.lsn,
+             r.tli IS DISTINCT FROM t.tli
+        FROM t LEFT JOIN LATERAL (SELECT received_tli AS tli FROM pg_stat_wal_receiver) r ON true""";
 }

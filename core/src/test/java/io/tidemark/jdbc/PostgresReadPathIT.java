@@ -153,6 +153,35 @@ class PostgresReadPathIT {
     }
   }
 
+  /**
+   * A cleanup record (here a VACUUM's) between the standby's position and the token conflicts with
+   * every snapshot taken before it: a wait that held one for its whole length would stop the replay
+   * it waits for until the standby's conflict delay (30 s by default) or the budget ran out.
+   */
+  @Test
+  void theWaitHoldsNoSnapshotThatReplayOfACleanupWouldWaitFor() throws Exception {
+    long updated = create("before the vacuum");
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(30));
+    standby.pauseReplay();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      orders.onPrimary(
+          "UPDATE orders SET revision = revision + 1 WHERE id = " + updated, "VACUUM orders");
+      long id = create("after the vacuum");
+      GtidSet token = binding.context().gtids();
+      try (Connection c = standbyPool.getConnection()) {
+        CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(100));
+        long begun = System.nanoTime();
+        boolean reached = PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(5));
+        long took = System.nanoTime() - begun;
+        resume.get();
+
+        assertThat(reached).isTrue();
+        assertThat(took).isLessThan(TimeUnit.SECONDS.toNanos(2));
+        assertThat(status(c, id)).isEqualTo("after the vacuum");
+      }
+    }
+  }
+
   @Test
   void aTransactionThatCommitsAsynchronouslyIsCapturedWhereItsCommitMayStillBe()
       throws SQLException {
