@@ -7,9 +7,11 @@ import java.lang.System.Logger.Level;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -30,6 +32,17 @@ import org.jspecify.annotations.Nullable;
 public final class TokenExchange {
 
   private static final System.Logger LOG = System.getLogger(TokenExchange.class.getName());
+
+  /**
+   * Why a well-formed token of this cluster may fail though this cluster issued it: a key this
+   * process does not hold, another secret, the clocks.
+   */
+  private static final Set<TokenRejectedException.Check> UNVERIFIABLE =
+      EnumSet.of(
+          TokenRejectedException.Check.UNKNOWN_KEY_ID,
+          TokenRejectedException.Check.BAD_SIGNATURE,
+          TokenRejectedException.Check.EXPIRED,
+          TokenRejectedException.Check.FROM_THE_FUTURE);
 
   private final TokenCodec codec;
   private final String cluster;
@@ -82,28 +95,42 @@ public final class TokenExchange {
    */
   public Incoming read(@Nullable String value) {
     ConsistencyHeader header = codec.parseHeader(value);
-    return new Incoming(codec.verify(header, cluster).orElse(null), others(header));
+    return new Incoming(codec.verify(header, cluster).orElse(null), others(header), null);
   }
 
   /**
-   * Reads a header value as {@link #read} does, but goes on without what does not verify: a value
-   * that cannot be read at all counts as none; when only this cluster's tokens fail, the other
-   * clusters' are still forwarded.
+   * Reads a header value as {@link #read} does, but goes on with a value that is not a sound token
+   * of this cluster: one signed with a key this process does not hold (a restart with a random
+   * secret, a retired key), altered, or too old or too new for the clocks, and, unless {@code
+   * rejectMalformed}, one that is no token header at all. Its {@link Incoming#applyTo} makes the
+   * context dirty, as for a message: the sender's writes cannot be known, so reads go to the source
+   * and the answer's token covers it. The other clusters' tokens are forwarded when they can be
+   * read.
+   *
+   * @throws TokenRejectedException when {@code rejectMalformed} and the value is oversized,
+   *     malformed, of an unknown version or cluster, or over the limits
    */
-  public Incoming readIgnoringInvalid(@Nullable String value) {
+  public Incoming readLeniently(@Nullable String value, boolean rejectMalformed) {
     ConsistencyHeader header;
     try {
       header = codec.parseHeader(value);
     } catch (TokenRejectedException e) {
-      ignored(e);
-      return Incoming.NONE;
+      return rejected(e, rejectMalformed, new TreeMap<>());
     }
     try {
-      return new Incoming(codec.verify(header, cluster).orElse(null), others(header));
+      return new Incoming(codec.verify(header, cluster).orElse(null), others(header), null);
     } catch (TokenRejectedException e) {
-      ignored(e);
-      return new Incoming(null, others(header));
+      return rejected(e, rejectMalformed, others(header));
     }
+  }
+
+  private Incoming rejected(
+      TokenRejectedException e, boolean rejectMalformed, SortedMap<String, List<String>> others) {
+    if (rejectMalformed && !UNVERIFIABLE.contains(e.reason())) {
+      throw e;
+    }
+    ignored(e);
+    return new Incoming(null, others, e.reason());
   }
 
   // At debug: any client can send a bad token, so a log line per request would be theirs to fill.
@@ -143,14 +170,9 @@ public final class TokenExchange {
    */
   public TokenRejectedException.@Nullable Check receiveInto(
       ConsistencyContext context, @Nullable String value) {
-    try {
-      read(value).applyTo(context);
-      return null;
-    } catch (TokenRejectedException e) {
-      ignored(e);
-      context.markDirty("its " + headerName + " was rejected: " + e.reason());
-      return e.reason();
-    }
+    Incoming incoming = readLeniently(value, false);
+    incoming.applyTo(context);
+    return incoming.rejected();
   }
 
   /**
@@ -362,10 +384,13 @@ public final class TokenExchange {
    * @param own this cluster's verified token, or {@code null}
    * @param others the other clusters' encoded tokens, by cluster
    */
-  public record Incoming(@Nullable ConsistencyToken own, SortedMap<String, List<String>> others) {
+  public record Incoming(
+      @Nullable ConsistencyToken own,
+      SortedMap<String, List<String>> others,
+      TokenRejectedException.@Nullable Check rejected) {
 
-    /** Nothing: no header, or one that could not be read. */
-    public static final Incoming NONE = new Incoming(null, new TreeMap<>());
+    /** Nothing: no header. */
+    public static final Incoming NONE = new Incoming(null, new TreeMap<>(), null);
 
     /** The GTIDs of this cluster's token; empty without one. */
     public GtidSet gtids() {
@@ -374,11 +399,16 @@ public final class TokenExchange {
 
     /**
      * Merges this cluster's token into {@code context}, where a marker sends its reads to the
-     * source, and forwards the other clusters' tokens in it.
+     * source, and forwards the other clusters' tokens in it; a token that was {@code rejected}
+     * makes it dirty.
      */
     public void applyTo(ConsistencyContext context) {
       if (own != null) {
         apply(own, context);
+      }
+      if (rejected != null) {
+        context.markDirty(
+            "a token it came with did not verify (" + rejected + "): its writes cannot be known");
       }
       context.forward(others, Map.of());
     }

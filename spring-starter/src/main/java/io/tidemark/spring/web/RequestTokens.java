@@ -65,32 +65,27 @@ final class RequestTokens {
    * fields or values {@linkplain #join joined}, or {@code null}): its verified tokens, the other
    * clusters' tokens and the request's deadline.
    *
-   * @throws TokenRejectedException when the header's token does not verify and {@code
-   *     tidemark.web.invalid-token} is {@code reject}
+   * <p>A token of this cluster that does not verify (signed before a restart with a random secret,
+   * with a retired key, or too old for the clocks) makes the context dirty: its reads go to the
+   * source, and the answer's token covers the source, replacing the cookie.
+   *
+   * @throws TokenRejectedException when the header is no token header at all (malformed, oversized)
+   *     and {@code tidemark.web.invalid-token} is {@code reject}
    */
   Request open(@Nullable String header, @Nullable String cookie) {
     TokenExchange.Incoming incoming =
-        web.getInvalidToken() == TidemarkProperties.InvalidToken.REJECT
-            ? exchange.read(header)
-            : exchange.readIgnoringInvalid(header);
-    // A cookie the browser sends by itself: one that does not verify (signed before a restart
-    // with a random secret, a retired key, expired) is dropped, never answered 400 for a day.
-    TokenExchange.Incoming fromCookie = TokenExchange.Incoming.NONE;
-    boolean badCookie = false;
-    if (cookie != null) {
-      try {
-        fromCookie = exchange.read(cookie);
-      } catch (TokenRejectedException e) {
-        badCookie = true;
-      }
-    }
+        exchange.readLeniently(
+            header, web.getInvalidToken() == TidemarkProperties.InvalidToken.REJECT);
+    // The browser sends the cookie by itself, so whatever it holds is never answered 400.
+    TokenExchange.Incoming fromCookie =
+        cookie == null ? TokenExchange.Incoming.NONE : exchange.readLeniently(cookie, false);
     Duration timeout = web.getRequestTimeout();
     ConsistencyContext context =
         ConsistencyContext.create(
             GtidSet.EMPTY, timeout == null ? null : Deadline.after(timeout, ticker));
     incoming.applyTo(context);
     fromCookie.applyTo(context);
-    return new Request(context, badCookie, fromCookie.own());
+    return new Request(context, fromCookie.rejected() != null, fromCookie.own());
   }
 
   /**

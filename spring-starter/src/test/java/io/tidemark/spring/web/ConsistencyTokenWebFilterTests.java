@@ -107,22 +107,31 @@ class ConsistencyTokenWebFilterTests {
   }
 
   @Test
-  void rejectsATokenThatDoesNotVerifyWithAProblem() {
-    String forged = header(TestTokens.codec(TestTokens.OTHER_SECRET), "default", A + ":1-5");
-
+  void rejectsAMalformedHeaderWithAProblem() {
     EntityExchangeResult<String> response =
-        get(client(web -> {}), "/write?gtids=" + A + ":9", forged);
+        get(client(web -> {}), "/write?gtids=" + A + ":9", "default=not a token");
 
     assertThat(response.getStatus().value()).isEqualTo(400);
     assertThat(response.getResponseHeaders().getContentType())
         .hasToString("application/problem+json");
     assertThat(response.getResponseBody())
-        .contains("\"status\":400", "\"reason\":\"BAD_SIGNATURE\"", "\"instance\":\"/write\"");
+        .contains("\"status\":400", "\"reason\":\"MALFORMED\"", "\"instance\":\"/write\"");
     assertThat(response.getResponseHeaders().get(NAME)).isNull();
   }
 
   @Test
-  void goesOnWithoutATokenThatDoesNotVerifyWhenToldToIgnoreIt() {
+  void aTokenSignedWithAnotherSecretSendsTheReadsToTheSourceNotA400() {
+    String forged = header(TestTokens.codec(TestTokens.OTHER_SECRET), "default", A + ":1-5");
+
+    EntityExchangeResult<String> response = get(client(web -> {}), "/context", forged);
+
+    assertThat(response.getStatus().value()).isEqualTo(200);
+    assertThat(response.getResponseBody()).startsWith("boundedElastic  dirty=true");
+    assertThat(response.getResponseHeaders().get(NAME)).isNotNull();
+  }
+
+  @Test
+  void goesOnReadingTheSourceWithATokenThatDoesNotVerifyWhenToldToIgnoreIt() {
     String forged = header(TestTokens.codec(TestTokens.OTHER_SECRET), "default", A + ":1-5");
 
     EntityExchangeResult<String> response =
@@ -132,7 +141,7 @@ class ConsistencyTokenWebFilterTests {
             forged);
 
     assertThat(response.getStatus().value()).isEqualTo(200);
-    assertThat(response.getResponseBody()).startsWith("boundedElastic  dirty=false");
+    assertThat(response.getResponseBody()).startsWith("boundedElastic  dirty=true");
   }
 
   @Test
@@ -209,7 +218,7 @@ class ConsistencyTokenWebFilterTests {
   }
 
   @Test
-  void aCookieThatDoesNotVerifyIsDroppedAndClearedNotAnswered400() {
+  void aCookieThatDoesNotVerifySendsTheReadsToTheSourceAndIsReplacedNotAnswered400() {
     String stale = header(TestTokens.codec(TestTokens.OTHER_SECRET), "default", A + ":1-5");
 
     EntityExchangeResult<String> response =
@@ -222,11 +231,11 @@ class ConsistencyTokenWebFilterTests {
             .returnResult();
 
     assertThat(response.getStatus().value()).isEqualTo(200);
-    assertThat(response.getResponseBody()).startsWith("boundedElastic  dirty=false");
-    ResponseCookie cleared = response.getResponseCookies().getFirst("tidemark");
-    assertThat(cleared).isNotNull();
-    assertThat(cleared.getValue()).isEmpty();
-    assertThat(cleared.getMaxAge()).isZero();
+    assertThat(response.getResponseBody()).startsWith("boundedElastic  dirty=true");
+    ResponseCookie replaced = response.getResponseCookies().getFirst("tidemark");
+    assertThat(replaced).isNotNull();
+    assertThat(replaced.getValue()).startsWith("default=").isNotEqualTo(stale);
+    assertThat(replaced.getMaxAge()).isPositive();
   }
 
   @Test

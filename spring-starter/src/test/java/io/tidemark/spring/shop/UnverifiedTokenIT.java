@@ -1,0 +1,135 @@
+package io.tidemark.spring.shop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import java.net.HttpCookie;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Two instances of one service without a configured secret, each signing with a random secret of
+ * its own, as after a restart or behind a load balancer: a token one issued does not verify on the
+ * other. Its writes cannot be known there, so the other reads the source, never a lagging replica
+ * as if the client had written nothing.
+ */
+@ExtendWith(TestkitExtension.class)
+class UnverifiedTokenIT {
+
+  private static final AtomicLong ids = new AtomicLong(System.nanoTime());
+  private static final RestClient http = RestClient.create();
+  private static final String COOKIE = "Consistency-Token-shop";
+  private static MySqlTopology topology;
+  private static ConfigurableApplicationContext first;
+  private static ConfigurableApplicationContext second;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) {
+    topology = shared;
+    String db = topology.createDatabase("unverified");
+    ShopApplication.createSchema(topology, db);
+    String[] randomSecret = {"tidemark.token.secret=", "tidemark.web.read-header=Consistency-Read"};
+    first = ShopApplication.startWeb(topology, db, randomSecret);
+    second = ShopApplication.startWeb(topology, db, randomSecret);
+  }
+
+  @AfterAll
+  static void stop() {
+    first.close();
+    second.close();
+  }
+
+  @AfterEach
+  void resume() {
+    topology.replica().resumeApplier();
+  }
+
+  @Test
+  void aCookieSignedByAnotherInstanceSendsTheReadToTheSourceAndIsReplaced() {
+    topology.replica().pauseApplier();
+    long id = ids.incrementAndGet();
+    HttpHeaders written = create(id);
+    HttpCookie cookie = cookie(written);
+
+    Answer read = get(second, id, HttpHeaders.COOKIE, COOKIE + "=" + cookie.getValue());
+
+    assertThat(read.status()).as("the order, not a lagging replica's 404").isEqualTo(200);
+    assertThat(read.headers().getFirst("Consistency-Read")).startsWith("source;");
+    HttpCookie replaced = cookie(read.headers());
+    assertThat(replaced.getValue()).isNotEqualTo(cookie.getValue());
+
+    topology.replica().resumeApplier();
+    Answer again = get(second, id, HttpHeaders.COOKIE, COOKIE + "=" + replaced.getValue());
+    assertThat(again.status()).isEqualTo(200);
+    assertThat(again.headers().getFirst("Consistency-Read"))
+        .as("the replaced cookie verifies, so the replica may answer once it has the write")
+        .startsWith("replica-1;");
+  }
+
+  @Test
+  void aHeaderSignedByAnotherInstanceSendsTheReadToTheSourceNotBack400() {
+    topology.replica().pauseApplier();
+    long id = ids.incrementAndGet();
+    String token = create(id).getFirst("Consistency-Token");
+
+    Answer read = get(second, id, "Consistency-Token", token);
+
+    assertThat(read.status()).isEqualTo(200);
+    assertThat(read.headers().getFirst("Consistency-Read")).startsWith("source;");
+    assertThat(read.headers().getFirst("Consistency-Token")).isNotBlank().isNotEqualTo(token);
+  }
+
+  @Test
+  void aMalformedHeaderIsStillRefused() {
+    Answer read = get(second, ids.incrementAndGet(), "Consistency-Token", "shop=not a token");
+
+    assertThat(read.status()).isEqualTo(400);
+    assertThat(read.body()).contains("\"reason\":\"MALFORMED\"");
+  }
+
+  private record Answer(int status, HttpHeaders headers, String body) {}
+
+  private static HttpHeaders create(long id) {
+    return http.post()
+        .uri(url(first, "/orders/" + id + "?customer=ada"))
+        .retrieve()
+        .toBodilessEntity()
+        .getHeaders();
+  }
+
+  private static Answer get(
+      ConfigurableApplicationContext instance, long id, String header, String value) {
+    return http.get()
+        .uri(url(instance, "/orders/" + id))
+        .header(header, value)
+        .exchange(
+            (request, response) ->
+                new Answer(
+                    response.getStatusCode().value(),
+                    response.getHeaders(),
+                    response.bodyTo(String.class)));
+  }
+
+  private static HttpCookie cookie(HttpHeaders headers) {
+    List<String> set = headers.get(HttpHeaders.SET_COOKIE);
+    assertThat(set).as("Set-Cookie").isNotNull().hasSize(1);
+    HttpCookie cookie = HttpCookie.parse(set.get(0)).get(0);
+    assertThat(cookie.getName()).isEqualTo(COOKIE);
+    return cookie;
+  }
+
+  private static String url(ConfigurableApplicationContext instance, String path) {
+    int port = ((WebServerApplicationContext) instance).getWebServer().getPort();
+    return "http://127.0.0.1:" + port + path;
+  }
+}
