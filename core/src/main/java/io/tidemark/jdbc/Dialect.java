@@ -54,6 +54,13 @@ interface Dialect {
    */
   @Nullable GtidSet missing(Connection connection, GtidSet required) throws SQLException;
 
+  /**
+   * What the server has received from the sources it replicates from, applied or not: a replica
+   * made writable while its applier still works through its relay log will apply all of it, so none
+   * of it is lost. Empty where a promotion applies everything it received first (PostgreSQL).
+   */
+  GtidSet received(Connection connection) throws SQLException;
+
   /** The dialect of the server behind {@code connection}, from its driver: no round trip. */
   static Dialect of(Connection connection) throws SQLException {
     return of(connection, DriverSession.of(connection));

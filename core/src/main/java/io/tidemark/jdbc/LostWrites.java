@@ -22,19 +22,33 @@ final class LostWrites {
 
   /**
    * The {@code TOKEN_NOT_ON_SOURCE} of a token {@code source} lacks, naming (and remembering) what
-   * it lacks when the source can tell.
+   * it lacks when the source can tell. What the source has received and not applied yet (a replica
+   * promoted before its applier finished) is not lost: the read is refused without naming anything
+   * lost, and a later one finds it.
    */
   ConsistentReadException notOnSource(
       Connection source, GtidSet required, String replica, Duration waited, String detail) {
     GtidSet missing;
+    GtidSet pending;
     try {
-      missing = Dialect.of(source).missing(source, required);
+      Dialect dialect = Dialect.of(source);
+      missing = dialect.missing(source, required);
+      pending = missing == null ? null : missing.intersection(dialect.received(source));
     } catch (SQLException e) {
       missing = null;
+      pending = null;
     }
-    if (missing == null || missing.isEmpty()) {
+    if (missing == null || missing.isEmpty() || pending == null) {
       return ConsistentReadException.of(
           Reason.TOKEN_NOT_ON_SOURCE, required, replica, waited, detail);
+    }
+    if (!pending.isEmpty()) {
+      return ConsistentReadException.of(
+          Reason.TOKEN_NOT_ON_SOURCE,
+          required,
+          replica,
+          waited,
+          detail + "; it has received them and not applied them yet: " + pending);
     }
     remember(missing);
     return ConsistentReadException.lost(required, missing, replica, waited, detail);

@@ -30,6 +30,8 @@ final class MySqlDialect implements Dialect {
 
   private static final String EXECUTED = "SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed)";
   private static final String MISSING = "SELECT GTID_SUBTRACT(?, @@GLOBAL.gtid_executed)";
+  static final String RECEIVED =
+      "SELECT received_transaction_set FROM performance_schema.replication_connection_status";
   private static final String SERVER =
       "SELECT CONCAT(@@GLOBAL.server_uuid, ' ', @@GLOBAL.gtid_executed)";
 
@@ -132,5 +134,18 @@ final class MySqlDialect implements Dialect {
     } catch (TidemarkException e) {
       return null;
     }
+  }
+
+  /** The union over every replication channel: a multi-source replica has several. */
+  @Override
+  public GtidSet received(Connection connection) throws SQLException {
+    GtidSet received = GtidSet.EMPTY;
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery(RECEIVED)) {
+      while (rs.next()) {
+        received = received.union(GtidSet.parse(rs.getString(1)));
+      }
+    }
+    return received;
   }
 }

@@ -65,6 +65,11 @@ final class PostgresDialect implements Dialect {
   }
 
   @Override
+  public GtidSet received(Connection connection) {
+    return GtidSet.EMPTY;
+  }
+
+  @Override
   public @Nullable GtidSet missing(Connection connection, GtidSet required) throws SQLException {
     return required.subtract(PostgresServer.read(connection).executed());
   }

@@ -118,6 +118,9 @@ final class FakeMysql implements FakeConnection.Server {
       case "ROLLBACK", "SET SESSION session_track_gtids = OWN_GTID" -> {
         return null;
       }
+      case MySqlDialect.RECEIVED -> {
+        return "";
+      }
       default -> {
         if (answers.containsKey(sql)) {
           return answers.get(sql);

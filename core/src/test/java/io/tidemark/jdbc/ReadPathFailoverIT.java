@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -148,6 +149,67 @@ class ReadPathFailoverIT {
         }
       }
     }
+  }
+
+  /**
+   * A replica made writable while its applier still has the former source's writes in its relay
+   * log, as a promotion by hand or by a tool that does not wait for the applier: they are not lost,
+   * only not applied yet, so the read is refused for now and nothing is named lost.
+   */
+  @Test
+  void writesAPromotedReplicaReceivedButHasNotAppliedAreNotReportedLost() throws Exception {
+    try (MySqlTopology topology = MySqlTopology.builder().start()) {
+      MySqlNode oldSource = topology.source();
+      MySqlNode promoted = topology.replica();
+      oldSource.execute("CREATE DATABASE shop", "CREATE TABLE shop.t (id INT, v TEXT)");
+      topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+      promoted.pauseApplier();
+      try (HikariDataSource oldPool = Pools.tracking(oldSource, "shop", 1);
+          ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+        insert(CapturingDataSource.wrap(oldPool), 1, "acknowledged");
+        GtidSet token = binding.context().gtids();
+        assertThat(received(promoted, token)).as("the replica received the write").isTrue();
+
+        oldSource.kill();
+        promoted.execute("SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF");
+
+        try (HikariDataSource newSource = Pools.plain(promoted, "shop", 2)) {
+          ConsistentReader reader = ConsistentReader.builder(newSource, newSource).build();
+          ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(300));
+          assertThatThrownBy(() -> reader.read(options, c -> value(c, 1)))
+              .isInstanceOfSatisfying(
+                  ConsistentReadException.class,
+                  e -> {
+                    assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
+                    assertThat(e.lost()).as("nothing is lost").isEqualTo(GtidSet.EMPTY);
+                  });
+          assertThat(reader.lostWrites()).isEqualTo(GtidSet.EMPTY);
+
+          promoted.resumeApplier();
+          assertThat(
+                  reader
+                      .read(options.withTimeout(Duration.ofSeconds(10)), c -> value(c, 1))
+                      .value())
+              .isEqualTo("acknowledged");
+        }
+      }
+    }
+  }
+
+  /** Whether {@code replica} received {@code gtids}, waiting up to 10 s. */
+  private static boolean received(MySqlNode replica, GtidSet gtids) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!GtidSet.parse(
+            replica.queryString(
+                "SELECT received_transaction_set FROM"
+                    + " performance_schema.replication_connection_status"))
+        .containsAll(gtids)) {
+      if (System.nanoTime() - deadline > 0) {
+        return false;
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+    }
+    return true;
   }
 
   private static void insert(CapturingDataSource source, int id, String value) throws SQLException {
