@@ -1,7 +1,9 @@
 package io.tidemark.spring.web;
 
+import io.tidemark.ConsistencyContext;
 import io.tidemark.token.TokenExchange;
 import java.io.IOException;
+import java.util.List;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
@@ -12,6 +14,10 @@ import org.springframework.http.client.ClientHttpResponse;
  * {@code RestClient} or {@code RestTemplate}, and merges the token the called service answers with
  * into the context, so that reads after the call see what the called service wrote. A header the
  * caller set on the request itself is left as it is.
+ *
+ * <p>A call that may have written downstream (any method but GET, HEAD, OPTIONS and TRACE) and got
+ * no answer (a read timeout, a reset connection: an {@link IOException}), or a 5xx without a token,
+ * marks the context dirty before the failure goes on unchanged: see {@link UncertainCalls}.
  */
 final class TokenClientInterceptor implements ClientHttpRequestInterceptor {
 
@@ -24,7 +30,8 @@ final class TokenClientInterceptor implements ClientHttpRequestInterceptor {
   @Override
   public ClientHttpResponse intercept(
       HttpRequest request, byte[] body, ClientHttpRequestExecution execution) throws IOException {
-    TokenExchange.Outgoing outgoing = exchange.outgoing();
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    TokenExchange.Outgoing outgoing = exchange.outgoing(context);
     if (outgoing == null) {
       return execution.execute(request, body);
     }
@@ -32,8 +39,22 @@ final class TokenClientInterceptor implements ClientHttpRequestInterceptor {
     if (value != null && !request.getHeaders().containsHeader(exchange.headerName())) {
       request.getHeaders().set(exchange.headerName(), value);
     }
-    ClientHttpResponse response = execution.execute(request, body);
-    outgoing.answered(response.getHeaders().get(exchange.headerName()));
+    String method = request.getMethod().name();
+    ClientHttpResponse response;
+    try {
+      response = execution.execute(request, body);
+    } catch (IOException e) {
+      UncertainCalls.unanswered(context, method, request.getURI(), e);
+      throw e;
+    }
+    List<String> fields = response.getHeaders().get(exchange.headerName());
+    outgoing.answered(fields);
+    UncertainCalls.answered(
+        context,
+        method,
+        request.getURI(),
+        response.getStatusCode().value(),
+        fields != null && !fields.isEmpty());
     return response;
   }
 }
