@@ -49,6 +49,16 @@ interface Dialect {
   boolean hasExecuted(Connection connection, GtidSet required) throws SQLException;
 
   /**
+   * Whether a new statement on this source, which {@link #hasExecuted has executed} {@code
+   * required}, sees all of it, waiting up to {@code budgetNanos}. A MySQL source shows a
+   * transaction once it counts it executed.
+   */
+  default boolean awaitVisible(Connection connection, GtidSet required, long budgetNanos)
+      throws SQLException {
+    return true;
+  }
+
+  /**
    * The part of {@code required} the server has not executed, or {@code null} when its answer
    * cannot be read.
    */

@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
@@ -63,6 +64,55 @@ final class PostgresDialect implements Dialect {
   public boolean hasExecuted(Connection connection, GtidSet required) throws SQLException {
     return PostgresServer.read(connection).executed().containsAll(required);
   }
+
+  /**
+   * A primary flushes a commit and then, under synchronous replication, waits for a synchronous
+   * standby before it shows the commit to other sessions; meanwhile the commit is at or before its
+   * WAL position, and asynchronous standbys may show it already. A backend waiting so commits at a
+   * position past what the synchronous standbys acknowledged (the least of written, flushed and
+   * replayed, whatever {@code synchronous_commit} the waiter asked for), so once they acknowledged
+   * the token, or nothing waits, the commits it names show. Polled every millisecond, each poll its
+   * own statement.
+   */
+  @Override
+  public boolean awaitVisible(Connection connection, GtidSet required, long budgetNanos)
+      throws SQLException {
+    long lsn = 0;
+    for (UUID origin : required.uuids()) {
+      WalPosition position = WalPosition.in(required, origin);
+      if (position != null) {
+        lsn = Math.max(lsn, position.lsn());
+      }
+    }
+    long deadline = System.nanoTime() + budgetNanos;
+    try (PreparedStatement ps = connection.prepareStatement(SHOWN)) {
+      ps.setString(1, WalPosition.text(lsn));
+      while (true) {
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          if (rs.getBoolean(1)) {
+            return true;
+          }
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || Thread.currentThread().isInterrupted()) {
+          return false;
+        }
+        LockSupport.parkNanos(Math.min(PAUSE_NANOS, left));
+      }
+    }
+  }
+
+  /**
+   * Whether the commits up to the LSN of its parameter show on this primary: no backend waits for a
+   * synchronous standby, or the synchronous standbys acknowledged that far.
+   */
+  static final String SHOWN =
+      """
+      SELECT NOT EXISTS (SELECT FROM pg_stat_activity WHERE wait_event = 'SyncRep')
+             OR coalesce((SELECT min(LEAST(write_lsn, flush_lsn, replay_lsn))
+                            FROM pg_stat_replication
+                           WHERE sync_state IN ('sync', 'quorum')) >= ?::pg_lsn, false)""";
 
   @Override
   public GtidSet received(Connection connection) {

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
@@ -48,10 +49,20 @@ final class SourceFallback {
       PhysicalConnection.endOpenTransaction(connection, driver);
       String uuid = physical.serverUuid(connection);
       SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
-      if (!required.isEmpty()
-          && !Dialect.of(connection, driver).hasExecuted(connection, required)) {
+      Dialect dialect = Dialect.of(connection, driver);
+      if (!required.isEmpty() && !dialect.hasExecuted(connection, required)) {
         throw read.lost(
             connection, "source " + uuid + " has not executed the token: writes were lost");
+      }
+      if (!required.isEmpty()
+          && !dialect.awaitVisible(
+              connection, required, TimeUnit.MILLISECONDS.toNanos(ReadBudget.millisLeft(end)))) {
+        throw read.failed(
+            Reason.WAIT_TIMEOUT,
+            "source "
+                + uuid
+                + " has executed the token but does not show all of it yet: it waits for a"
+                + " synchronous standby");
       }
       T value = read.readOnly(connection, end, NodeRole.SOURCE);
       if (!read.meetsRevision(value)) {

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -235,6 +236,72 @@ class PostgresReadPathIT {
       assertThat(first.record().node()).contains(":" + standby.port() + "@");
       assertThat(second.value()).isEqualTo("created");
       assertThat(second.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+    }
+  }
+
+  /**
+   * Under synchronous replication the primary keeps a commit invisible while it waits for a
+   * synchronous standby, though its WAL is flushed and an asynchronous standby may show it already:
+   * a token holding what that standby showed must not pass the primary's position check while the
+   * primary still hides the row.
+   */
+  @Test
+  void aCommitThePrimaryHoldsForASynchronousStandbyIsNotReadAsMissingOnThePrimary()
+      throws Exception {
+    long id = PostgresOrders.nextId();
+    topology
+        .primary()
+        .execute(
+            "ALTER SYSTEM SET synchronous_standby_names = 'nobody'", "SELECT pg_reload_conf()");
+    CompletableFuture<Void> insert = null;
+    try {
+      insert =
+          CompletableFuture.runAsync(
+              () -> {
+                try (Connection c = primaryPool.getConnection()) {
+                  PostgresOrders.insert(c, id, "held");
+                } catch (SQLException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      GtidSet seen;
+      try (Connection c = standbyPool.getConnection()) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (status(c, id) == null) {
+          assertThat(System.nanoTime() - deadline).as("the standby shows the row").isNegative();
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        seen = PostgresDialect.INSTANCE.executed(c);
+      }
+      try (Connection c = primaryPool.getConnection()) {
+        assertThat(status(c, id)).as("the primary hides it meanwhile").isNull();
+      }
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open(seen)) {
+        CompletableFuture<Void> release =
+            CompletableFuture.runAsync(
+                () ->
+                    topology
+                        .primary()
+                        .execute(
+                            "ALTER SYSTEM RESET synchronous_standby_names",
+                            "SELECT pg_reload_conf()"),
+                CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+        ReadResult<String> read =
+            reader.read(
+                reader.defaults().withSourceOnly().withTimeout(Duration.ofSeconds(5)),
+                c -> status(c, id));
+        release.get();
+
+        assertThat(read.value()).isEqualTo("held");
+      }
+    } finally {
+      topology
+          .primary()
+          .execute("ALTER SYSTEM RESET synchronous_standby_names", "SELECT pg_reload_conf()");
+      if (insert != null) {
+        insert.get(10, TimeUnit.SECONDS);
+      }
     }
   }
 
