@@ -2,10 +2,12 @@ package io.tidemark.spring.routing;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
+import io.tidemark.postgres.WalPosition;
 import io.tidemark.scope.ScopeKey;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.ScopedWrites;
 import java.lang.reflect.Method;
+import java.util.UUID;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
@@ -97,10 +99,26 @@ final class ScopedWritesInterceptor implements MethodInterceptor {
         notRecorded(context, key, method, "could not be marked dirty");
       }
     }
-    GtidSet written = context.gtids().subtract(before);
+    GtidSet written = written(context.gtids(), before);
     if (!written.isEmpty() && !tokens.merge(key, written) && !tokens.merge(key, written)) {
       notRecorded(context, key, method, "did not take the GTIDs " + written.toSingleLineString());
     }
+  }
+
+  /**
+   * What the unit of work wrote between {@code before} and {@code after}: the GTIDs added, and of a
+   * WAL origin the whole position, since its counter is a position and the suffix since {@code
+   * before} would add an interval to the scope with every write until it overflowed.
+   */
+  static GtidSet written(GtidSet after, GtidSet before) {
+    GtidSet written = after.subtract(before);
+    for (UUID origin : written.uuids()) {
+      WalPosition position = WalPosition.in(after, origin);
+      if (position != null) {
+        written = written.union(position.toGtidSet());
+      }
+    }
+    return written;
   }
 
   /**
