@@ -31,6 +31,11 @@ final class ConnectorJSession implements DriverSession {
   }
 
   @Override
+  public long sessionId() {
+    return connection.getId();
+  }
+
+  @Override
   public boolean tracksSessionState() {
     return connection.getPropertySet().getBooleanProperty(PropertyKey.trackSessionState).getValue();
   }

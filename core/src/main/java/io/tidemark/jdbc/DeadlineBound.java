@@ -1,15 +1,19 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.Deadline;
+import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.internal.JdbcProxies;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.net.SocketTimeoutException;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,28 +29,41 @@ final class DeadlineBound implements InvocationHandler {
   private final Deadline end;
   private final Deadline deadline;
   private final Supplier<RuntimeException> expired;
+  private final @Nullable DataSource pool;
+  private @Nullable ServerCancel cancel;
   private boolean begun;
 
   private DeadlineBound(
-      Connection connection, Deadline end, Deadline deadline, Supplier<RuntimeException> expired) {
+      Connection connection,
+      Deadline end,
+      Deadline deadline,
+      Supplier<RuntimeException> expired,
+      @Nullable DataSource pool) {
     this.connection = connection;
     this.end = end;
     this.deadline = deadline;
     this.expired = expired;
+    this.pool = pool;
   }
 
   /**
    * @param end when the query's time on this node ends: its statements' socket reads are cut then
    * @param deadline the read's deadline
    * @param expired what a statement begun after the deadline throws
+   * @param pool the pool {@code connection} came from, which a statement cut by the bound is
+   *     stopped on the server through ({@link ServerCancel}); {@code null}: none
    */
   static Connection wrap(
-      Connection connection, Deadline end, Deadline deadline, Supplier<RuntimeException> expired) {
+      Connection connection,
+      Deadline end,
+      Deadline deadline,
+      Supplier<RuntimeException> expired,
+      @Nullable DataSource pool) {
     return (Connection)
         Proxy.newProxyInstance(
             Connection.class.getClassLoader(),
             new Class<?>[] {Connection.class},
-            new DeadlineBound(connection, end, deadline, expired));
+            new DeadlineBound(connection, end, deadline, expired, pool));
   }
 
   @Override
@@ -75,11 +92,35 @@ final class DeadlineBound implements InvocationHandler {
               throw expired.get();
             }
             begun = true;
+            if (pool != null && cancel == null) {
+              cancel = ServerCancel.prepare(connection, pool);
+            }
             SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
+            try {
+              return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
+            } catch (SQLException e) {
+              if (cancel != null && cutBySocketBound(e)) {
+                cancel.send();
+              }
+              throw e;
+            }
           }
           return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
         };
     return (Statement)
         Proxy.newProxyInstance(Statement.class.getClassLoader(), new Class<?>[] {type}, bounded);
+  }
+
+  /** Whether the connection failed because a socket read ran out of time. */
+  private static boolean cutBySocketBound(SQLException e) {
+    if (!ConnectionFailures.isConnectionFailure(e)) {
+      return false;
+    }
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SocketTimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -25,6 +25,9 @@ interface DriverSession {
    */
   Object onTrackedGtids(Consumer<String> listener);
 
+  /** The server's id of this connection's session ({@code CONNECTION_ID()}): no round trip. */
+  long sessionId();
+
   /** Whether the server reported an open transaction in its last status flags. */
   boolean inTransactionOnServer();
 

@@ -136,6 +136,11 @@ final class MySqlDialect implements Dialect {
     }
   }
 
+  /** Stops the statement session {@code id} runs, sent on another connection to its server. */
+  static String cancel(long id) {
+    return "KILL QUERY " + id;
+  }
+
   /** The union over every replication channel: a multi-source replica has several. */
   @Override
   public GtidSet received(Connection connection) throws SQLException {

@@ -114,6 +114,11 @@ final class PostgresDialect implements Dialect {
                             FROM pg_stat_replication
                            WHERE sync_state IN ('sync', 'quorum')) >= ?::pg_lsn, false)""";
 
+  /** Stops the statement backend {@code pid} runs, sent on another connection to its server. */
+  static String cancel(int pid) {
+    return "SELECT pg_cancel_backend(" + pid + ")";
+  }
+
   @Override
   public GtidSet received(Connection connection) {
     return GtidSet.EMPTY;

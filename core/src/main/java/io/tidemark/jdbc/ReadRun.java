@@ -35,6 +35,8 @@ final class ReadRun<T> {
   private long waitedNanos;
   private long queryingNanos;
   private String replicaNode = "";
+  // The pool of the connection taken last: a statement of the query cut on it is stopped there.
+  private @Nullable DataSource pool;
 
   ReadRun(
       ReadOptions options,
@@ -86,6 +88,7 @@ final class ReadRun<T> {
 
   /** A connection of {@code pool} within {@code timeoutNanos} ({@link BoundedAcquire}). */
   Connection take(DataSource pool, long timeoutNanos) throws SQLException {
+    this.pool = pool;
     long begun = ticker.read();
     try {
       return BoundedAcquire.connection(pool, timeoutNanos);
@@ -165,7 +168,8 @@ final class ReadRun<T> {
               () ->
                   failed(
                       Reason.BUDGET_EXHAUSTED,
-                      "the read's deadline passed before a statement of its query")));
+                      "the read's deadline passed before a statement of its query"),
+              pool));
     } finally {
       queryingNanos += ticker.read() - begun;
     }

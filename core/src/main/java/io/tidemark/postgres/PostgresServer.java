@@ -51,7 +51,7 @@ public final class PostgresServer {
              current_setting('wal_block_size')::int,
              (SELECT setting::bigint FROM pg_settings WHERE name = 'wal_segment_size'),
              has_function_privilege('pg_catalog.pg_read_file(text)', 'EXECUTE'),
-             quote_ident(current_user), current_database()
+             quote_ident(current_user), current_database(), pg_backend_pid()
         FROM pg_control_system()""";
 
   private static final String STATE =
@@ -77,7 +77,8 @@ public final class PostgresServer {
       long segmentSize,
       boolean historiesReadable,
       String role,
-      String database) {}
+      String database,
+      int backendPid) {}
 
   /** By physical connection, weakly: a pool's connections are asked once each. */
   private static final Map<Connection, Identity> IDENTITIES =
@@ -167,11 +168,24 @@ public final class PostgresServer {
     return identity(connection).systemId();
   }
 
+  /**
+   * The process id of the backend behind {@code connection}, when it was read before (by any read
+   * of the server on it), else {@code null}: no round trip, so it can be asked after the connection
+   * broke.
+   */
+  public static @Nullable Integer knownBackendPid(Connection connection) throws SQLException {
+    Identity known = IDENTITIES.get(physical(connection));
+    return known == null ? null : known.backendPid();
+  }
+
+  private static Connection physical(Connection connection) throws SQLException {
+    return connection.isWrapperFor(Connection.class)
+        ? connection.unwrap(Connection.class)
+        : connection;
+  }
+
   private static Identity identity(Connection connection) throws SQLException {
-    Connection physical =
-        connection.isWrapperFor(Connection.class)
-            ? connection.unwrap(Connection.class)
-            : connection;
+    Connection physical = physical(connection);
     Identity known = IDENTITIES.get(physical);
     if (known != null) {
       return known;
@@ -188,7 +202,8 @@ public final class PostgresServer {
               rs.getLong(4),
               rs.getBoolean(5),
               rs.getString(6),
-              rs.getString(7));
+              rs.getString(7),
+              rs.getInt(8));
     }
     IDENTITIES.put(physical, read);
     return read;

@@ -1,0 +1,117 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.ReadPolicy;
+import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.PostgresTopology;
+import io.tidemark.testkit.TestkitExtension;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A query the read's socket bound cuts on the client does not run on to its end on the server,
+ * holding its snapshot (on a standby, the replay every token waits for) and its locks: the server
+ * is told to stop it.
+ */
+@ExtendWith(TestkitExtension.class)
+class CutQueryIT {
+
+  private static final Duration BUDGET = Duration.ofMillis(300);
+
+  @Test
+  void aQueryCutOnAMySqlReplicaIsStoppedThere(MySqlTopology topology) throws Exception {
+    String db = topology.createDatabase("cut");
+    MySqlNode replica = topology.replica();
+    String sleep = "SELECT SLEEP(5) AS cut_on_mysql";
+    try (HikariDataSource replicaPool = Pools.replica(replica, db, 2);
+        HikariDataSource sourcePool = Pools.plain(topology.source(), db, 2)) {
+      assertCutAndStopped(
+          replicaPool,
+          sourcePool,
+          sleep,
+          () ->
+              "0"
+                  .equals(
+                      replica.queryString(
+                          "SELECT COUNT(*) FROM information_schema.processlist WHERE info = '"
+                              + sleep
+                              + "'")));
+    }
+  }
+
+  @Test
+  void aQueryCutOnAPostgresStandbyIsStoppedThere() throws Exception {
+    try (PostgresTopology topology = PostgresTopology.builder().standbys(1).start()) {
+      PostgresOrders orders = new PostgresOrders(topology);
+      PostgresNode standby = topology.standby();
+      String sleep = "SELECT pg_sleep(5) AS cut_on_postgres";
+      try (HikariDataSource standbyPool = orders.replicaPool(standby);
+          HikariDataSource primaryPool = orders.pool(topology.primary())) {
+        assertCutAndStopped(
+            standbyPool,
+            primaryPool,
+            sleep,
+            () ->
+                count(
+                        standby,
+                        "SELECT count(*) FROM pg_stat_activity WHERE query = '" + sleep + "'")
+                    == 0);
+      }
+    }
+  }
+
+  private static void assertCutAndStopped(
+      DataSource replica, DataSource source, String sleep, BooleanSupplier stopped) {
+    ConsistentReader reader =
+        ConsistentReader.builder(replica, source)
+            .defaults(ReadOptions.defaults().withPolicy(ReadPolicy.FAIL).withTimeout(BUDGET))
+            .build();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      assertThatThrownBy(
+              () ->
+                  reader.read(
+                      c -> {
+                        try (Statement s = c.createStatement();
+                            ResultSet rs = s.executeQuery(sleep)) {
+                          return rs.next();
+                        }
+                      }))
+          .isInstanceOf(ConsistentReadException.class);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    while (!stopped.getAsBoolean()) {
+      assertThat(System.nanoTime() - deadline)
+          .as("the server still runs the cut query 2 s after the read ended")
+          .isNegative();
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+    }
+  }
+
+  private static long count(PostgresNode node, String sql) {
+    try (Connection c = DriverManager.getConnection(node.jdbcUrl(), node.user(), "");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
