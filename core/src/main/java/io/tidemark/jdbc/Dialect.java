@@ -45,6 +45,25 @@ interface Dialect {
    */
   boolean readOnlyNeedsTransaction();
 
+  /**
+   * Why the replica refused or cancelled a read that the source can serve, told by what the read's
+   * query threw there; {@code null} when {@code failure} is the read's own, which the source would
+   * throw too. Only the failure decides, not the connection: it may be unusable by now (HikariCP
+   * drops a connection on some of these).
+   *
+   * <p>For every database: the server rolled the read's transaction back (SQLSTATE class {@code
+   * 40}), as a serialization failure or a deadlock's victim. The read ran nothing but reads, so
+   * running it again elsewhere is the remedy that class means. On a hot standby that is a conflict
+   * with recovery: {@code 40001}, or {@code 40P01} when replay would deadlock with the read; told
+   * by the SQLSTATE, whatever language the server's messages are in.
+   */
+  default @Nullable String refusedOnReplica(SQLException failure) {
+    String state = failure.getSQLState();
+    return state != null && state.startsWith("40")
+        ? "rolled the read back (SQLSTATE " + state + ")"
+        : null;
+  }
+
   /** Whether the server has executed {@code required} now: never blocks. */
   boolean hasExecuted(Connection connection, GtidSet required) throws SQLException;
 

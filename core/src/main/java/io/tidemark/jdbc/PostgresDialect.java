@@ -60,6 +60,34 @@ final class PostgresDialect implements Dialect {
     return true;
   }
 
+  /**
+   * Besides a rolled-back transaction, a hot standby's refusal of {@code SERIALIZABLE}, which only
+   * a primary runs: SQLSTATE {@code 0A000} (feature not supported) with the server's message for
+   * it, whether the transaction asked for it or {@code default_transaction_isolation} did. Other
+   * features a query may lack fail on the primary too, so that SQLSTATE alone does not tell; a
+   * server whose messages are in another language than English leaves the failure the read's own,
+   * as it was.
+   */
+  @Override
+  public @Nullable String refusedOnReplica(SQLException failure) {
+    String rolledBack = Dialect.super.refusedOnReplica(failure);
+    if (rolledBack != null) {
+      return rolledBack;
+    }
+    return FEATURE_NOT_SUPPORTED.equals(failure.getSQLState())
+            && String.valueOf(failure.getMessage()).contains(NO_SERIALIZABLE_ON_STANDBY)
+        ? "cannot run a SERIALIZABLE transaction, which only the primary runs (SQLSTATE "
+            + FEATURE_NOT_SUPPORTED
+            + ")"
+        : null;
+  }
+
+  /** SQLSTATE {@code 0A000}. */
+  private static final String FEATURE_NOT_SUPPORTED = "0A000";
+
+  /** PostgreSQL's message for a serializable transaction on a hot standby, since 9.1. */
+  static final String NO_SERIALIZABLE_ON_STANDBY = "cannot use serializable mode in a hot standby";
+
   @Override
   public boolean hasExecuted(Connection connection, GtidSet required) throws SQLException {
     return PostgresServer.read(connection).executed().containsAll(required);

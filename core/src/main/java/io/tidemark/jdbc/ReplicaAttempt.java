@@ -59,11 +59,6 @@ final class ReplicaAttempt {
     this.listener = listener;
   }
 
-  /**
-   * SQLSTATE {@code 40001}: PostgreSQL's conflict with recovery on a hot standby, MySQL's deadlock.
-   */
-  private static final String ROLLED_BACK_BY_SERVER = "40001";
-
   <T> Outcome<T> run(ReadRun<T> read) throws SQLException {
     GtidSet required = read.required();
     Deadline replicaDeadline = read.budget().replicaDeadline();
@@ -90,13 +85,6 @@ final class ReplicaAttempt {
           SocketTimeout bound = SocketTimeout.limit(connection, socketMillis)) {
         return onConnection(read, connection, route.node(), lead);
       } catch (SQLException e) {
-        if (ROLLED_BACK_BY_SERVER.equals(e.getSQLState())) {
-          // A hot standby cancels a read that holds up its replay past max_standby_streaming_delay
-          // (a conflict with recovery); a replica may pick a read as a deadlock's victim. The
-          // replica is fine, the read can run elsewhere: the policy decides.
-          return new Failed<>(
-              Reason.REPLICA_ERROR, "the replica cancelled the read: " + e.getMessage());
-        }
         if (!ConnectionFailures.isConnectionFailure(e)) {
           throw e;
         }
@@ -226,12 +214,24 @@ final class ReplicaAttempt {
     }
     // The query ends with the replica attempt too: a replica that stops answering mid-query must
     // leave the fallback its share, or the read is refused at its deadline with the source idle.
-    T value =
-        rows != null
-            ? rows.value()
-            : keptReadOnly
-                ? read.query(connection, read.budget().replicaQueryEnd())
-                : read.readOnly(connection, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
+    T value;
+    try {
+      value =
+          rows != null
+              ? rows.value()
+              : keptReadOnly
+                  ? read.query(connection, read.budget().replicaQueryEnd())
+                  : read.readOnly(connection, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
+    } catch (SQLException e) {
+      // The replica is fine and the read can run elsewhere: the policy decides. Only here, on the
+      // replica: the same failure on the source is the read's own.
+      String refused = dialect.refusedOnReplica(e);
+      if (refused == null) {
+        throw e;
+      }
+      return new Failed<>(
+          Reason.REPLICA_ERROR, "replica " + uuid + " " + refused + ": " + e.getMessage());
+    }
     if (!read.meetsRevision(value)) {
       return new Failed<>(
           Reason.REVISION_NOT_REACHED,

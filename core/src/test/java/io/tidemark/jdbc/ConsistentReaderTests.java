@@ -20,6 +20,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTimeoutException;
+import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -731,6 +732,54 @@ class ConsistentReaderTests {
     assertThat(replica.firstInLog("WAIT_FOR")).isGreaterThan(rollback);
     assertThat(replica.firstInLog(STATUS)).isGreaterThan(rollback);
     assertThat(replica.log().subList(0, rollback)).noneMatch(entry -> entry.contains("GTID"));
+  }
+
+  /**
+   * A transaction the replica rolled back is no failure of the read, which the source can serve: a
+   * hot standby cancels a read whose locks would deadlock replay with SQLSTATE 40P01, a conflict
+   * with recovery, as it does others with 40001.
+   */
+  @Test
+  void aReadTheReplicaRollsBackAsADeadlockVictimIsAReplicaFailureThePolicyHandles()
+      throws SQLException {
+    replicaServer.failing(
+        STATUS,
+        new SQLTransactionRollbackException(
+            "ERROR: canceling statement due to conflict with recovery", "40P01"));
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ReadResult<String> fellBack = reader.read(c -> status(c));
+
+      assertThat(fellBack.value()).isEqualTo("PAID");
+      assertThat(fellBack.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThatThrownBy(
+              () -> reader.read(ReadOptions.defaults().withPolicy(ReadPolicy.FAIL), c -> status(c)))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(Reason.REPLICA_ERROR);
+                assertThat(e)
+                    .hasMessageContaining("40P01")
+                    .hasMessageContaining("conflict with recovery");
+              });
+    }
+  }
+
+  /**
+   * A deadlock on the source is the read's own failure: no replica to blame, nowhere else to go.
+   */
+  @Test
+  void aDeadlockOnTheSourceIsTheReadsOwnFailure() {
+    SQLTransactionRollbackException deadlock =
+        new SQLTransactionRollbackException("ERROR: deadlock detected", "40P01");
+    sourceServer.failing(STATUS, deadlock);
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      assertThatThrownBy(() -> reader.read(ReadOptions.defaults().withSourceOnly(), c -> status(c)))
+          .isSameAs(deadlock);
+    }
   }
 
   @Test

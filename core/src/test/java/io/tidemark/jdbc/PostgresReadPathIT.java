@@ -382,6 +382,41 @@ class PostgresReadPathIT {
     }
   }
 
+  /**
+   * A hot standby refuses a SERIALIZABLE transaction (SQLSTATE 0A000), which the primary runs: a
+   * replica failure the policy handles, not the driver's error. The same query on the primary is
+   * served there.
+   */
+  @Test
+  void aSerializableReadTheStandbyRefusesIsAReplicaFailureThePolicyHandles() throws SQLException {
+    long id = create("created");
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+    SqlFunction<String> serializable =
+        c -> {
+          c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+          c.setAutoCommit(false);
+          return status(c, id);
+        };
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ReadResult<String> fellBack = reader(ReadPolicy.FALLBACK_TO_SOURCE).read(serializable);
+
+      assertThat(fellBack.value()).isEqualTo("created");
+      assertThat(fellBack.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThat(fellBack.record().role()).isEqualTo(NodeRole.SOURCE);
+
+      assertThatThrownBy(() -> reader(ReadPolicy.FAIL).read(serializable))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(Reason.REPLICA_ERROR);
+                assertThat(e).hasMessageContaining("SERIALIZABLE").hasMessageContaining("0A000");
+              });
+    }
+    try (Connection c = standbyPool.getConnection()) {
+      assertThat(status(c, id)).as("the standby's pool still serves reads").isEqualTo("created");
+    }
+  }
+
   /** The order's status, the query sleeping 3 s (holding its table) when it runs on a standby. */
   private static @Nullable String slowOnStandby(Connection c, long id) throws SQLException {
     try (PreparedStatement ps =
