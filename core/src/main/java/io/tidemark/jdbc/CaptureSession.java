@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.TidemarkException;
+import io.tidemark.internal.FailureNames;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.LongAdder;
@@ -169,10 +170,13 @@ final class CaptureSession {
     return false;
   }
 
-  /** A commit that threw may or may not have committed: reads must not trust the token. */
+  /**
+   * A commit that threw may or may not have committed: reads must not trust the token. The reason
+   * names the failure without its message, which may quote rows (a unique violation's key).
+   */
   void commitFailed(Throwable failure) {
     endTransaction();
-    fail("a commit failed and its outcome is unknown: " + failure);
+    fail("a commit failed and its outcome is unknown: " + FailureNames.of(failure));
   }
 
   /**
@@ -202,7 +206,9 @@ final class CaptureSession {
     try {
       context.merge(Dialect.of(connection).committed(connection, ownSynchronousCommit));
       counters.queried.increment();
-    } catch (SQLException | TidemarkException e) {
+    } catch (SQLException e) {
+      fail("could not read the source's position after a commit: " + FailureNames.of(e));
+    } catch (TidemarkException e) {
       fail("could not read the source's position after a commit: " + e.getMessage());
     }
   }

@@ -345,6 +345,33 @@ class CaptureSessionTests {
     assertThat(dataSource.stats().failed()).isEqualTo(1);
   }
 
+  /**
+   * The dirty reason is kept in the scope store and logged: it names the failure by its class,
+   * SQLSTATE and MySQL error code, never by the driver's message, which may quote the row.
+   */
+  @Test
+  void theDirtyReasonOfAFailedCommitLeavesOutTheDriversMessage() throws SQLException {
+    source.failCommits(
+        new SQLIntegrityConstraintViolationException(
+            "Duplicate entry 'alice@example.com' for key 'users.email'", "23000", 1062));
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
+        Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try (Statement statement = connection.createStatement()) {
+        statement.executeUpdate(INSERT);
+      }
+
+      assertThatThrownBy(connection::commit)
+          .isInstanceOf(SQLIntegrityConstraintViolationException.class);
+
+      assertThat(binding.context().dirtyBecause())
+          .endsWith(
+              "outcome is unknown: SQLIntegrityConstraintViolationException,"
+                  + " SQLSTATE 23000, error 1062")
+          .doesNotContain("alice");
+    }
+  }
+
   @Test
   void connectionWithoutABoundContextIsHandedOverUncapturedAndCounted() throws SQLException {
     assertThat(ConsistencyContext.currentOrNull()).isNull();

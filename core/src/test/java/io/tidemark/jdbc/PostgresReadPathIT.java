@@ -115,6 +115,43 @@ class PostgresReadPathIT {
     }
   }
 
+  /**
+   * A commit that fails turns the context dirty, and its reason is stored in the scope store and
+   * logged: it names the failure by its class and SQLSTATE, not by PgJDBC's message, which quotes
+   * the server's Detail and so the row (here a deferred unique violation raised by the commit).
+   */
+  @Test
+  void theDirtyReasonOfAFailedCommitNamesItsSqlStateWithoutTheRow() throws SQLException {
+    orders.onPrimary(
+        "CREATE TABLE users (id bigint PRIMARY KEY,"
+            + " email text CONSTRAINT u_email_key UNIQUE DEFERRABLE INITIALLY DEFERRED)",
+        "GRANT ALL ON users TO " + PostgresOrders.ROLE);
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      try (Connection c = source.getConnection()) {
+        c.setAutoCommit(false);
+        for (long id : new long[] {1, 2}) {
+          try (PreparedStatement ps = c.prepareStatement("INSERT INTO users VALUES (?, ?)")) {
+            ps.setLong(1, id);
+            ps.setString(2, "alice@example.com");
+            ps.executeUpdate();
+          }
+        }
+        assertThatThrownBy(c::commit)
+            .as("the driver's own message quotes the row")
+            .isInstanceOfSatisfying(
+                SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("23505"))
+            .hasMessageContaining("alice@example.com");
+      }
+
+      assertThat(binding.context().dirtyBecause())
+          .contains("outcome is unknown")
+          .contains("PSQLException")
+          .contains("SQLSTATE 23505")
+          .doesNotContain("alice");
+      assertThat(binding.context().toString()).doesNotContain("alice");
+    }
+  }
+
   @Test
   void theWaitEndsWithTheBudgetWhileReplayIsPaused() throws SQLException {
     standby.pauseReplay();

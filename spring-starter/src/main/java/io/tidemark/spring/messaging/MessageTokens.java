@@ -2,6 +2,7 @@ package io.tidemark.spring.messaging;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
+import io.tidemark.internal.FailureNames;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
@@ -117,7 +118,7 @@ final class MessageTokens {
    */
   ConsistencyContext unreadable(String technology, Exception cause) {
     ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, null);
-    context.markDirty("a message's token could not be read: " + cause);
+    context.markDirty("a message's token could not be read: " + FailureNames.of(cause));
     rejections.rejected(technology, TokenRejectedException.Check.MALFORMED);
     return context;
   }
