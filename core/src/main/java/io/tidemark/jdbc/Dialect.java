@@ -64,6 +64,15 @@ interface Dialect {
         : null;
   }
 
+  /**
+   * The connection a read's query gets on a replica: {@code connection}, or a view of it that
+   * refuses up front, with a {@link io.tidemark.internal.ReplicaRefusedException}, what the replica
+   * cannot run and the source can.
+   */
+  default Connection forReplicaQuery(Connection connection) {
+    return connection;
+  }
+
   /** Whether the server has executed {@code required} now: never blocks. */
   boolean hasExecuted(Connection connection, GtidSet required) throws SQLException;
 

@@ -1,6 +1,7 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
+import io.tidemark.internal.ReplicaRefusedException;
 import io.tidemark.postgres.PostgresServer;
 import io.tidemark.postgres.WalPosition;
 import java.sql.Connection;
@@ -60,13 +61,19 @@ final class PostgresDialect implements Dialect {
     return true;
   }
 
+  /** SQLSTATE {@code 0A000}, feature not supported. */
+  static final String FEATURE_NOT_SUPPORTED = "0A000";
+
+  /** PostgreSQL's message for a serializable transaction on a hot standby, since 9.1. */
+  static final String NO_SERIALIZABLE_ON_STANDBY = "cannot use serializable mode in a hot standby";
+
   /**
-   * Besides a rolled-back transaction, a hot standby's refusal of {@code SERIALIZABLE}, which only
-   * a primary runs: SQLSTATE {@code 0A000} (feature not supported) with the server's message for
-   * it, whether the transaction asked for it or {@code default_transaction_isolation} did. Other
-   * features a query may lack fail on the primary too, so that SQLSTATE alone does not tell; a
-   * server whose messages are in another language than English leaves the failure the read's own,
-   * as it was.
+   * Besides a rolled-back transaction, a {@code SERIALIZABLE} one, which only a primary runs. Set
+   * through JDBC, as Spring's transaction managers set it, Tidemark refuses it before it is sent
+   * ({@link #forReplicaQuery}); set as SQL text, or by {@code default_transaction_isolation}, the
+   * standby refuses it with SQLSTATE {@code 0A000} and its message for it. That SQLSTATE alone does
+   * not tell: a feature a query lacks fails on the primary too. A server whose messages are not in
+   * English leaves that refusal the read's own failure.
    */
   @Override
   public @Nullable String refusedOnReplica(SQLException failure) {
@@ -74,19 +81,20 @@ final class PostgresDialect implements Dialect {
     if (rolledBack != null) {
       return rolledBack;
     }
-    return FEATURE_NOT_SUPPORTED.equals(failure.getSQLState())
-            && String.valueOf(failure.getMessage()).contains(NO_SERIALIZABLE_ON_STANDBY)
+    return failure instanceof ReplicaRefusedException
+            || (FEATURE_NOT_SUPPORTED.equals(failure.getSQLState())
+                && String.valueOf(failure.getMessage()).contains(NO_SERIALIZABLE_ON_STANDBY))
         ? "cannot run a SERIALIZABLE transaction, which only the primary runs (SQLSTATE "
             + FEATURE_NOT_SUPPORTED
             + ")"
         : null;
   }
 
-  /** SQLSTATE {@code 0A000}. */
-  private static final String FEATURE_NOT_SUPPORTED = "0A000";
-
-  /** PostgreSQL's message for a serializable transaction on a hot standby, since 9.1. */
-  static final String NO_SERIALIZABLE_ON_STANDBY = "cannot use serializable mode in a hot standby";
+  /** {@code connection} refusing a {@code SERIALIZABLE} transaction up front. */
+  @Override
+  public Connection forReplicaQuery(Connection connection) {
+    return StandbyConnection.wrap(connection);
+  }
 
   @Override
   public boolean hasExecuted(Connection connection, GtidSet required) throws SQLException {

@@ -216,12 +216,13 @@ final class ReplicaAttempt {
     // leave the fallback its share, or the read is refused at its deadline with the source idle.
     T value;
     try {
+      Connection forQuery = dialect.forReplicaQuery(connection);
       value =
           rows != null
               ? rows.value()
               : keptReadOnly
-                  ? read.query(connection, read.budget().replicaQueryEnd())
-                  : read.readOnly(connection, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
+                  ? read.query(forQuery, read.budget().replicaQueryEnd())
+                  : read.readOnly(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
     } catch (SQLException e) {
       // The replica is fine and the read can run elsewhere: the policy decides. Only here, on the
       // replica: the same failure on the source is the read's own.

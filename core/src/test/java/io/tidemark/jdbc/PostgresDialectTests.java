@@ -1,9 +1,16 @@
 package io.tidemark.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.internal.ReplicaRefusedException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Which failures of a read's query on a hot standby the source can serve instead. */
@@ -38,6 +45,37 @@ class PostgresDialectTests {
         .isNull();
     assertThat(refused("ERROR: relation \"orders\" does not exist", "42P01")).isNull();
     assertThat(PostgresDialect.INSTANCE.refusedOnReplica(new SQLException("no state"))).isNull();
+  }
+
+  /**
+   * Set through JDBC, SERIALIZABLE never reaches the standby: refused before it is sent, with a
+   * failure the read path takes for the standby's refusal. Other levels go through.
+   */
+  @Test
+  void aStandbysConnectionRefusesSerializableBeforeSendingIt() throws SQLException {
+    List<String> sent = new ArrayList<>();
+    Connection standby =
+        (Connection)
+            Proxy.newProxyInstance(
+                Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                  sent.add(method.getName() + (args == null ? "" : Arrays.toString(args)));
+                  return null;
+                });
+    Connection forQuery = PostgresDialect.INSTANCE.forReplicaQuery(standby);
+
+    forQuery.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+    assertThatThrownBy(() -> forQuery.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE))
+        .isInstanceOfSatisfying(
+            ReplicaRefusedException.class,
+            e -> {
+              assertThat(e.getSQLState()).isEqualTo("0A000");
+              assertThat(PostgresDialect.INSTANCE.refusedOnReplica(e)).contains("SERIALIZABLE");
+            });
+    assertThat(sent)
+        .containsExactly("setTransactionIsolation[" + Connection.TRANSACTION_REPEATABLE_READ + "]");
+    assertThat(MySqlDialect.INSTANCE.forReplicaQuery(standby)).isSameAs(standby);
   }
 
   @Test

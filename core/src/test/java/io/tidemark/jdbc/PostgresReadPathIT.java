@@ -421,36 +421,46 @@ class PostgresReadPathIT {
 
   /**
    * A hot standby refuses a SERIALIZABLE transaction (SQLSTATE 0A000), which the primary runs: a
-   * replica failure the policy handles, not the driver's error. The same query on the primary is
-   * served there.
+   * replica failure the policy handles, not the driver's error. Asked through JDBC, Tidemark
+   * refuses it before sending it; asked as SQL text, the standby does.
    */
   @Test
   void aSerializableReadTheStandbyRefusesIsAReplicaFailureThePolicyHandles() throws SQLException {
     long id = create("created");
     topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
-    SqlFunction<String> serializable =
+    SqlFunction<String> throughJdbc =
         c -> {
           c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
           c.setAutoCommit(false);
           return status(c, id);
         };
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ReadResult<String> fellBack = reader(ReadPolicy.FALLBACK_TO_SOURCE).read(serializable);
+    SqlFunction<String> asSql =
+        c -> {
+          c.setAutoCommit(false);
+          try (Statement s = c.createStatement()) {
+            s.execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE");
+          }
+          return status(c, id);
+        };
+    for (SqlFunction<String> serializable : List.of(throughJdbc, asSql)) {
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+        ReadResult<String> fellBack = reader(ReadPolicy.FALLBACK_TO_SOURCE).read(serializable);
 
-      assertThat(fellBack.value()).isEqualTo("created");
-      assertThat(fellBack.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-      assertThat(fellBack.record().role()).isEqualTo(NodeRole.SOURCE);
+        assertThat(fellBack.value()).isEqualTo("created");
+        assertThat(fellBack.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+        assertThat(fellBack.record().role()).isEqualTo(NodeRole.SOURCE);
 
-      assertThatThrownBy(() -> reader(ReadPolicy.FAIL).read(serializable))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> {
-                assertThat(e.reason()).isEqualTo(Reason.REPLICA_ERROR);
-                assertThat(e).hasMessageContaining("SERIALIZABLE").hasMessageContaining("0A000");
-              });
-    }
-    try (Connection c = standbyPool.getConnection()) {
-      assertThat(status(c, id)).as("the standby's pool still serves reads").isEqualTo("created");
+        assertThatThrownBy(() -> reader(ReadPolicy.FAIL).read(serializable))
+            .isInstanceOfSatisfying(
+                ConsistentReadException.class,
+                e -> {
+                  assertThat(e.reason()).isEqualTo(Reason.REPLICA_ERROR);
+                  assertThat(e).hasMessageContaining("SERIALIZABLE").hasMessageContaining("0A000");
+                });
+      }
+      try (Connection c = standbyPool.getConnection()) {
+        assertThat(status(c, id)).as("the standby's pool still serves reads").isEqualTo("created");
+      }
     }
   }
 

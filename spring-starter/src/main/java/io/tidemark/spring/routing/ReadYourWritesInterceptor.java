@@ -4,6 +4,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.ReplicaRefusedException;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
@@ -208,6 +209,12 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       // so that a replica that stopped answering leads to the policy, not to an error.
       if (ConnectionFailures.causedByConnectionFailure(e)) {
         throw new ConnectionLost(e);
+      }
+      // What the replica cannot run and the source can (a SERIALIZABLE transaction begun on a hot
+      // standby), refused on the replica's connection only: the read's policy decides.
+      ReplicaRefusedException refused = ReplicaRefusedException.in(e);
+      if (refused != null) {
+        throw refused;
       }
       throw e;
     } catch (SQLException | Error e) {

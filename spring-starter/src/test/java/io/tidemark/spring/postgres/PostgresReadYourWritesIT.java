@@ -36,6 +36,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -109,6 +110,30 @@ class PostgresReadYourWritesIT {
     } finally {
       standby.resumeReplay();
     }
+  }
+
+  /**
+   * A hot standby refuses a SERIALIZABLE transaction, which the primary runs: the read falls back
+   * to it by the policy, the standby kept for the reads after.
+   */
+  @Test
+  void aSerializableReadTransactionIsServedByThePrimary() {
+    Orders orders = app.getBean(Orders.class);
+    ExecutionHistory history = app.getBean(ExecutionHistory.class);
+    long id;
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      id = orders.create("grace");
+    }
+    topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+
+    assertThat(orders.customerSerializable(id)).isEqualTo("grace");
+    ExecutionRecord read = history.recent().get(0);
+    assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.SOURCE);
+    assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.SOURCE_FALLBACK);
+
+    assertThat(orders.customer(id)).isEqualTo("grace");
+    ExecutionRecord next = history.recent().get(0);
+    assertThat(next.role()).as("the standby still serves: " + next).isEqualTo(NodeRole.REPLICA);
   }
 
   @Test
@@ -195,6 +220,15 @@ class PostgresReadYourWritesIT {
       return jdbc.sql("INSERT INTO orders (customer) VALUES (?) RETURNING id")
           .param(customer)
           .query(Long.class)
+          .single();
+    }
+
+    @ReadYourWrites
+    @Transactional(isolation = Isolation.SERIALIZABLE, readOnly = true)
+    public String customerSerializable(long id) {
+      return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
+          .param(id)
+          .query(String.class)
           .single();
     }
 

@@ -1,0 +1,35 @@
+package io.tidemark.internal;
+
+import java.sql.SQLFeatureNotSupportedException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a read's query asked of a replica connection that only the source runs, refused by Tidemark
+ * before anything was sent (a {@code SERIALIZABLE} transaction on a PostgreSQL hot standby): the
+ * read path takes it for a replica failure, and the read's policy decides. Raised on replica
+ * connections only, so never where the read has no other node to go to.
+ */
+public final class ReplicaRefusedException extends SQLFeatureNotSupportedException {
+
+  private static final long serialVersionUID = 1L;
+
+  /** A refusal with the server's own message and SQLSTATE for it. */
+  public ReplicaRefusedException(String message, String sqlState) {
+    super(message, sqlState);
+  }
+
+  /**
+   * The refusal among {@code failure} and its causes, as a framework that translated it (Spring's
+   * transaction managers, JdbcTemplate) carries it; {@code null} when there is none.
+   */
+  public static @Nullable ReplicaRefusedException in(Throwable failure) {
+    int depth = 0;
+    for (Throwable cause = failure; cause != null && depth < 16; cause = cause.getCause()) {
+      if (cause instanceof ReplicaRefusedException refused) {
+        return refused;
+      }
+      depth++;
+    }
+    return null;
+  }
+}
