@@ -13,7 +13,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.function.Supplier;
-import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,7 +28,7 @@ final class DeadlineBound implements InvocationHandler {
   private final Deadline end;
   private final Deadline deadline;
   private final Supplier<RuntimeException> expired;
-  private final @Nullable DataSource pool;
+  private final Supplier<@Nullable ServerCancel> cancels;
   private @Nullable ServerCancel cancel;
   private boolean begun;
 
@@ -38,32 +37,33 @@ final class DeadlineBound implements InvocationHandler {
       Deadline end,
       Deadline deadline,
       Supplier<RuntimeException> expired,
-      @Nullable DataSource pool) {
+      Supplier<@Nullable ServerCancel> cancels) {
     this.connection = connection;
     this.end = end;
     this.deadline = deadline;
     this.expired = expired;
-    this.pool = pool;
+    this.cancels = cancels;
   }
 
   /**
    * @param end when the query's time on this node ends: its statements' socket reads are cut then
    * @param deadline the read's deadline
    * @param expired what a statement begun after the deadline throws
-   * @param pool the pool {@code connection} came from, which a statement cut by the bound is
-   *     stopped on the server through ({@link ServerCancel}); {@code null}: none
+   * @param cancels how a statement cut by the bound is stopped on the server, asked before the
+   *     first statement runs (a pool may close a connection that failed); {@code null}: it cannot
+   *     be
    */
   static Connection wrap(
       Connection connection,
       Deadline end,
       Deadline deadline,
       Supplier<RuntimeException> expired,
-      @Nullable DataSource pool) {
+      Supplier<@Nullable ServerCancel> cancels) {
     return (Connection)
         Proxy.newProxyInstance(
             Connection.class.getClassLoader(),
             new Class<?>[] {Connection.class},
-            new DeadlineBound(connection, end, deadline, expired, pool));
+            new DeadlineBound(connection, end, deadline, expired, cancels));
   }
 
   @Override
@@ -92,8 +92,8 @@ final class DeadlineBound implements InvocationHandler {
               throw expired.get();
             }
             begun = true;
-            if (pool != null && cancel == null) {
-              cancel = ServerCancel.prepare(connection, pool);
+            if (cancel == null) {
+              cancel = cancels.get();
             }
             SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
             try {

@@ -35,8 +35,9 @@ final class ReadRun<T> {
   private long waitedNanos;
   private long queryingNanos;
   private String replicaNode = "";
-  // The pool of the connection taken last: a statement of the query cut on it is stopped there.
+  // The connection taken last and its pool: a statement of the query cut on it is stopped there.
   private @Nullable DataSource pool;
+  private @Nullable Connection taken;
 
   ReadRun(
       ReadOptions options,
@@ -91,7 +92,8 @@ final class ReadRun<T> {
     this.pool = pool;
     long begun = ticker.read();
     try {
-      return BoundedAcquire.connection(pool, timeoutNanos);
+      taken = BoundedAcquire.connection(pool, timeoutNanos);
+      return taken;
     } finally {
       acquiringNanos += ticker.read() - begun;
     }
@@ -169,7 +171,7 @@ final class ReadRun<T> {
                   failed(
                       Reason.BUDGET_EXHAUSTED,
                       "the read's deadline passed before a statement of its query"),
-              pool));
+              this::serverCancel));
     } finally {
       queryingNanos += ticker.read() - begun;
     }
@@ -198,6 +200,13 @@ final class ReadRun<T> {
                 + " read in time");
       }
     }
+  }
+
+  /** How a statement of the query cut on the connection taken last is stopped on its server. */
+  private @Nullable ServerCancel serverCancel() {
+    Connection connection = taken;
+    DataSource from = pool;
+    return connection == null || from == null ? null : ServerCancel.prepare(connection, from);
   }
 
   /** Whether {@code value} has at least the read's minimum revision, when it asks for one. */

@@ -296,6 +296,7 @@ class PostgresReadPathIT {
           CompletableFuture.runAsync(
               () -> {
                 try (Connection c = primaryPool.getConnection()) {
+                  awaitSetting(c, "synchronous_standby_names", "nobody");
                   PostgresOrders.insert(c, id, "held");
                 } catch (SQLException e) {
                   throw new IllegalStateException(e);
@@ -586,6 +587,25 @@ class PostgresReadPathIT {
           .isInstanceOfSatisfying(
               ConsistentReadException.class,
               e -> assertThat(e.reason()).isEqualTo(Reason.TOKEN_REJECTED));
+    }
+  }
+
+  /** Waits until {@code c}'s backend has taken a reloaded setting: each does on its own. */
+  private static void awaitSetting(Connection c, String name, String value) throws SQLException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!value.equals(show(c, name))) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new IllegalStateException(name + " is not " + value + " on this backend");
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+    }
+  }
+
+  private static String show(Connection c, String name) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW " + name)) {
+      rs.next();
+      return rs.getString(1);
     }
   }
 
