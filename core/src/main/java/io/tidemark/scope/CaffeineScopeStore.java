@@ -94,6 +94,10 @@ public final class CaffeineScopeStore implements ScopeStore {
             (key, old) -> {
               long now = ticker.read();
               long dirtyUntil = now + config.dirtyTimeToLive().toNanos();
+              if (old != null && old.dirty() != null && old.dirtyUntil() - dirtyUntil > 0) {
+                // A mark never ends one that lasts longer, such as an overflow's.
+                dirtyUntil = old.dirtyUntil();
+              }
               return old == null
                   ? new Entry(GtidSet.EMPTY, now, because, dirtyUntil)
                   : new Entry(old.gtids(), old.gtidsUntil(), because, dirtyUntil);

@@ -28,7 +28,10 @@ public record ScopeState(Status status, GtidSet gtids, @Nullable String because)
     KNOWN,
     /** A write under the scope escaped capture or overflowed the size limit: use the source. */
     DIRTY,
-    /** The store could not be read in time: use the source. */
+    /**
+     * The store could not be read in time, or cannot tell whether it lost the scope (Redis evicted
+     * keys lately): use the source.
+     */
     UNKNOWN
   }
 

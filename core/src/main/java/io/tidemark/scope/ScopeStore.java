@@ -12,10 +12,12 @@ import java.util.Collection;
  * <ul>
  *   <li>{@link #merge} is an atomic set union: concurrent merges from any number of threads and
  *       instances lose nothing; a scope only grows until it expires.
- *   <li>{@link #get} never reports a scope it could not read as empty: it answers {@link
- *       ScopeState.Status#UNKNOWN}, and callers take the source path.
+ *   <li>{@link #get} never reports a scope it could not read, or may have lost before its time to
+ *       live (evicted), as empty: it answers {@link ScopeState.Status#UNKNOWN}, and callers take
+ *       the source path.
  *   <li>A scope grows no larger than the configured interval limit: past it, the scope is marked
- *       dirty for its time to live instead of being stored weaker.
+ *       dirty for its time to live instead of being stored weaker. A dirty mark never ends one that
+ *       lasts longer.
  *   <li>No call blocks longer than the configured command timeout, and none throws for a failure of
  *       the backing store; failures are counted in {@link #stats()}.
  * </ul>

@@ -5,7 +5,8 @@ package io.tidemark.scope;
  *
  * @param reads scope reads
  * @param unknownReads reads that could not tell the scope's token (timeout, connection down,
- *     unreadable value) and reported {@link ScopeState.Status#UNKNOWN}
+ *     unreadable value, a scope Redis may have evicted) and reported {@link
+ *     ScopeState.Status#UNKNOWN}
  * @param writes merges and dirty marks
  * @param failedWrites merges and dirty marks that were not stored
  */

@@ -24,6 +24,11 @@ class CaffeineScopeStoreTests extends ScopeStoreContract {
     return only == null ? store(config) : only;
   }
 
+  @Override
+  void elapse(Duration time) {
+    ticker.advance(time);
+  }
+
   @Test
   void aScopeExpiresAfterItsLastMergeAndDirtyOnItsOwnClock() {
     ScopeStore store =

@@ -49,7 +49,9 @@ class RedisClusterScopeStoreIT extends ScopeStoreContract {
       for (int n = 0; n < cluster.nodes().size(); n++) {
         RedisServer node = cluster.nodes().get(n);
         String slot = node.command("CLUSTER", "KEYSLOT", store.key(scope));
-        assertThat(node.command("CLUSTER", "KEYSLOT", store.dirtyKey(scope))).isEqualTo(slot);
+        assertThat(node.command("CLUSTER", "KEYSLOT", store.evictionsKey(scope)))
+            .as("the eviction watermark is in the scope's slot")
+            .isEqualTo(slot);
         // A node counts only the keys it holds itself.
         if (!"0".equals(node.command("CLUSTER", "COUNTKEYSINSLOT", slot))) {
           owners.add(n);

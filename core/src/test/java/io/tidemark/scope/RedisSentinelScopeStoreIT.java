@@ -44,7 +44,7 @@ class RedisSentinelScopeStoreIT extends ScopeStoreContract {
     ScopeKey scope = freshScope();
     store.merge(scope, GtidSet.parse(A + ":1-3"));
     // Read back from the primary itself, not through Lettuce, so the routing is what is tested.
-    assertThat(GtidSet.parse(sentinel.primary().command("GET", store.key(scope))))
+    assertThat(GtidSet.parse(sentinel.primary().command("HGET", store.key(scope), "gtids")))
         .isEqualTo(GtidSet.parse(A + ":1-3"));
   }
 }

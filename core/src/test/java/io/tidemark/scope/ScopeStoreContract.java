@@ -31,6 +31,11 @@ abstract class ScopeStoreContract {
   /** Another store on the same backend, as a second instance of the service would have. */
   abstract ScopeStore secondStore(ScopeStoreConfig config);
 
+  /** Lets {@code time} pass for the stores: on their clock, or on the wall clock for Redis. */
+  void elapse(Duration time) throws InterruptedException {
+    Thread.sleep(time.toMillis());
+  }
+
   ScopeStoreConfig config() {
     return ScopeStoreConfig.builder()
         .commandTimeout(Duration.ofSeconds(2))
@@ -135,6 +140,26 @@ abstract class ScopeStoreContract {
     ScopeState token = store.get(scope);
     assertThat(token.status()).isEqualTo(ScopeState.Status.DIRTY);
     assertThat(token.because()).contains("more than 3 GTID intervals");
+  }
+
+  @Test
+  void aShortDirtyMarkDoesNotEndAnOverflowEarly() throws InterruptedException {
+    ScopeStoreConfig config =
+        config().toBuilder()
+            .maxIntervals(1)
+            .timeToLive(Duration.ofMinutes(1))
+            .dirtyTimeToLive(Duration.ofMillis(1))
+            .build();
+    ScopeStore store = store(config);
+    ScopeKey scope = freshScope();
+    store.merge(scope, GtidSet.parse(A + ":1:3"));
+    assertThat(store.markDirty(scope, "capture failed")).isTrue();
+    elapse(Duration.ofMillis(50));
+
+    ScopeState token = secondStore(config).get(scope);
+    assertThat(token.requiresSource())
+        .as("the overflowed GTIDs stay required for the time to live, not the mark's")
+        .isTrue();
   }
 
   @Test

@@ -4,8 +4,10 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.tidemark.GtidSet;
 import io.tidemark.scope.NearCacheScopeStore;
@@ -20,7 +22,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The scope store on a standalone, Sentinel-managed or cluster Redis, optionally with a near cache
- * kept fresh by pub/sub; owns its Lettuce client (not the client resources it may share).
+ * kept fresh by pub/sub; owns its Lettuce client (not the client resources it may share). Says at
+ * start when that Redis may evict scopes ({@link RedisEvictionCheck}).
  */
 final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
 
@@ -55,7 +58,11 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
     client.setOptions(rejectWhileDisconnected(ClientOptions.builder()).build());
     return connected(
         client,
-        () -> RedisScopeStore.create(client.connect(), config),
+        () -> {
+          StatefulRedisConnection<String, String> connection = client.connect();
+          RedisEvictionCheck.check(connection, where, RedisScopeStore.evictionWindow(config));
+          return RedisScopeStore.create(connection, config);
+        },
         nearCache ? client::connectPubSub : null,
         config,
         where);
@@ -67,7 +74,11 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
     client.setOptions(rejectWhileDisconnected(ClusterClientOptions.builder()).build());
     return connected(
         client,
-        () -> RedisScopeStore.create(client.connect(), config),
+        () -> {
+          StatefulRedisClusterConnection<String, String> connection = client.connect();
+          RedisEvictionCheck.check(connection, where, RedisScopeStore.evictionWindow(config));
+          return RedisScopeStore.create(connection, config);
+        },
         nearCache ? client::connectPubSub : null,
         config,
         where);
