@@ -26,11 +26,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * deadline and the other clusters' tokens, and writes the merged token into the response just
  * before it is committed.
  *
- * <p>A request whose header token does not verify gets a 400 problem, or goes on without the token
- * when {@code tidemark.web.invalid-token=ignore}. A cookie's token that does not verify is always
- * dropped and the cookie cleared: the browser sends it by itself, so a 400 would lock it out. A
- * consistency outcome that escapes the application (a refused read, also one wrapped in another
- * exception) is answered with its problem rather than a 500, as long as nothing was sent yet.
+ * <p>A token of the cluster that does not verify (another secret, a retired key, the clocks) sends
+ * the request's reads to the source, and the answer's token replaces it. A header that is no token
+ * at all gets a 400 problem, or the same when {@code tidemark.web.invalid-token=ignore}; a cookie
+ * never gets a 400: the browser sends it by itself, so a 400 would lock it out. A consistency
+ * outcome that escapes the application (a refused read, also one wrapped in another exception) is
+ * answered with its problem rather than a 500, as long as nothing was sent yet.
  *
  * <p>Runs on REQUEST and ASYNC dispatches: an async dispatch (the end of a {@code Callable} or
  * {@code DeferredResult}) binds the same context again, and the token is written when the last

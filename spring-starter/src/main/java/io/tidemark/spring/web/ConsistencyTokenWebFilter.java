@@ -23,9 +23,9 @@ import reactor.util.context.Context;
 
 /**
  * The {@link ConsistencyTokenFilter} of a reactive server, with the same {@link RequestTokens
- * rules}: a header token that does not verify gets a 400 problem (or is ignored), a cookie's is
- * dropped and the cookie cleared, and the merged token goes into the response just before it is
- * committed.
+ * rules}: a token of the cluster that does not verify sends the request's reads to the source, a
+ * header that is no token gets a 400 problem (or the same), and the merged token goes into the
+ * response just before it is committed.
  *
  * <p>The request's context is in the Reactor {@code Context} under {@link
  * ConsistencyContextAccessor#KEY}, not on a thread: a request hops between threads, and Reactor's
