@@ -1,6 +1,7 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.ConsistencyContext;
+import io.tidemark.GtidSet;
 import io.tidemark.token.TokenRejectedException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -13,6 +14,10 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseCookie;
@@ -43,8 +48,11 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
 
   private static final String STATE = ConsistencyTokenFilter.class.getName() + ".STATE";
 
+  private static final Log log = LogFactory.getLog(ConsistencyTokenFilter.class);
+
   private final RequestTokens tokens;
   private final ConsistencyProblems problems;
+  private final AtomicBoolean warnedNotCovered = new AtomicBoolean();
 
   ConsistencyTokenFilter(RequestTokens tokens, ConsistencyProblems problems) {
     this.tokens = tokens;
@@ -80,9 +88,15 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       return;
     }
     // run() binds the context on every dispatch's thread.
+    AtomicReference<@Nullable Answered> answered = new AtomicReference<>();
     TokenResponseWrapper wrapper =
-        new TokenResponseWrapper(response, () -> writeToken(request, response, opened));
-    RequestState state = new RequestState(opened.context(), wrapper);
+        new TokenResponseWrapper(
+            response,
+            () -> {
+              answered.set(new Answered(opened.context()));
+              writeToken(request, response, opened);
+            });
+    RequestState state = new RequestState(opened.context(), wrapper, answered);
     request.setAttribute(STATE, state);
     run(state, request, wrapper, chain);
   }
@@ -106,7 +120,32 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
     } finally {
       if (!request.isAsyncStarted()) {
         state.wrapper().beforeCommit();
+        Answered answered = state.answered().get();
+        if (answered != null && answered.missesWritesOf(state.context())) {
+          notCovered(request);
+        }
       }
+    }
+  }
+
+  /**
+   * Writes committed after the answer's token went out, as a streamed body's (a {@code
+   * StreamingResponseBody}, an {@code SseEmitter}) past its first flush: no header can carry them
+   * any more, so the client's next read may miss them. Said at WARN once, then at DEBUG.
+   */
+  private void notCovered(HttpServletRequest request) {
+    String message =
+        request.getMethod()
+            + " "
+            + request.getRequestURI()
+            + " committed writes after its answer's token was sent (a streamed body past its"
+            + " first flush): the token does not cover them, and the client's next read may miss"
+            + " them. Commit before the body starts, or answer the writes in a request of their"
+            + " own.";
+    if (warnedNotCovered.compareAndSet(false, true)) {
+      log.warn(message + " Said once.");
+    } else if (log.isDebugEnabled()) {
+      log.debug(message);
     }
   }
 
@@ -150,7 +189,22 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
   }
 
   /** What every dispatch of one request shares. */
-  private record RequestState(ConsistencyContext context, TokenResponseWrapper wrapper) {}
+  private record RequestState(
+      ConsistencyContext context,
+      TokenResponseWrapper wrapper,
+      AtomicReference<@Nullable Answered> answered) {}
+
+  /** What the context held when its answer's token was written. */
+  private record Answered(GtidSet gtids, boolean dirty) {
+
+    Answered(ConsistencyContext context) {
+      this(context.gtids(), context.isDirty());
+    }
+
+    boolean missesWritesOf(ConsistencyContext context) {
+      return !gtids.containsAll(context.gtids()) || (!dirty && context.isDirty());
+    }
+  }
 
   private static void write(
       HttpServletRequest request, HttpServletResponse response, ErrorResponse problem)

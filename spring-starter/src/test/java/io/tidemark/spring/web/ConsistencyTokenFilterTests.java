@@ -20,6 +20,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -202,6 +205,19 @@ class ConsistencyTokenFilterTests {
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body()).hasSize(WebTestApplication.LARGE);
     assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":2"));
+  }
+
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void aWriteAfterAStreamedAnswerWasCommittedIsSaidNotToBeCovered(CapturedOutput output)
+      throws Exception {
+    HttpResponse<String> response = get("/stream-then-write?later=" + B + ":2", null);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue(NAME)).isEmpty();
+    assertThat(output)
+        .contains("WARN")
+        .contains("GET /stream-then-write committed writes after its answer's token was sent");
   }
 
   @Test

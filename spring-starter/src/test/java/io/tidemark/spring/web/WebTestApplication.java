@@ -184,6 +184,17 @@ class WebTestApplication {
       };
     }
 
+    /** Streams, and "writes" after the first chunk reached the client: the token went out. */
+    @GetMapping("/stream-then-write")
+    StreamingResponseBody streamThenWrite(@RequestParam String later) {
+      return out -> {
+        out.write(new byte[LARGE / 8]);
+        out.flush();
+        bound().merge(GtidSet.parse(later));
+        out.write(new byte[LARGE / 8]);
+      };
+    }
+
     @GetMapping("/callable")
     Callable<String> callable(@RequestParam String first, @RequestParam String later) {
       bound().merge(GtidSet.parse(first));
