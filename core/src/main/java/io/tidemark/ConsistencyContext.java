@@ -140,6 +140,18 @@ public final class ConsistencyContext {
   }
 
   /**
+   * Adds {@code gtids} of commits this unit of work just made (set union), which are then no longer
+   * counted lost: a former source that rejoins under its {@code server_uuid} numbers its commits
+   * from what it has, and may reuse the numbers of writes it lost.
+   */
+  public void committed(GtidSet gtids) {
+    merge(gtids);
+    if (!lost.get().isEmpty()) {
+      lost.updateAndGet(known -> known.subtract(gtids));
+    }
+  }
+
+  /**
    * Adds what a read's server had executed right after its query (monotonic reads): later reads
    * must see it, but the value that read returned may predate it, so it is not {@link #reflected()}
    * until a later read has {@link #waitedFor waited for} it.

@@ -60,7 +60,7 @@ final class CaptureSession {
 
   private void onReportedGtids(String text) {
     try {
-      context.merge(GtidSet.parse(text));
+      context.committed(GtidSet.parse(text));
       gtidReported = true;
       counters.tracked.increment();
     } catch (TidemarkException e) {
@@ -204,7 +204,7 @@ final class CaptureSession {
       physical.renewGtidTracking(connection);
     }
     try {
-      context.merge(Dialect.of(connection).committed(connection, ownSynchronousCommit));
+      context.committed(Dialect.of(connection).committed(connection, ownSynchronousCommit));
       counters.queried.increment();
     } catch (SQLException e) {
       fail("could not read the source's position after a commit: " + FailureNames.of(e));

@@ -98,6 +98,19 @@ class TokenExchangeTests {
   }
 
   @Test
+  void aCommitReusingTheNumberOfAWriteReportedLostIsInTheToken() {
+    ConsistencyContext told = ConsistencyContext.create(GtidSet.parse(A + ":1-4"), null);
+    told.forgetLost(GtidSet.parse(A + ":3-4"));
+
+    // A former source rejoined under its server_uuid and numbers its next commit 3 again.
+    told.committed(GtidSet.parse(A + ":3"));
+    ConsistencyContext next = exchange.receive("default=" + exchange.ownToken(told), null);
+
+    assertThat(next.gtids()).isEqualTo(GtidSet.parse(A + ":1-3"));
+    assertThat(next.lost()).isEqualTo(GtidSet.parse(A + ":4"));
+  }
+
+  @Test
   void aTokenWhoseEveryWriteWasReportedLostIsStillAnsweredSoTheClientReplacesIt() {
     ConsistencyContext told = ConsistencyContext.create(GtidSet.parse(A + ":3"), null);
     told.forgetLost(GtidSet.parse(A + ":3"));
