@@ -47,11 +47,11 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@code floor}: the observer's answer: commit acknowledgement to the row being visible on
  *       the standby, to one round trip.
  *   <li>{@code tidemark}: {@link ConsistentReader} with the captured token, budget 1 s.
- *   <li>{@code pinnedServerLoopThenRead}: the dialect's wait alone (one read of the standby's
- *       position, then the server-side loop that checks replay every millisecond) on a connection
- *       pinned up front, then the read: what no reader with this wait beats.
+ *   <li>{@code pinnedWaitThenRead}: the dialect's wait alone (polls of the standby's replay
+ *       position, back to back for a millisecond, then every millisecond) on a connection pinned up
+ *       front, then the read: what no reader with this wait beats.
  *   <li>{@code pollReplayThenRead}: the client asks {@code pg_last_wal_replay_lsn()} every
- *       millisecond on a pinned connection, then reads: the polling the server loop replaces.
+ *       millisecond on a pinned connection, then reads: the plainest polling.
  *   <li>{@code alwaysSource}: read the primary.
  * </ul>
  *
@@ -154,7 +154,7 @@ public class PostgresReadAfterWriteBenchmark {
   }
 
   @Benchmark
-  public int pinnedServerLoopThenRead() throws SQLException {
+  public int pinnedWaitThenRead() throws SQLException {
     if (!PostgresWaits.await(pinnedStandby, required, BUDGET_NANOS)) {
       throw new IllegalStateException("the standby did not replay " + required + " within 1 s");
     }
