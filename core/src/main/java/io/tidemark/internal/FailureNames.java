@@ -1,7 +1,6 @@
 package io.tidemark.internal;
 
 import java.sql.SQLException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A failure named without its message, for text that outlives the call or leaves the process: a
@@ -20,7 +19,7 @@ public final class FailureNames {
    */
   public static String of(Throwable failure) {
     StringBuilder name = new StringBuilder(simpleName(failure));
-    SQLException sql = firstSql(failure);
+    SQLException sql = Causes.find(failure, SQLException.class);
     if (sql != null) {
       if (sql != failure) {
         name.append(" caused by ").append(simpleName(sql));
@@ -33,17 +32,6 @@ public final class FailureNames {
       }
     }
     return name.toString();
-  }
-
-  private static @Nullable SQLException firstSql(Throwable failure) {
-    int depth = 0;
-    for (Throwable cause = failure; cause != null && depth < 16; cause = cause.getCause()) {
-      if (cause instanceof SQLException sql) {
-        return sql;
-      }
-      depth++;
-    }
-    return null;
   }
 
   private static String simpleName(Throwable failure) {

@@ -23,13 +23,6 @@ public final class ReplicaRefusedException extends SQLFeatureNotSupportedExcepti
    * transaction managers, JdbcTemplate) carries it; {@code null} when there is none.
    */
   public static @Nullable ReplicaRefusedException in(Throwable failure) {
-    int depth = 0;
-    for (Throwable cause = failure; cause != null && depth < 16; cause = cause.getCause()) {
-      if (cause instanceof ReplicaRefusedException refused) {
-        return refused;
-      }
-      depth++;
-    }
-    return null;
+    return Causes.find(failure, ReplicaRefusedException.class);
   }
 }

@@ -1,6 +1,7 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.Deadline;
+import io.tidemark.internal.Causes;
 import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.internal.JdbcProxies;
 import java.lang.reflect.InvocationHandler;
@@ -113,14 +114,7 @@ final class DeadlineBound implements InvocationHandler {
 
   /** Whether the connection failed because a socket read ran out of time. */
   private static boolean cutBySocketBound(SQLException e) {
-    if (!ConnectionFailures.isConnectionFailure(e)) {
-      return false;
-    }
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SocketTimeoutException) {
-        return true;
-      }
-    }
-    return false;
+    return ConnectionFailures.isConnectionFailure(e)
+        && Causes.find(e, SocketTimeoutException.class) != null;
   }
 }

@@ -1,12 +1,11 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.ConsistencyContext;
+import io.tidemark.internal.Causes;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
-import java.util.HashSet;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,7 +54,7 @@ final class UncertainCalls {
               + " to "
               + target(uri)
               + " got no answer ("
-              + innermost(failure).getClass().getSimpleName()
+              + Causes.innermost(failure).getClass().getSimpleName()
               + "): it may have written there");
     }
   }
@@ -87,15 +86,9 @@ final class UncertainCalls {
    * side: no connection was made.
    */
   static boolean neverSent(Throwable failure) {
-    Set<Throwable> seen = new HashSet<>();
-    for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
-      if (t instanceof ConnectException
-          || t instanceof UnknownHostException
-          || t instanceof HttpConnectTimeoutException) {
-        return true;
-      }
-    }
-    return false;
+    return Causes.find(failure, ConnectException.class) != null
+        || Causes.find(failure, UnknownHostException.class) != null
+        || Causes.find(failure, HttpConnectTimeoutException.class) != null;
   }
 
   /** The host and port of {@code uri}: no user information, path or query. */
@@ -105,14 +98,5 @@ final class UncertainCalls {
       return "an unnamed host";
     }
     return uri.getPort() == -1 ? host : host + ":" + uri.getPort();
-  }
-
-  private static Throwable innermost(Throwable failure) {
-    Set<Throwable> seen = new HashSet<>();
-    Throwable last = failure;
-    for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
-      last = t;
-    }
-    return last;
   }
 }
