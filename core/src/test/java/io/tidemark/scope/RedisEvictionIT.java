@@ -100,7 +100,7 @@ class RedisEvictionIT {
     ScopeStore shortMarks =
         store(config().toBuilder().dirtyTimeToLive(Duration.ofMillis(1)).build());
     assertThat(shortMarks.markDirty(marked, "capture failed")).isTrue();
-    Thread.sleep(50);
+    Thread.sleep(50); // past the 1 ms mark on Redis's own clock, which no test can move
     assertThat(store.get(marked).status()).isEqualTo(ScopeState.Status.DIRTY);
   }
 

@@ -33,6 +33,7 @@ abstract class ScopeStoreContract {
 
   /** Lets {@code time} pass for the stores: on their clock, or on the wall clock for Redis. */
   void elapse(Duration time) throws InterruptedException {
+    // Redis expires keys by its own clock, which no test can move: only real time passes it.
     Thread.sleep(time.toMillis());
   }
 
