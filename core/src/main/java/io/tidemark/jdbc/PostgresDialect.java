@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -208,6 +209,9 @@ final class PostgresDialect implements Dialect {
    */
   private static @Nullable Boolean waitFor(Connection connection, WalPosition target, long millis)
       throws SQLException {
+    if (PostgresServer.major(connection) >= 19) {
+      return waitOnServer(connection, target, millis);
+    }
     long begun = System.nanoTime();
     long deadline = begun + TimeUnit.MILLISECONDS.toNanos(millis);
     try (PreparedStatement ps = connection.prepareStatement(POLL)) {
@@ -232,6 +236,52 @@ final class PostgresDialect implements Dialect {
         }
       }
     }
+  }
+
+  /**
+   * PostgreSQL 19's {@code WAIT FOR LSN}, which returns when replay reaches the position, holding
+   * no snapshot, between two looks at the standby: it knows no timelines, so a look before tells
+   * whether the standby receives the target's, and one after whether replay reached the target on
+   * it.
+   */
+  private static @Nullable Boolean waitOnServer(
+      Connection connection, WalPosition target, long millis) throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement(POLL)) {
+      ps.setLong(1, target.timeline());
+      ps.setString(2, WalPosition.text(target.lsn()));
+      Boolean seen = look(ps);
+      if (!Boolean.FALSE.equals(seen)) {
+        return seen;
+      }
+      try (Statement s = connection.createStatement();
+          ResultSet rs = s.executeQuery(waitFor(WalPosition.text(target.lsn()), millis))) {
+        rs.next();
+        if ("not in recovery".equals(rs.getString(1))) {
+          return null;
+        }
+      }
+      return look(ps);
+    }
+  }
+
+  /** Reached, not yet ({@code false}), or never on this standby ({@code null}). */
+  private static @Nullable Boolean look(PreparedStatement poll) throws SQLException {
+    try (ResultSet rs = poll.executeQuery()) {
+      rs.next();
+      return rs.getBoolean(1) ? Boolean.TRUE : rs.getBoolean(2) ? null : Boolean.FALSE;
+    }
+  }
+
+  /**
+   * PostgreSQL 19's wait for replay to reach {@code lsn} (text, as the server prints it) within
+   * {@code millis}: it answers {@code success}, {@code timeout} or {@code not in recovery}. A
+   * statement of its own, since it takes no parameters; the LSN is hexadecimal digits and a slash.
+   */
+  static String waitFor(String lsn, long millis) {
+    if (!lsn.matches("[0-9A-Fa-f]{1,8}/[0-9A-Fa-f]{1,8}")) {
+      throw new IllegalArgumentException("not an LSN: " + lsn);
+    }
+    return "WAIT FOR LSN '" + lsn + "' WITH (TIMEOUT '" + millis + "ms', NO_THROW)";
   }
 
   /**

@@ -51,7 +51,8 @@ public final class PostgresServer {
              current_setting('wal_block_size')::int,
              (SELECT setting::bigint FROM pg_settings WHERE name = 'wal_segment_size'),
              has_function_privilege('pg_catalog.pg_read_file(text)', 'EXECUTE'),
-             quote_ident(current_user), current_database(), pg_backend_pid()
+             quote_ident(current_user), current_database(), pg_backend_pid(),
+             current_setting('server_version_num')::int / 10000
         FROM pg_control_system()""";
 
   private static final String STATE =
@@ -78,7 +79,8 @@ public final class PostgresServer {
       boolean historiesReadable,
       String role,
       String database,
-      int backendPid) {}
+      int backendPid,
+      int major) {}
 
   /** By physical connection, weakly: a pool's connections are asked once each. */
   private static final Map<Connection, Identity> IDENTITIES =
@@ -169,6 +171,14 @@ public final class PostgresServer {
   }
 
   /**
+   * The major version of the server behind {@code connection}: a round trip on a new connection
+   * only.
+   */
+  public static int major(Connection connection) throws SQLException {
+    return identity(connection).major();
+  }
+
+  /**
    * The process id of the backend behind {@code connection}, when it was read before (by any read
    * of the server on it), else {@code null}: no round trip, so it can be asked after the connection
    * broke.
@@ -203,7 +213,8 @@ public final class PostgresServer {
               rs.getBoolean(5),
               rs.getString(6),
               rs.getString(7),
-              rs.getInt(8));
+              rs.getInt(8),
+              rs.getInt(9));
     }
     IDENTITIES.put(physical, read);
     return read;

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the PostgreSQL dialect relies on, asserted against the running server, whose version is
- * printed: the same on every major the suite runs (Debian's 15, sid's 18).
+ * printed: the same on every major the suite runs (Debian's 15, sid's 18, experimental's 19), or
+ * asserted per version.
  */
 class PostgresServerFactsIT {
 
@@ -45,15 +46,24 @@ class PostgresServerFactsIT {
   }
 
   @Test
-  void thereIsNoServerSideWaitForAPosition() {
-    assertThat(major).isBetween(15, 18);
+  void aServerSideWaitForAPositionComesWithNineteen() throws SQLException {
+    assertThat(major).isBetween(15, 19);
     try (Connection c = connect(topology.standby(), "postgres")) {
-      assertThatThrownBy(() -> c.createStatement().execute("WAIT FOR LSN '0/1'"))
-          .isInstanceOf(SQLException.class)
-          .extracting(e -> ((SQLException) e).getSQLState())
-          .isEqualTo("42601");
-    } catch (SQLException e) {
-      throw new AssertionError(e);
+      if (major < 19) {
+        assertThatThrownBy(() -> c.createStatement().execute("WAIT FOR LSN '0/1'"))
+            .isInstanceOf(SQLException.class)
+            .extracting(e -> ((SQLException) e).getSQLState())
+            .isEqualTo("42601");
+        return;
+      }
+      String replayed = String.valueOf(query(c, "SELECT pg_last_wal_replay_lsn()::text"));
+      assertThat(query(c, PostgresDialect.waitFor(replayed, 50))).isEqualTo("success");
+      long begun = System.nanoTime();
+      assertThat(query(c, PostgresDialect.waitFor("FFFFFFFF/0", 50))).isEqualTo("timeout");
+      assertThat(System.nanoTime() - begun).isGreaterThanOrEqualTo(50_000_000L);
+    }
+    try (Connection c = connect(topology.primary(), "postgres")) {
+      assertThat(query(c, PostgresDialect.waitFor("0/1", 50))).isEqualTo("not in recovery");
     }
   }
 
@@ -102,7 +112,14 @@ class PostgresServerFactsIT {
       String file = String.valueOf(query(c, "SELECT pg_walfile_name(pg_current_wal_insert_lsn())"));
       assertThat(Long.parseLong(file.substring(0, 8), 16)).isEqualTo(1);
       String lsn = String.valueOf(query(c, "SELECT pg_current_wal_flush_lsn()::text"));
-      assertThat(WalPosition.text(WalPosition.parseLsn(lsn))).isEqualTo(lsn);
+      String printed = WalPosition.text(WalPosition.parseLsn(lsn));
+      assertThat(query(c, "SELECT '" + printed + "'::pg_lsn = '" + lsn + "'::pg_lsn"))
+          .isEqualTo("t");
+      if (major < 19) {
+        assertThat(printed).isEqualTo(lsn);
+      } else {
+        assertThat(lsn).as("19 pads the low half to 8 digits").matches("[0-9A-F]+/[0-9A-F]{8}");
+      }
       assertThat(query(c, "SELECT current_setting('wal_block_size')")).isEqualTo("8192");
       assertThat(query(c, "SELECT unit FROM pg_settings WHERE name = 'wal_segment_size'"))
           .isEqualTo("B");

@@ -61,9 +61,9 @@ public record PostgresBinaries(Path bindir, String version) {
     return bindir.resolve(name);
   }
 
-  /** The major version, e.g. 15. */
+  /** The major version, e.g. 15; 19 for a release candidate such as 19rc1. */
   public int major() {
-    return Integer.parseInt(version.split("\\.")[0]);
+    return Integer.parseInt(version.replaceFirst("^(\\d+).*", "$1"));
   }
 
   @Override
