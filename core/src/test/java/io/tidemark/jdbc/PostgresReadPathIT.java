@@ -285,34 +285,45 @@ class PostgresReadPathIT {
   @Test
   void aCommitThePrimaryHoldsForASynchronousStandbyIsNotReadAsMissingOnThePrimary()
       throws Exception {
-    long id = PostgresOrders.nextId();
     topology
         .primary()
         .execute(
             "ALTER SYSTEM SET synchronous_standby_names = 'nobody'", "SELECT pg_reload_conf()");
+    long id = 0;
     CompletableFuture<Void> insert = null;
     try {
-      insert =
-          CompletableFuture.runAsync(
-              () -> {
-                try (Connection c = primaryPool.getConnection()) {
-                  awaitSetting(c, "synchronous_standby_names", "nobody");
-                  PostgresOrders.insert(c, id, "held");
-                } catch (SQLException e) {
-                  throw new IllegalStateException(e);
-                }
-              });
+      // The primary's checkpointer tells backends that synchronous standbys are named when it
+      // takes the reloaded setting: until then a commit does not wait, and the test writes again.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      do {
+        assertThat(System.nanoTime() - deadline).as("a commit waits for the standby").isNegative();
+        long next = PostgresOrders.nextId();
+        id = next;
+        insert =
+            CompletableFuture.runAsync(
+                () -> {
+                  try (Connection c = primaryPool.getConnection()) {
+                    PostgresOrders.insert(c, next, "held");
+                  } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+        while (!insert.isDone() && !waitingForSynchronousStandby()) {
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+      } while (insert.isDone());
+      long held = id;
       GtidSet seen;
       try (Connection c = standbyPool.getConnection()) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (status(c, id) == null) {
-          assertThat(System.nanoTime() - deadline).as("the standby shows the row").isNegative();
+        long shown = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (status(c, held) == null) {
+          assertThat(System.nanoTime() - shown).as("the standby shows the row").isNegative();
           LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
         seen = PostgresDialect.INSTANCE.executed(c);
       }
       try (Connection c = primaryPool.getConnection()) {
-        assertThat(status(c, id)).as("the primary hides it meanwhile").isNull();
+        assertThat(status(c, held)).as("the primary hides it meanwhile").isNull();
       }
       ConsistentReader reader = reader(ReadPolicy.FAIL);
       try (ConsistencyContext.Binding binding = ConsistencyContext.open(seen)) {
@@ -328,7 +339,7 @@ class PostgresReadPathIT {
         ReadResult<String> read =
             reader.read(
                 reader.defaults().withSourceOnly().withTimeout(Duration.ofSeconds(5)),
-                c -> status(c, id));
+                c -> status(c, held));
         release.get();
 
         assertThat(read.value()).isEqualTo("held");
@@ -590,23 +601,15 @@ class PostgresReadPathIT {
     }
   }
 
-  /** Waits until {@code c}'s backend has taken a reloaded setting: each does on its own. */
-  private static void awaitSetting(Connection c, String name, String value) throws SQLException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!value.equals(show(c, name))) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new IllegalStateException(name + " is not " + value + " on this backend");
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-    }
-  }
-
-  private static String show(Connection c, String name) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SHOW " + name)) {
-      rs.next();
-      return rs.getString(1);
-    }
+  /** Whether a backend of the primary waits for a synchronous standby now. */
+  private static boolean waitingForSynchronousStandby() {
+    return !"0"
+        .equals(
+            String.valueOf(
+                topology
+                    .primary()
+                    .queryString(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")));
   }
 
   private static ConsistentReader reader(ReadPolicy policy) {
