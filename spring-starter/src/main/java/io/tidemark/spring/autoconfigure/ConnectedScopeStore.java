@@ -107,7 +107,10 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
     } catch (RuntimeException e) {
       client.shutdown();
       throw new TidemarkStartupException(
-          "Tidemark could not connect to the scope store at " + where + ": " + e.getMessage(),
+          "Tidemark could not connect to the scope store at "
+              + RedisEvictionCheck.withoutPassword(where)
+              + ": "
+              + e.getMessage(),
           "Check the Redis settings and that Redis is running, or set tidemark.scope.store=NONE.");
     }
   }

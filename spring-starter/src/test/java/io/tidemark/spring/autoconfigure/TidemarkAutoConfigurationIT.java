@@ -190,6 +190,23 @@ class TidemarkAutoConfigurationIT {
   }
 
   @Test
+  void anUnreachableScopeStoreFailsTheStartWithoutThePasswordOfItsUri() {
+    runner()
+        .withPropertyValues(
+            "tidemark.scope.store=REDIS",
+            "tidemark.scope.redis-uri=redis://app:s3cret-pw@127.0.0.1:1")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(TidemarkStartupException.class)
+                    .hasMessageContaining(
+                        "scope store at tidemark.scope.redis-uri redis://127.0.0.1:1")
+                    .hasMessageNotContaining("s3cret-pw"));
+  }
+
+  @Test
   void noReplicasFailsTheStartWithWhatToDo() {
     runner()
         .withPropertyValues("tidemark.replicas=")
