@@ -1,6 +1,8 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
+import io.tidemark.Ticker;
 import io.tidemark.internal.ReplicaRefusedException;
 import io.tidemark.postgres.PostgresServer;
 import io.tidemark.postgres.WalPosition;
@@ -9,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -121,17 +124,19 @@ final class PostgresDialect implements Dialect {
         lsn = Math.max(lsn, position.lsn());
       }
     }
-    long deadline = System.nanoTime() + budgetNanos;
+    Deadline end = Deadline.after(Duration.ofNanos(budgetNanos), Ticker.systemTicker());
     try (PreparedStatement ps = connection.prepareStatement(SHOWN)) {
       ps.setString(1, WalPosition.text(lsn));
       while (true) {
+        // Each poll is bounded by what is left: the caller's bound was set for the whole wait.
+        SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
         try (ResultSet rs = ps.executeQuery()) {
           rs.next();
           if (rs.getBoolean(1)) {
             return true;
           }
         }
-        long left = deadline - System.nanoTime();
+        long left = end.remaining().toNanos();
         if (left <= 0 || Thread.currentThread().isInterrupted()) {
           return false;
         }
@@ -212,27 +217,26 @@ final class PostgresDialect implements Dialect {
     if (PostgresServer.major(connection) >= 19) {
       return waitOnServer(connection, target, millis);
     }
-    long begun = System.nanoTime();
-    long deadline = begun + TimeUnit.MILLISECONDS.toNanos(millis);
+    Ticker ticker = Ticker.systemTicker();
+    long begun = ticker.read();
+    Deadline end = Deadline.after(Duration.ofMillis(millis), ticker);
     try (PreparedStatement ps = connection.prepareStatement(POLL)) {
       ps.setLong(1, target.timeline());
       ps.setString(2, WalPosition.text(target.lsn()));
       while (true) {
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          if (rs.getBoolean(1)) {
-            return Boolean.TRUE;
-          }
-          if (rs.getBoolean(2)) {
-            return null;
-          }
+        // Each poll is bounded by what is left of the wait and the grace a wait gets: the caller's
+        // bound was set for the whole wait, and a standby frozen midway must not hold it longer.
+        SocketTimeout.tighten(connection, ReadBudget.socketMillis(end));
+        Boolean seen = look(ps);
+        if (!Boolean.FALSE.equals(seen)) {
+          return seen;
         }
-        long now = System.nanoTime();
-        if (now - deadline >= 0 || Thread.currentThread().isInterrupted()) {
+        long left = end.remaining().toNanos();
+        if (left <= 0 || Thread.currentThread().isInterrupted()) {
           return Boolean.FALSE;
         }
-        if (now - begun >= SPIN_NANOS) {
-          LockSupport.parkNanos(Math.min(PAUSE_NANOS, deadline - now));
+        if (ticker.read() - begun >= SPIN_NANOS) {
+          LockSupport.parkNanos(Math.min(PAUSE_NANOS, left));
         }
       }
     }
@@ -246,20 +250,24 @@ final class PostgresDialect implements Dialect {
    */
   private static @Nullable Boolean waitOnServer(
       Connection connection, WalPosition target, long millis) throws SQLException {
+    Deadline end = Deadline.after(Duration.ofMillis(millis), Ticker.systemTicker());
     try (PreparedStatement ps = connection.prepareStatement(POLL)) {
       ps.setLong(1, target.timeline());
       ps.setString(2, WalPosition.text(target.lsn()));
       Boolean seen = look(ps);
-      if (!Boolean.FALSE.equals(seen)) {
+      long left = end.remaining().toMillis();
+      if (!Boolean.FALSE.equals(seen) || left <= 0) {
         return seen;
       }
+      SocketTimeout.tighten(connection, ReadBudget.socketMillis(end));
       try (Statement s = connection.createStatement();
-          ResultSet rs = s.executeQuery(waitFor(WalPosition.text(target.lsn()), millis))) {
+          ResultSet rs = s.executeQuery(waitFor(WalPosition.text(target.lsn()), left))) {
         rs.next();
         if ("not in recovery".equals(rs.getString(1))) {
           return null;
         }
       }
+      SocketTimeout.tighten(connection, ReadBudget.socketMillis(end));
       return look(ps);
     }
   }

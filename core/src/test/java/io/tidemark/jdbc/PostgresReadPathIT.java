@@ -2,6 +2,7 @@ package io.tidemark.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
@@ -216,6 +217,40 @@ class PostgresReadPathIT {
         assertThat(reached).isTrue();
         assertThat(took).isLessThan(TimeUnit.SECONDS.toNanos(2));
         assertThat(status(c, id)).isEqualTo("after the vacuum");
+      }
+    }
+  }
+
+  /**
+   * The wait polls, and the socket bound its caller set covers the whole wait: a standby that
+   * freezes between two polls must not hold the wait that long past its budget.
+   */
+  @Test
+  void aStandbyFrozenMidWaitEndsTheWaitWithItsBudget() throws Exception {
+    standby.pauseReplay();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      create("never replayed in time");
+      GtidSet token = binding.context().gtids();
+      try (Connection c = standbyPool.getConnection()) {
+        CompletableFuture<Void> freeze =
+            CompletableFuture.runAsync(
+                standby::freeze, CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+        long begun = System.nanoTime();
+        try {
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(5),
+              () -> {
+                try {
+                  PostgresDialect.INSTANCE.await(c, token, TimeUnit.MILLISECONDS.toNanos(600));
+                } catch (SQLException cut) {
+                  // The frozen standby's poll is cut: what matters is when.
+                }
+              });
+          assertThat(System.nanoTime() - begun).isLessThan(ms(800));
+        } finally {
+          freeze.get();
+          standby.thaw();
+        }
       }
     }
   }
