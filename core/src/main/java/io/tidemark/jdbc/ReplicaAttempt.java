@@ -80,9 +80,13 @@ final class ReplicaAttempt {
         return new Failed<>(Reason.DATABASE_BUSY, "no replica connection within the budget");
       }
       // Every permit taken is given back in the finally below, whatever the attempt's end.
-      long socketMillis = ReadBudget.socketMillis(replicaDeadline);
-      try (Connection connection = read.take(replica, TimeUnit.MILLISECONDS.toNanos(socketMillis));
-          SocketTimeout bound = SocketTimeout.limit(connection, socketMillis)) {
+      // Bounded by what is left once the connection came, not by the share: the check-out may
+      // have spent most of it, and a new connection's first statements (who the server is,
+      // read-only) run before the wait sets its own bound. They wait on no server clock, so they
+      // get no socket grace either.
+      try (Connection connection = read.take(replica, replicaDeadline.remaining().toNanos());
+          SocketTimeout bound =
+              SocketTimeout.limit(connection, ReadBudget.millisLeft(replicaDeadline))) {
         return onConnection(read, connection, route.node(), lead);
       } catch (SQLException e) {
         if (!ConnectionFailures.isConnectionFailure(e)) {
