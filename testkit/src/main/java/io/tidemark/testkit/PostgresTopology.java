@@ -49,6 +49,7 @@ public final class PostgresTopology implements AutoCloseable {
   /** Builds and starts a {@link PostgresTopology}. */
   public static final class Builder {
     private int standbys = 1;
+    private int synchronous;
 
     private Builder() {}
 
@@ -58,6 +59,21 @@ public final class PostgresTopology implements AutoCloseable {
         throw new IllegalArgumentException("standbys must be 1..8, was " + count);
       }
       this.standbys = count;
+      return this;
+    }
+
+    /**
+     * Makes a commit on the primary wait until {@code count} of the standbys, any of them, have
+     * flushed it ({@code synchronous_standby_names = 'ANY count (*)'}, set on every node, so that a
+     * promoted standby keeps it); 0, the default, is asynchronous replication. A faulted standby
+     * then holds no commit while another still acknowledges it.
+     */
+    public Builder synchronousStandbys(int count) {
+      if (count < 0 || count > standbys) {
+        throw new IllegalArgumentException(
+            "synchronous standbys must be 0.." + standbys + " (the standbys), was " + count);
+      }
+      this.synchronous = count;
       return this;
     }
 
@@ -90,6 +106,9 @@ public final class PostgresTopology implements AutoCloseable {
           standby.process().awaitReady(standby.jdbcUrl());
         }
         topology.awaitStreaming(Duration.ofSeconds(30));
+        if (synchronous > 0) {
+          topology.replicateSynchronously(synchronous, Duration.ofSeconds(30));
+        }
       } catch (RuntimeException e) {
         topology.close();
         throw e;
@@ -114,6 +133,31 @@ public final class PostgresTopology implements AutoCloseable {
     if (!streaming) {
       throw new TestkitException(
           "not every standby streams from " + primary + " within " + timeout);
+    }
+  }
+
+  private void replicateSynchronously(int count, Duration timeout) {
+    for (PostgresNode node : nodes) {
+      node.execute(
+          "ALTER SYSTEM SET synchronous_standby_names = 'ANY " + count + " (*)'",
+          "SELECT pg_reload_conf()");
+    }
+    // The primary's backends wait for standbys only once its checkpointer took the setting, which
+    // pg_stat_replication shows as each standby's quorum state.
+    int expected = standbys().size();
+    boolean synchronous =
+        Poll.until(
+            () ->
+                Integer.parseInt(
+                        String.valueOf(
+                            primary.queryString(
+                                "SELECT count(*) FROM pg_stat_replication"
+                                    + " WHERE sync_state = 'quorum'")))
+                    == expected,
+            timeout);
+    if (!synchronous) {
+      throw new TestkitException(
+          "the standbys of " + primary + " are not synchronous within " + timeout);
     }
   }
 

@@ -10,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -186,5 +188,43 @@ class PostgresTopologyIT {
     assertThat(other.awaitLsn(lsn, Duration.ofSeconds(30))).isTrue();
     assertThat(other.queryString("SELECT to_regclass('after_failover')"))
         .isEqualTo("after_failover");
+  }
+
+  /**
+   * With a synchronous standby, a commit waits until one standby flushed it: with every receiver
+   * stopped it is held (and shows as the primary's {@code SyncRep} wait), and one receiver back
+   * releases it.
+   */
+  @Test
+  void aSynchronousTopologyHoldsACommitUntilAStandbyHasIt() throws Exception {
+    try (PostgresTopology synchronous =
+        PostgresTopology.builder().standbys(2).synchronousStandbys(1).start()) {
+      PostgresNode primary = synchronous.primary();
+      assertThat(primary.queryString("SHOW synchronous_standby_names")).isEqualTo("ANY 1 (*)");
+      primary.execute("CREATE TABLE held (id int)");
+      for (PostgresNode standby : synchronous.standbys()) {
+        standby.stopReceiver();
+      }
+      CompletableFuture<Void> commit =
+          CompletableFuture.runAsync(() -> primary.execute("INSERT INTO held VALUES (1)"));
+      try {
+        assertThat(
+                Poll.until(
+                    () ->
+                        "1"
+                            .equals(
+                                primary.queryString(
+                                    "SELECT count(*) FROM pg_stat_activity"
+                                        + " WHERE wait_event = 'SyncRep'")),
+                    Duration.ofSeconds(10)))
+            .as("the commit waits for a standby")
+            .isTrue();
+        assertThat(commit).isNotDone();
+      } finally {
+        synchronous.standbys().get(1).startReceiver();
+      }
+      commit.get(10, TimeUnit.SECONDS);
+      assertThat(primary.queryString("SELECT count(*) FROM held")).isEqualTo("1");
+    }
   }
 }
