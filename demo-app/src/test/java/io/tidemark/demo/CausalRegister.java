@@ -14,7 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -33,6 +35,10 @@ import org.springframework.web.client.RestClientException;
  * their customer's session scope in Redis. Chains start at a fixed rate whatever the service's
  * speed (open loop: a late chain delays no other); within a chain an operation is due when the one
  * before it answered, and every operation is recorded with the time it was due.
+ *
+ * <p>The token-aware cache is read hard: every other header chain reads through it at each read,
+ * and while the chains run, other clients read their orders through it without a token, so the
+ * cache is filled with whatever a replica showed them, concurrently with the chains' own writes.
  */
 final class CausalRegister {
 
@@ -40,6 +46,11 @@ final class CausalRegister {
   private static final String SCOPE_UNRECORDED = "Consistency-Scope-Unrecorded";
   private static final Pattern REASON = Pattern.compile("\"reason\"\\s*:\\s*\"([A-Z_]+)\"");
   private static final int STEPS_PER_WRITE = 3;
+
+  /** Clients reading chains' orders through the cache without a token, and their pause. */
+  private static final int CACHE_FILLERS = 2;
+
+  private static final long FILL_PAUSE_MILLIS = 50;
 
   /** Ids of long sessions, apart from the ordinary chains' 0, 1, 2, …. */
   private static final long LONG_SESSIONS = 1_000_000_000L;
@@ -50,6 +61,8 @@ final class CausalRegister {
   private final List<Operation> history = Collections.synchronizedList(new ArrayList<>());
   private final Map<Long, Chain> chains = new ConcurrentHashMap<>();
   private final AtomicLong toldScopeUnrecorded = new AtomicLong();
+  private final List<Long> cachedOrders = Collections.synchronizedList(new ArrayList<>());
+  private final AtomicLong cacheFills = new AtomicLong();
   private int longSessions;
   private int longSessionWrites;
 
@@ -84,6 +97,11 @@ final class CausalRegister {
     return toldScopeUnrecorded.get();
   }
 
+  /** Reads through the cache without a token by clients outside the chains, answered 200. */
+  long cacheFills() {
+    return cacheFills.get();
+  }
+
   static boolean isLongSession(long chain) {
     return chain >= LONG_SESSIONS;
   }
@@ -101,7 +119,11 @@ final class CausalRegister {
     // A thread per running chain: the driver itself must never be why an operation starts late.
     ExecutorService workers = Executors.newCachedThreadPool();
     List<CompletableFuture<Void>> running = new ArrayList<>();
+    AtomicBoolean filling = new AtomicBoolean(tidemark);
     try {
+      for (int i = 0; i < CACHE_FILLERS; i++) {
+        CompletableFuture.runAsync(() -> fillCache(filling), workers);
+      }
       long begin = System.nanoTime();
       for (long id = LONG_SESSIONS; id < LONG_SESSIONS + longSessions; id++) {
         long chain = id;
@@ -116,9 +138,41 @@ final class CausalRegister {
       }
       CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
     } finally {
+      filling.set(false);
       workers.shutdownNow();
     }
     return List.copyOf(history);
+  }
+
+  /**
+   * Reads orders of the cache-reading chains through the cache, without a token, on either
+   * instance: unchecked (no token, no guarantee), they fill the cache with whatever the replica
+   * showed while the chains write and read the same orders.
+   */
+  private void fillCache(AtomicBoolean filling) {
+    while (filling.get()) {
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(FILL_PAUSE_MILLIS));
+      int known = cachedOrders.size();
+      if (known == 0) {
+        continue;
+      }
+      ThreadLocalRandom random = ThreadLocalRandom.current();
+      // The latest orders: the ones chains are writing and reading now.
+      long order = cachedOrders.get(known - 1 - random.nextInt(Math.min(known, 20)));
+      try {
+        int status =
+            instances
+                .get(random.nextInt(instances.size()))
+                .get()
+                .uri("/api/orders/{id}?cache=true", order)
+                .exchange((request, response) -> response.getStatusCode().value());
+        if (status == 200) {
+          cacheFills.incrementAndGet();
+        }
+      } catch (RestClientException e) {
+        // Faults are what this run is about; a filler's failed read checks nothing.
+      }
+    }
   }
 
   /** Runs {@code count} chains of {@code writes} writes, one started per period. */
@@ -262,6 +316,9 @@ final class CausalRegister {
             answer.serverMillis);
     history.add(op);
     if (op.acknowledged()) {
+      if (step == 0 && readsThroughCache(chain.id)) {
+        cachedOrders.add(answer.order);
+      }
       chain.order = answer.order;
       chain.revision = answer.revision;
     }
@@ -337,10 +394,13 @@ final class CausalRegister {
 
   /**
    * Whether a read goes through the service's cache: a header client's second read after each
-   * write, so the cache is asked with a token that names that write.
+   * write, so the cache is asked with a token that names that write, and every read of every other
+   * header chain.
    */
   private boolean cachedRead(Chain chain, int step) {
-    return tidemark && chain.client == Client.HEADER && step % STEPS_PER_WRITE == 2;
+    return tidemark
+        && chain.client == Client.HEADER
+        && (step % STEPS_PER_WRITE == 2 || readsThroughCache(chain.id));
   }
 
   /** Whether {@code op} was a read through the service's cache. */
@@ -348,7 +408,12 @@ final class CausalRegister {
     return op.kind() == Kind.READ
         && op.client() == Client.HEADER
         && op.sent() != null
-        && op.step() % STEPS_PER_WRITE == 2;
+        && (op.step() % STEPS_PER_WRITE == 2 || readsThroughCache(op.chain()));
+  }
+
+  /** Whether a header chain reads through the cache at every read (every other one does). */
+  private static boolean readsThroughCache(long chain) {
+    return chain % 4 == 2;
   }
 
   private Answer read(RestClient instance, Chain chain, @Nullable String token, boolean cache) {

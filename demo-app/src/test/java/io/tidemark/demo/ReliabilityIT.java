@@ -61,6 +61,7 @@ class ReliabilityIT {
         .hasSize(2)
         .allMatch(writes -> writes >= 500);
     assertThat(report.cachedReads()).isPositive();
+    assertThat(report.cacheFills()).isPositive();
     assertThat(report.jpaReads()).isPositive();
     assertThat(verdict.writes()).isGreaterThan(report.settings().chains());
     assertThat(verdict.reads()).isGreaterThan(verdict.writes());

@@ -138,6 +138,7 @@ final class ReliabilityRun {
       long writesAfterFailover,
       List<Long> longSessionWrites,
       long cachedReads,
+      long cacheFills,
       long jpaReads,
       boolean openInView,
       long toldScopeUnrecorded) {
@@ -207,6 +208,11 @@ final class ReliabilityRun {
           String.format(
               "| reads through the cache with a token (hits %d) | %d | - |%n",
               verdict.served().getOrDefault("CACHE_HIT", 0L), cachedReads));
+      out.append(
+          String.format(
+              "| reads through the cache without a token meanwhile (other clients filling it,"
+                  + " unchecked) | %d | - |%n",
+              cacheFills));
       out.append(
           String.format(
               "| JPA reads served (session clients; open-in-view %s, Boot's default) | %d | - |%n",
@@ -443,6 +449,7 @@ final class ReliabilityRun {
             .count(),
         longSessionWrites(history),
         history.stream().filter(CausalRegister::cachedRead).count(),
+        ran.register().cacheFills(),
         history.stream()
             .filter(op -> op.client() == Operation.Client.SESSION && op.servedRead())
             .count(),
