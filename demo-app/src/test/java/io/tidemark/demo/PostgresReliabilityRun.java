@@ -18,10 +18,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The reliability run on PostgreSQL: the same workload, instances and checker as {@link
- * ReliabilityRun}, on a primary and two hot standbys, under the faults a standby has (replay
- * paused, receiver stopped, frozen, killed), Redis killed, exhausted replica pools, the network
- * faults of MySQL's run between one instance and one server, a drifting clock, and a failover with
- * the primary killed.
+ * ReliabilityRun}, on a primary and two hot standbys, one of which must have flushed each commit
+ * before the primary shows it (synchronous replication: a standby may show a commit the primary
+ * still hides), under the faults a standby has (replay paused, receiver stopped, frozen, killed),
+ * Redis killed, exhausted replica pools, the network faults of MySQL's run between one instance and
+ * one server, a drifting clock, and a failover with the primary killed.
  */
 final class PostgresReliabilityRun {
 
@@ -31,7 +32,8 @@ final class PostgresReliabilityRun {
 
   static ReliabilityRun.Report run(ReliabilityRun.Settings settings) {
     long begun = System.nanoTime();
-    try (PostgresTopology topology = PostgresTopology.builder().standbys(2).start();
+    try (PostgresTopology topology =
+            PostgresTopology.builder().standbys(2).synchronousStandbys(1).start();
         RedisServer redis = RedisServer.startPersistent();
         Demo demo = Demo.startLinked(topology, redis, ReliabilityRun.instanceSettings(LOG))) {
       Checker.Verdict control =
@@ -57,7 +59,12 @@ final class PostgresReliabilityRun {
                     promotedAt.set(System.nanoTime());
                   },
                   Duration.ofSeconds(1));
-      String server = "PostgreSQL " + topology.primary().queryString("SHOW server_version");
+      String server =
+          "PostgreSQL "
+              + topology.primary().queryString("SHOW server_version")
+              + " (synchronous_standby_names '"
+              + topology.primary().queryString("SHOW synchronous_standby_names")
+              + "')";
       ReliabilityRun.Ran ran =
           ReliabilityRun.drive(
               settings,
