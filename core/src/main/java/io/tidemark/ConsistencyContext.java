@@ -43,6 +43,7 @@ public final class ConsistencyContext {
   private final Set<String> unrecordedScopes = new ConcurrentSkipListSet<>();
   private final AtomicInteger openWritingTransactions = new AtomicInteger();
   private final @Nullable Deadline deadline;
+  private volatile @Nullable String writeIntent;
   // Guarded by itself; few entries, rarely touched.
   private final SortedMap<String, List<String>> forwarded = new TreeMap<>();
 
@@ -246,6 +247,21 @@ public final class ConsistencyContext {
   /** Why the context is dirty, or {@code null}. */
   public @Nullable String dirtyBecause() {
     return state.get().dirtyBecause();
+  }
+
+  /**
+   * Sends this unit of work's reads to the source: it is about to write, and what it reads may be
+   * written back (a form's entity loaded, changed and saved), so it must see what every client
+   * committed, not only what its token names. Unlike {@link #markDirty}, the answer's token is
+   * unchanged.
+   */
+  public void markWriteIntent(String because) {
+    writeIntent = Objects.requireNonNull(because, "because");
+  }
+
+  /** Why this unit of work's reads go to the source as it is about to write, or {@code null}. */
+  public @Nullable String writeIntent() {
+    return writeIntent;
   }
 
   /**

@@ -15,6 +15,11 @@ public enum Reason {
   SOURCE_FALLBACK(true),
   /** On the source because the scope is dirty: a write's GTID could not be captured. */
   SOURCE_BY_POLICY(true),
+  /**
+   * On the source because the unit of work is about to write (a request with an unsafe HTTP
+   * method): what it reads may be written back, so it reads everything committed.
+   */
+  SOURCE_FOR_WRITE(true),
   /** The replica did not execute the token within the budget. */
   WAIT_TIMEOUT(false),
   /** No time was left for a wait; a non-blocking check found the token not executed. */

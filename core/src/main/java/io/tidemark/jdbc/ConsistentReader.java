@@ -231,6 +231,9 @@ public final class ConsistentReader {
     if (options.sourceOnly() || (context != null && context.isDirty())) {
       return source.run(read, Reason.SOURCE_BY_POLICY);
     }
+    if (context != null && context.writeIntent() != null) {
+      return source.run(read, Reason.SOURCE_FOR_WRITE);
+    }
     if (!required.isEmpty() && !knownSources.knowsAllNow(required) && !knowsSourcesOf(read)) {
       throw read.failed(
           Reason.TOKEN_REJECTED,

@@ -289,6 +289,27 @@ class ConsistentReaderTests {
   }
 
   @Test
+  void aUnitOfWorkAboutToWriteReadsTheSourceWithTheTokenCheckedAndItsTokenUnchanged()
+      throws SQLException {
+    sourceServer.executed(WRITES);
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      binding.context().markWriteIntent("a POST request");
+
+      ReadResult<String> result = reader.read(c -> status(c));
+
+      assertThat(result.value()).isEqualTo("PAID");
+      assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FOR_WRITE);
+      assertThat(result.record().role()).isEqualTo(NodeRole.SOURCE);
+      assertThat(binding.context().isDirty()).isFalse();
+      assertThat(binding.context().gtids()).isEqualTo(TOKEN);
+    }
+    assertThat(replica.log()).isEmpty();
+    assertThat(source.sent("GTID_SUBSET")).hasSize(1);
+  }
+
+  @Test
   void sourceOnlyReadsGoToTheSourceAfterCheckingTheToken() throws SQLException {
     sourceServer.executed(WRITES);
     ConsistentReader reader = reader().build();

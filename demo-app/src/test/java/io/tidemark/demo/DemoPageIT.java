@@ -192,8 +192,9 @@ class DemoPageIT {
 
     assertThat(reply).isNotNull();
     assertThat(reply.found()).as("the peer's write, read here").isTrue();
-    assertThat(reply.servedBy().role()).isEqualTo("replica");
-    assertThat(reply.servedBy().reason()).isIn("REPLICA_AFTER_WAIT", "REPLICA_CAUGHT_UP");
+    // A POST is about to write: its reads see everything committed, on the source.
+    assertThat(reply.servedBy().role()).isEqualTo("source");
+    assertThat(reply.servedBy().reason()).isEqualTo("SOURCE_FOR_WRITE");
   }
 
   private void createOrder(String customer) {

@@ -21,7 +21,7 @@ final class ReadMetrics implements ReadInstrumentation {
   static final String REJECTIONS = "tidemark.read.rejections";
 
   private static final Set<Reason> FALLBACK =
-      EnumSet.of(Reason.SOURCE_FALLBACK, Reason.SOURCE_BY_POLICY);
+      EnumSet.of(Reason.SOURCE_FALLBACK, Reason.SOURCE_BY_POLICY, Reason.SOURCE_FOR_WRITE);
   private static final Set<Reason> TIMEOUT =
       EnumSet.of(Reason.WAIT_TIMEOUT, Reason.BUDGET_EXHAUSTED);
 

@@ -538,6 +538,12 @@ public class TidemarkProperties {
     private @Nullable Duration requestTimeout;
 
     /**
+     * Where the reads of a POST, PUT, PATCH or DELETE request run. SOURCE: such a request is about
+     * to write, and an entity it loads, changes and saves must not be a replica's older copy.
+     */
+    private UnsafeMethodReads unsafeMethodReads = UnsafeMethodReads.SOURCE;
+
+    /**
      * Retry-After of a 503 that replica lag does not explain: no writable source, a busy pool, a
      * failed connection, or a replica behind while no replica's lag is known.
      */
@@ -593,6 +599,14 @@ public class TidemarkProperties {
 
     public @Nullable Duration getRequestTimeout() {
       return requestTimeout;
+    }
+
+    public UnsafeMethodReads getUnsafeMethodReads() {
+      return unsafeMethodReads;
+    }
+
+    public void setUnsafeMethodReads(UnsafeMethodReads unsafeMethodReads) {
+      this.unsafeMethodReads = unsafeMethodReads;
     }
 
     public void setRequestTimeout(@Nullable Duration requestTimeout) {
@@ -662,6 +676,16 @@ public class TidemarkProperties {
   }
 
   /** What a request does with a token that does not verify. */
+  public enum UnsafeMethodReads {
+    /** On the source, which has what every client committed (Reason SOURCE_FOR_WRITE). */
+    SOURCE,
+    /**
+     * As in any request: a replica that has the request's token. A form's entity loaded there and
+     * saved whole may write back an older copy of another client's change.
+     */
+    REPLICA
+  }
+
   public enum InvalidToken {
     /** Answer 400 with a problem+json body naming the reason. */
     REJECT,

@@ -81,6 +81,7 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
       Enumeration<String> fields = request.getHeaders(tokens.headerName());
       opened =
           tokens.open(
+              request.getMethod(),
               RequestTokens.join(fields == null ? null : Collections.list(fields)),
               cookieValue(request));
     } catch (TokenRejectedException e) {

@@ -61,6 +61,7 @@ final class ConsistencyTokenWebFilter implements WebFilter, Ordered {
     try {
       opened =
           tokens.open(
+              request.getMethod().name(),
               RequestTokens.join(request.getHeaders().get(tokens.headerName())),
               cookieValue(request));
     } catch (TokenRejectedException e) {

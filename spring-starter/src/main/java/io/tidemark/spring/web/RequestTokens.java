@@ -10,6 +10,7 @@ import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
 import java.time.Duration;
+import java.util.Set;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseCookie;
@@ -27,6 +28,8 @@ final class RequestTokens {
    * answer's token stand, but reads under those scopes elsewhere may miss them.
    */
   static final String UNRECORDED_SCOPES = "Consistency-Scope-Unrecorded";
+
+  private static final Set<String> UNSAFE = Set.of("POST", "PUT", "PATCH", "DELETE");
 
   private final TokenExchange exchange;
   private final TidemarkProperties.Web web;
@@ -69,10 +72,13 @@ final class RequestTokens {
    * with a retired key, or too old for the clocks) makes the context dirty: its reads go to the
    * source, and the answer's token covers the source, replacing the cookie.
    *
+   * <p>A request with an unsafe method (POST, PUT, PATCH, DELETE) is about to write: unless {@code
+   * tidemark.web.unsafe-method-reads} is {@code replica}, its reads go to the source.
+   *
    * @throws TokenRejectedException when the header is no token header at all (malformed, oversized)
    *     and {@code tidemark.web.invalid-token} is {@code reject}
    */
-  Request open(@Nullable String header, @Nullable String cookie) {
+  Request open(String method, @Nullable String header, @Nullable String cookie) {
     TokenExchange.Incoming incoming =
         exchange.readLeniently(
             header, web.getInvalidToken() == TidemarkProperties.InvalidToken.REJECT);
@@ -85,6 +91,10 @@ final class RequestTokens {
             GtidSet.EMPTY, timeout == null ? null : Deadline.after(timeout, ticker));
     incoming.applyTo(context);
     fromCookie.applyTo(context);
+    if (web.getUnsafeMethodReads() == TidemarkProperties.UnsafeMethodReads.SOURCE
+        && UNSAFE.contains(method)) {
+      context.markWriteIntent("a " + method + " request");
+    }
     return new Request(context, fromCookie.rejected() != null, fromCookie.own());
   }
 

@@ -349,6 +349,12 @@ class ShopApplication {
       return orders.serverUuid();
     }
 
+    /** The order itself, as a form handler loads what it then changes and saves. */
+    @ReadYourWrites(timeout = 3000)
+    public Optional<OrderEntity> find(long id) {
+      return orders.findById(id);
+    }
+
     /** Not annotated: a JPA read on the source, as a request's first look-up would be. */
     public long count() {
       return orders.count();
@@ -361,6 +367,11 @@ class ShopApplication {
 
     JpaWrites(OrderRepository orders) {
       this.orders = orders;
+    }
+
+    @Transactional
+    public void save(OrderEntity order) {
+      orders.save(order);
     }
 
     @Transactional

@@ -44,6 +44,26 @@ class ShopController {
     return ResponseEntity.ok(before + "->" + value);
   }
 
+  /**
+   * A form's save, as server-rendered applications write one: the order loaded, the fields the form
+   * sent set, the whole entity saved (no {@code @Version}).
+   */
+  @PostMapping("/jpa/orders/{id}/edit")
+  ResponseEntity<Void> edit(
+      @PathVariable long id,
+      @RequestParam(required = false) String status,
+      @RequestParam(required = false) String customer) {
+    ShopApplication.OrderEntity order = jpaReads.find(id).orElseThrow();
+    if (status != null) {
+      order.status = status;
+    }
+    if (customer != null) {
+      order.customer = customer;
+    }
+    jpaWrites.save(order);
+    return ResponseEntity.noContent().build();
+  }
+
   /** A JPA read. */
   @GetMapping("/jpa/orders/{id}/status")
   ResponseEntity<String> status(@PathVariable long id) {

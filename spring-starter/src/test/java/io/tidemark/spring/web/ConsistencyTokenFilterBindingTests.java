@@ -51,6 +51,30 @@ class ConsistencyTokenFilterBindingTests {
     assertThat(seen).containsExactly("context", "budget", "forwarded");
   }
 
+  @Test
+  void theReadsOfARequestAboutToWriteGoToTheSourceUnlessToldOtherwise() throws Exception {
+    for (String method : List.of("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE")) {
+      for (TidemarkProperties.UnsafeMethodReads reads :
+          TidemarkProperties.UnsafeMethodReads.values()) {
+        List<String> intents = new ArrayList<>();
+        filter(reads)
+            .doFilter(
+                new MockHttpServletRequest(method, "/orders/1"),
+                new MockHttpServletResponse(),
+                (request, response) ->
+                    intents.add(String.valueOf(ConsistencyContext.current().writeIntent())));
+
+        boolean unsafe = !List.of("GET", "HEAD", "OPTIONS").contains(method);
+        assertThat(intents)
+            .as("%s with unsafe-method-reads %s", method, reads)
+            .containsExactly(
+                unsafe && reads == TidemarkProperties.UnsafeMethodReads.SOURCE
+                    ? "a " + method + " request"
+                    : "null");
+      }
+    }
+  }
+
   private FilterChain recording() {
     return (request, response) -> {
       ConsistencyContext context = ConsistencyContext.currentOrNull();
@@ -77,8 +101,13 @@ class ConsistencyTokenFilterBindingTests {
   }
 
   private static ConsistencyTokenFilter filter() {
+    return filter(TidemarkProperties.UnsafeMethodReads.SOURCE);
+  }
+
+  private static ConsistencyTokenFilter filter(TidemarkProperties.UnsafeMethodReads reads) {
     TidemarkProperties properties = TestTokens.properties();
     properties.getWeb().setRequestTimeout(Duration.ofSeconds(5));
+    properties.getWeb().setUnsafeMethodReads(reads);
     return new ConsistencyTokenFilter(
         new RequestTokens(
             new TokenExchange(
