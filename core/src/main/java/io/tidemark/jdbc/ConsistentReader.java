@@ -1,6 +1,7 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.Deadline;
 import io.tidemark.ExecutionRecord;
@@ -48,6 +49,7 @@ public final class ConsistentReader {
   private final LostWrites lostWrites;
   private final ReplicaAttempt replica;
   private final SourceFallback source;
+  private final SourcePositions sourcePositions;
 
   private ConsistentReader(Builder b) {
     this.routes = b.routes;
@@ -61,6 +63,7 @@ public final class ConsistentReader {
         new ReplicaAttempt(
             routes, b.maxReplicaReads, knownSources, b.queryReserve, ticker, b.waitListener);
     this.source = new SourceFallback(routes, b.maxSourceFallbacks, knownSources);
+    this.sourcePositions = new SourcePositions(routes);
   }
 
   /** Starts building a reader over the replica's and the source's data sources. */
@@ -138,17 +141,21 @@ public final class ConsistentReader {
       throw new IllegalArgumentException(
           "a minimum revision needs a revision function: use read(options, query, revisionOf)");
     }
+    ReadBudget budget = ReadBudget.of(options, fallbackReserve, ticker);
+    GtidSet floor = GtidSet.EMPTY;
+    boolean sourceUnknown = false;
+    if (options.level() == ConsistencyLevel.GLOBAL && !options.sourceOnly()) {
+      try {
+        floor = sourcePositions.executedSinceNow(budget.deadline());
+      } catch (SQLException e) {
+        // The source has all of it: what it cannot tell in time, it may still serve.
+        sourceUnknown = true;
+      }
+    }
     ReadRun<T> read =
-        new ReadRun<>(
-            options,
-            query,
-            revisionOf,
-            pipelined,
-            ReadBudget.of(options, fallbackReserve, ticker),
-            lostWrites,
-            ticker);
+        new ReadRun<>(options, query, revisionOf, pipelined, budget, floor, lostWrites, ticker);
     try {
-      ReadResult<T> result = run(read);
+      ReadResult<T> result = sourceUnknown ? source.run(read, Reason.SOURCE_FALLBACK) : run(read);
       record(read, result.record());
       return result;
     } catch (ConsistentReadException e) {
@@ -166,6 +173,11 @@ public final class ConsistentReader {
    */
   public GtidSet sourceExecuted(Duration timeout) throws SQLException {
     return knownSources.executedNow(Deadline.after(timeout, ticker));
+  }
+
+  /** Asks of the source what it executed, made for {@code GLOBAL} reads so far. */
+  long sourcePositionAsks() {
+    return sourcePositions.asked();
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
 import java.time.Duration;
@@ -25,7 +26,8 @@ public final class ReadOptions {
           Long.MIN_VALUE,
           false,
           Set.of(),
-          false);
+          false,
+          ConsistencyLevel.SESSION);
 
   private final Duration timeout;
   private final ReadPolicy policy;
@@ -34,6 +36,7 @@ public final class ReadOptions {
   private final boolean sourceOnly;
   private final Set<String> tables;
   private final boolean monotonic;
+  private final ConsistencyLevel level;
 
   private ReadOptions(
       Duration timeout,
@@ -42,7 +45,8 @@ public final class ReadOptions {
       long minRevision,
       boolean sourceOnly,
       Set<String> tables,
-      boolean monotonic) {
+      boolean monotonic,
+      ConsistencyLevel level) {
     this.timeout = timeout;
     this.policy = policy;
     this.required = required;
@@ -50,6 +54,7 @@ public final class ReadOptions {
     this.sourceOnly = sourceOnly;
     this.tables = tables;
     this.monotonic = monotonic;
+    this.level = level;
   }
 
   /** One second, {@link ReadPolicy#FALLBACK_TO_SOURCE}, the context's token, no revision. */
@@ -66,7 +71,8 @@ public final class ReadOptions {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("timeout must not be negative: " + timeout);
     }
-    return new ReadOptions(timeout, policy, required, minRevision, sourceOnly, tables, monotonic);
+    return new ReadOptions(
+        timeout, policy, required, minRevision, sourceOnly, tables, monotonic, level);
   }
 
   public ReadOptions withPolicy(ReadPolicy policy) {
@@ -77,7 +83,8 @@ public final class ReadOptions {
         minRevision,
         sourceOnly,
         tables,
-        monotonic);
+        monotonic,
+        level);
   }
 
   /** Requires {@code required} instead of the current context's GTID set. */
@@ -89,7 +96,8 @@ public final class ReadOptions {
         minRevision,
         sourceOnly,
         tables,
-        monotonic);
+        monotonic,
+        level);
   }
 
   /**
@@ -97,7 +105,8 @@ public final class ReadOptions {
    * {@link ConsistentReader#read(ReadOptions, SqlFunction, java.util.function.ToLongFunction)}.
    */
   public ReadOptions withMinRevision(long revision) {
-    return new ReadOptions(timeout, policy, required, revision, sourceOnly, tables, monotonic);
+    return new ReadOptions(
+        timeout, policy, required, revision, sourceOnly, tables, monotonic, level);
   }
 
   /**
@@ -105,7 +114,7 @@ public final class ReadOptions {
    * (node-local statistics, a counter read right before a write of the same transaction).
    */
   public ReadOptions withSourceOnly() {
-    return new ReadOptions(timeout, policy, required, minRevision, true, tables, monotonic);
+    return new ReadOptions(timeout, policy, required, minRevision, true, tables, monotonic, level);
   }
 
   /**
@@ -114,7 +123,7 @@ public final class ReadOptions {
    */
   public ReadOptions withTables(String... tables) {
     return new ReadOptions(
-        timeout, policy, required, minRevision, sourceOnly, Set.of(tables), monotonic);
+        timeout, policy, required, minRevision, sourceOnly, Set.of(tables), monotonic, level);
   }
 
   /**
@@ -125,7 +134,29 @@ public final class ReadOptions {
    * trip per read; off by default.
    */
   public ReadOptions withMonotonic(boolean monotonic) {
-    return new ReadOptions(timeout, policy, required, minRevision, sourceOnly, tables, monotonic);
+    return new ReadOptions(
+        timeout, policy, required, minRevision, sourceOnly, tables, monotonic, level);
+  }
+
+  /**
+   * What the read must see: {@link ConsistencyLevel#SESSION} (the token), or {@link
+   * ConsistencyLevel#GLOBAL} (everything the source had committed when it began, and the token).
+   */
+  public ReadOptions withLevel(ConsistencyLevel level) {
+    return new ReadOptions(
+        timeout,
+        policy,
+        required,
+        minRevision,
+        sourceOnly,
+        tables,
+        monotonic,
+        Objects.requireNonNull(level, "level"));
+  }
+
+  /** What the read must see. */
+  public ConsistencyLevel level() {
+    return level;
   }
 
   /** Whether replica reads add what they observed to the context. */

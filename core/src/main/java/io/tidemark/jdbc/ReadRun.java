@@ -45,6 +45,7 @@ final class ReadRun<T> {
       @Nullable ToLongFunction<? super T> revisionOf,
       @Nullable PipelinedQuery<T> pipelined,
       ReadBudget budget,
+      GtidSet floor,
       LostWrites lostWrites,
       Ticker ticker) {
     this.options = options;
@@ -54,7 +55,8 @@ final class ReadRun<T> {
     this.budget = budget;
     this.context = ConsistencyContext.currentOrNull();
     GtidSet required = options.required();
-    this.required = required != null ? required : context != null ? context.gtids() : GtidSet.EMPTY;
+    GtidSet token = required != null ? required : context != null ? context.gtids() : GtidSet.EMPTY;
+    this.required = floor.isEmpty() ? token : token.union(floor);
     this.lostWrites = lostWrites;
     this.ticker = ticker;
   }

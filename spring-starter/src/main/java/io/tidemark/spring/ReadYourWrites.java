@@ -1,5 +1,6 @@
 package io.tidemark.spring;
 
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.ReadPolicy;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -81,4 +82,12 @@ public @interface ReadYourWrites {
    * {@code tidemark.read.monotonic=false} opts out every method.
    */
   boolean monotonic() default true;
+
+  /**
+   * What the read must see: {@link ConsistencyLevel#SESSION} (the client's own writes and what it
+   * was shown), or {@link ConsistencyLevel#GLOBAL} (everything the source had committed when the
+   * read began, whoever wrote it: for a webhook or a consumer of another system's messages, which
+   * carry no token). At most one value, none for {@code tidemark.read.level}.
+   */
+  ConsistencyLevel[] level() default {};
 }

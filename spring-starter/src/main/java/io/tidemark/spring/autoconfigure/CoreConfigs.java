@@ -82,7 +82,8 @@ final class CoreConfigs {
     return ReadOptions.defaults()
         .withTimeout(properties.getRead().getTimeout())
         .withPolicy(properties.getRead().getPolicy())
-        .withMonotonic(properties.getRead().isMonotonic());
+        .withMonotonic(properties.getRead().isMonotonic())
+        .withLevel(properties.getRead().getLevel());
   }
 
   /** The reader's limits. */

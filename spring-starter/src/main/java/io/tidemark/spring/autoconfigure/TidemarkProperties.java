@@ -1,5 +1,6 @@
 package io.tidemark.spring.autoconfigure;
 
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.ReadPolicy;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
@@ -310,6 +311,13 @@ public class TidemarkProperties {
      */
     private boolean monotonic = true;
 
+    /**
+     * What a read must see when its annotation names no level: SESSION, the client's own writes and
+     * what it was shown (its token); GLOBAL, everything the source had committed when the read
+     * began.
+     */
+    private ConsistencyLevel level = ConsistencyLevel.SESSION;
+
     /** Most reads holding a replica connection at once; also the size of each replica's pool. */
     private int maxReplicaReads = ConsistentReader.Builder.DEFAULT_MAX_REPLICA_READS;
 
@@ -335,6 +343,14 @@ public class TidemarkProperties {
 
     public boolean isMonotonic() {
       return monotonic;
+    }
+
+    public ConsistencyLevel getLevel() {
+      return level;
+    }
+
+    public void setLevel(ConsistencyLevel level) {
+      this.level = level;
     }
 
     public void setMonotonic(boolean monotonic) {

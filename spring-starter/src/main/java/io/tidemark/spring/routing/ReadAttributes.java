@@ -1,5 +1,6 @@
 package io.tidemark.spring.routing;
 
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.ReadPolicy;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.spring.ReadYourWrites;
@@ -16,6 +17,7 @@ import org.springframework.util.StringValueResolver;
  * @param name the read's {@code Class.method} in metrics and traces
  * @param timeout the method's own budget, or {@code null} for the configured one
  * @param policy the method's own policy, or {@code null} for the configured one
+ * @param level the method's own level, or {@code null} for the configured one
  */
 record ReadAttributes(
     String name,
@@ -24,7 +26,8 @@ record ReadAttributes(
     String scope,
     String minRevision,
     String[] tables,
-    boolean monotonic) {
+    boolean monotonic,
+    @Nullable ConsistencyLevel level) {
 
   static ReadAttributes of(
       ReadYourWrites annotation, Method method, String name, StringValueResolver values) {
@@ -57,6 +60,11 @@ record ReadAttributes(
               + method.toGenericString()
               + " names more than one policy");
     }
+    ConsistencyLevel[] levels = annotation.level();
+    if (levels.length > 1) {
+      throw new IllegalArgumentException(
+          "@ReadYourWrites(level) on " + method.toGenericString() + " names more than one level");
+    }
     return new ReadAttributes(
         name,
         timeout,
@@ -64,7 +72,8 @@ record ReadAttributes(
         annotation.scope(),
         annotation.minRevision(),
         annotation.tables().clone(),
-        annotation.monotonic());
+        annotation.monotonic(),
+        levels.length == 1 ? levels[0] : null);
   }
 
   /** The options of this read: the defaults overridden by the attributes, within {@code cap}. */
@@ -83,6 +92,9 @@ record ReadAttributes(
     }
     if (!monotonic) {
       options = options.withMonotonic(false);
+    }
+    if (level != null) {
+      options = options.withLevel(level);
     }
     return options;
   }

@@ -3,6 +3,7 @@ package io.tidemark.spring.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.ReadPolicy;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.spring.ReadYourWrites;
@@ -26,6 +27,17 @@ class ReadAttributesTests {
     assertThat(options.timeout()).isEqualTo(Duration.ofSeconds(1));
     assertThat(options.policy()).isEqualTo(ReadPolicy.RETRY);
     assertThat(options.tables()).isEmpty();
+    assertThat(options.level()).isEqualTo(ConsistencyLevel.SESSION);
+  }
+
+  @Test
+  void aLevelOverridesTheConfiguredOneAndTwoAreRefused() throws Exception {
+    assertThat(attributes("global").options(defaults, null).level())
+        .isEqualTo(ConsistencyLevel.GLOBAL);
+    assertThatThrownBy(() -> attributes("twoLevels"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("twoLevels")
+        .hasMessageContaining("more than one level");
   }
 
   @Test
@@ -98,5 +110,11 @@ class ReadAttributesTests {
 
     @ReadYourWrites(onTimeout = {ReadPolicy.FAIL, ReadPolicy.RETRY})
     void twoPolicies() {}
+
+    @ReadYourWrites(level = ConsistencyLevel.GLOBAL)
+    void global() {}
+
+    @ReadYourWrites(level = {ConsistencyLevel.SESSION, ConsistencyLevel.GLOBAL})
+    void twoLevels() {}
   }
 }

@@ -1,0 +1,138 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.Deadline;
+import io.tidemark.GtidSet;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the source has executed, asked for the reads of the {@link
+ * io.tidemark.ConsistencyLevel#GLOBAL GLOBAL} level: one ask on its way at a time, its answer
+ * shared by every read that arrived before it was sent. A read that arrives while one is on its way
+ * cannot use that answer (the source may have read its set before the read began), so it joins the
+ * next ask, sent as soon as the one on its way is answered: under any load one ask is in flight,
+ * and a read waits for at most two.
+ */
+final class SourcePositions {
+
+  private final NodeRoutes routes;
+  private final AtomicLong asked = new AtomicLong();
+
+  // One thread sends the asks, one after another; it ends when there is nothing to ask.
+  private final ThreadPoolExecutor sender =
+      new ThreadPoolExecutor(
+          0,
+          1,
+          10,
+          TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(),
+          task -> {
+            Thread thread = new Thread(task, "tidemark-source-positions");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private @Nullable Ask onItsWay;
+  private @Nullable Ask next;
+
+  SourcePositions(NodeRoutes routes) {
+    this.routes = routes;
+  }
+
+  /** One ask: answered once for every read that joined it; bounded by its latest reader's end. */
+  private static final class Ask {
+    final CompletableFuture<GtidSet> answer = new CompletableFuture<>();
+    volatile Deadline end;
+
+    Ask(Deadline end) {
+      this.end = end;
+    }
+  }
+
+  /**
+   * What the source had executed at some moment after this call began.
+   *
+   * @throws SQLException when the source did not say by {@code deadline}, or failed
+   */
+  GtidSet executedSinceNow(Deadline deadline) throws SQLException {
+    Ask ask;
+    boolean send = false;
+    synchronized (this) {
+      if (onItsWay == null) {
+        ask = new Ask(deadline);
+        onItsWay = ask;
+        send = true;
+      } else if (next == null) {
+        ask = new Ask(deadline);
+        next = ask;
+      } else {
+        ask = next;
+        if (deadline.remaining().compareTo(ask.end.remaining()) > 0) {
+          ask.end = deadline;
+        }
+      }
+    }
+    if (send) {
+      Ask first = ask;
+      sender.execute(() -> sendFrom(first));
+    }
+    try {
+      return ask.answer.get(Math.max(0, deadline.remaining().toNanos()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new SQLTransientConnectionException(
+          "the source did not say what it executed within the read's budget", "08001");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof SQLException sql) {
+        throw sql;
+      }
+      throw new SQLException("asking the source what it executed failed", "08001", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLTransientConnectionException(
+          "interrupted while asking the source what it executed", "08001");
+    }
+  }
+
+  /** Asks sent so far. */
+  long asked() {
+    return asked.get();
+  }
+
+  /** The source's executed set, read now on a connection of its own, by {@code end}. */
+  private GtidSet executed(Deadline end) throws SQLException {
+    DataSource source = routes.source().dataSource();
+    if (source == null) {
+      throw new SQLTransientConnectionException("no source is known", "08001");
+    }
+    try (Connection c = BoundedAcquire.connection(source, end.remaining().toNanos());
+        SocketTimeout bound = SocketTimeout.limit(c, ReadBudget.millisLeft(end))) {
+      return Dialect.of(c).executed(c);
+    }
+  }
+
+  private void sendFrom(Ask first) {
+    for (Ask ask = first; ask != null; ) {
+      asked.incrementAndGet();
+      try {
+        ask.answer.complete(executed(ask.end));
+      } catch (SQLException | RuntimeException e) {
+        ask.answer.completeExceptionally(e);
+      }
+      synchronized (this) {
+        onItsWay = next;
+        next = null;
+        ask = onItsWay;
+      }
+    }
+  }
+}

@@ -1,0 +1,290 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyLevel;
+import io.tidemark.ConsistentReadException;
+import io.tidemark.Reason;
+import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The {@code GLOBAL} level without a token: a read sees every write acknowledged before it began,
+ * whoever made it, on a lagging replica; a burst of such reads shares a few asks of the source's
+ * position, one on its way at a time.
+ */
+@ExtendWith(TestkitExtension.class)
+class GlobalReadsIT {
+
+  private static final int READERS = 64;
+  private static final int READS = 2_000;
+  private static final int BURST = 500;
+
+  private static MySqlTopology topology;
+  private static MySqlNode replica;
+  private static String db;
+  private static HikariDataSource sourcePool;
+  private static HikariDataSource replicaPool;
+
+  @BeforeAll
+  static void start(MySqlTopology shared) throws SQLException {
+    topology = shared;
+    replica = topology.replica();
+    db = topology.createDatabase("global");
+    topology
+        .source()
+        .execute(
+            "CREATE TABLE `" + db + "`.counter (id INT PRIMARY KEY, n BIGINT)",
+            "INSERT INTO `" + db + "`.counter VALUES (1, 0)");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    sourcePool = Pools.plain(topology.source(), db, 4);
+    replicaPool = Pools.replica(replica, db, 8);
+  }
+
+  @AfterAll
+  static void stop() {
+    replica.resumeApplier();
+    sourcePool.close();
+    replicaPool.close();
+  }
+
+  @Test
+  void everyGlobalReadSeesWhatWasAcknowledgedBeforeItBegan() throws Exception {
+    ConsistentReader reader = ConsistentReader.builder(replicaPool, sourcePool).build();
+    Run global = run(reader, ConsistencyLevel.GLOBAL);
+    Run session = run(reader, ConsistencyLevel.SESSION);
+
+    assertThat(session.stale).as("control: token-less SESSION reads, stale").isPositive();
+    assertThat(global.stale).as("GLOBAL reads older than a write acknowledged before").isZero();
+    assertThat(global.served).as("GLOBAL reads served, of %d", READS).isGreaterThan(READS / 2);
+    assertThat(global.onReplica).as("GLOBAL reads served by the replica").isPositive();
+  }
+
+  /**
+   * A burst of reads shares the asks, one on its way at a time, the next for all that came
+   * meanwhile: counted where they reach the source's connections.
+   */
+  @Test
+  void aBurstOfGlobalReadsSharesAsksOfTheSourceOneInFlightAtATime() throws Exception {
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger mostInFlight = new AtomicInteger();
+    AtomicInteger asks = new AtomicInteger();
+    DataSource counting =
+        countingAsks(
+            sourcePool,
+            () -> {
+              asks.incrementAndGet();
+              mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            },
+            inFlight::decrementAndGet);
+    ConsistentReader reader = ConsistentReader.builder(replicaPool, counting).build();
+    ReadOptions options = reader.defaults().withLevel(ConsistencyLevel.GLOBAL);
+    // The reader's first read also loads the cluster's source UUIDs, with the same statement.
+    try (ConsistencyContext.Binding first = ConsistencyContext.open()) {
+      reader.read(options, GlobalReadsIT::count);
+    }
+    long asksBefore = reader.sourcePositionAsks();
+    asks.set(0);
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService threads = Executors.newFixedThreadPool(BURST);
+    List<Future<Long>> reads = new ArrayList<>();
+    for (int i = 0; i < BURST; i++) {
+      reads.add(
+          threads.submit(
+              () -> {
+                start.await();
+                try (ConsistencyContext.Binding client = ConsistencyContext.open()) {
+                  return reader.read(options, GlobalReadsIT::count).value();
+                } catch (ConsistentReadException refused) {
+                  return -1L;
+                }
+              }));
+    }
+    long before = count(topology.source());
+    start.countDown();
+    long served = 0;
+    for (Future<Long> read : reads) {
+      long value = read.get(1, TimeUnit.MINUTES);
+      if (value >= 0) {
+        served++;
+        assertThat(value).isGreaterThanOrEqualTo(before);
+      }
+    }
+    threads.shutdown();
+
+    assertThat(served).as("reads served, of %d", BURST).isPositive();
+    assertThat(mostInFlight.get()).as("asks of the source's position on their way at once").isOne();
+    assertThat(asks.get())
+        .as("asks of the source's position for %d reads", BURST)
+        .isPositive()
+        .isLessThan(BURST)
+        .isEqualTo(reader.sourcePositionAsks() - asksBefore);
+  }
+
+  /** {@code pool}, telling when a statement asks what the source executed, and when it ended. */
+  private static DataSource countingAsks(DataSource pool, Runnable asked, Runnable answered) {
+    return (DataSource)
+        Proxy.newProxyInstance(
+            DataSource.class.getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              Object result = invoke(pool, method, args);
+              return method.getName().equals("getConnection")
+                  ? counting((Connection) result, asked, answered)
+                  : result;
+            });
+  }
+
+  private static Connection counting(Connection connection, Runnable asked, Runnable answered) {
+    return (Connection)
+        Proxy.newProxyInstance(
+            Connection.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              Object result = invoke(connection, method, args);
+              if (!method.getName().equals("createStatement")) {
+                return result;
+              }
+              Statement statement = (Statement) result;
+              return Proxy.newProxyInstance(
+                  Statement.class.getClassLoader(),
+                  new Class<?>[] {Statement.class},
+                  (p, m, a) -> {
+                    boolean ask =
+                        m.getName().equals("executeQuery")
+                            && "SELECT @@GLOBAL.gtid_executed".equals(a[0]);
+                    if (ask) {
+                      asked.run();
+                    }
+                    try {
+                      return invoke(statement, m, a);
+                    } finally {
+                      if (ask) {
+                        answered.run();
+                      }
+                    }
+                  });
+            });
+  }
+
+  private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  private record Run(long stale, long served, long onReplica) {}
+
+  /**
+   * {@value #READS} token-less reads of the counter at {@code level} by {@value #READERS} threads,
+   * while another client increments it and the replica's applier is held 150 ms, released 50 ms.
+   */
+  private static Run run(ConsistentReader reader, ConsistencyLevel level) throws Exception {
+    AtomicLong acknowledged = new AtomicLong(count(topology.source()));
+    AtomicBoolean writing = new AtomicBoolean(true);
+    AtomicLong stale = new AtomicLong();
+    AtomicLong served = new AtomicLong();
+    AtomicLong onReplica = new AtomicLong();
+    AtomicLong left = new AtomicLong(READS);
+    ExecutorService threads = Executors.newFixedThreadPool(READERS + 2);
+    List<Future<?>> running = new ArrayList<>();
+    running.add(
+        threads.submit(
+            () -> {
+              while (writing.get()) {
+                try (Connection c = sourcePool.getConnection();
+                    Statement s = c.createStatement()) {
+                  s.executeUpdate("UPDATE counter SET n = n + 1 WHERE id = 1");
+                  acknowledged.incrementAndGet();
+                }
+              }
+              return null;
+            }));
+    running.add(
+        threads.submit(
+            () -> {
+              while (writing.get()) {
+                replica.pauseApplier();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(150));
+                replica.resumeApplier();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+              }
+              return null;
+            }));
+    ReadOptions options = reader.defaults().withLevel(level).withMonotonic(false);
+    List<Future<?>> readers = new ArrayList<>();
+    for (int i = 0; i < READERS; i++) {
+      readers.add(
+          threads.submit(
+              () -> {
+                while (left.decrementAndGet() >= 0) {
+                  long before = acknowledged.get();
+                  try (ConsistencyContext.Binding client = ConsistencyContext.open()) {
+                    ReadResult<Long> read = reader.read(options, GlobalReadsIT::count);
+                    served.incrementAndGet();
+                    if (read.value() < before) {
+                      stale.incrementAndGet();
+                    }
+                    if (read.record().reason() != Reason.SOURCE_FALLBACK) {
+                      onReplica.incrementAndGet();
+                    }
+                  } catch (ConsistentReadException refused) {
+                    // Refused in time (the fallbacks' admission limit): no answer, nothing stale.
+                  }
+                }
+                return null;
+              }));
+    }
+    for (Future<?> r : readers) {
+      r.get(5, TimeUnit.MINUTES);
+    }
+    writing.set(false);
+    for (Future<?> r : running) {
+      r.get(30, TimeUnit.SECONDS);
+    }
+    threads.shutdown();
+    replica.resumeApplier();
+    return new Run(stale.get(), served.get(), onReplica.get());
+  }
+
+  private static long count(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT n FROM counter WHERE id = 1")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static long count(MySqlNode node) {
+    return Long.parseLong(node.queryString("SELECT n FROM `" + db + "`.counter WHERE id = 1"));
+  }
+}
