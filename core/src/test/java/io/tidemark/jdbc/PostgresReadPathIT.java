@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
@@ -92,6 +93,29 @@ class PostgresReadPathIT {
         assertThat(PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
         assertThat(status(c, id)).isEqualTo("created");
       }
+    }
+  }
+
+  /**
+   * The {@code GLOBAL} level without a token: another client's commit, not yet replayed, is waited
+   * for on the standby, where a token-less {@code SESSION} read misses it.
+   */
+  @Test
+  void aGlobalReadWithoutATokenSeesAnotherClientsCommitOnTheStandby() throws SQLException {
+    standby.pauseReplay();
+    long id = PostgresOrders.create(primaryPool, "someone else's");
+    ConsistentReader reader = ConsistentReader.builder(standbyPool, primaryPool).build();
+    ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
+    try (ConsistencyContext.Binding client = ConsistencyContext.open()) {
+      ReadResult<@Nullable String> session = reader.read(options, c -> status(c, id));
+      assertThat(session.value()).as("control: token-less SESSION read").isNull();
+
+      standby.resumeReplayAfter(Duration.ofMillis(200));
+      ReadResult<@Nullable String> global =
+          reader.read(options.withLevel(ConsistencyLevel.GLOBAL), c -> status(c, id));
+
+      assertThat(global.value()).isEqualTo("someone else's");
+      assertThat(global.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
     }
   }
 
