@@ -119,21 +119,7 @@ public final class PostgresTopology implements AutoCloseable {
   }
 
   private void awaitStreaming(Duration timeout) {
-    int expected = standbys().size();
-    boolean streaming =
-        Poll.until(
-            () ->
-                Integer.parseInt(
-                        String.valueOf(
-                            primary.queryString(
-                                "SELECT count(*) FROM pg_stat_replication"
-                                    + " WHERE state = 'streaming'")))
-                    == expected,
-            timeout);
-    if (!streaming) {
-      throw new TestkitException(
-          "not every standby streams from " + primary + " within " + timeout);
-    }
+    awaitEveryStandby("state = 'streaming'", "streams from " + primary, timeout);
   }
 
   private void replicateSynchronously(int count, Duration timeout) {
@@ -144,20 +130,23 @@ public final class PostgresTopology implements AutoCloseable {
     }
     // The primary's backends wait for standbys only once its checkpointer took the setting, which
     // pg_stat_replication shows as each standby's quorum state.
+    awaitEveryStandby("sync_state = 'quorum'", "is synchronous for " + primary, timeout);
+  }
+
+  /** Waits until the primary's {@code pg_stat_replication} shows every standby {@code where}. */
+  private void awaitEveryStandby(String where, String what, Duration timeout) {
     int expected = standbys().size();
-    boolean synchronous =
+    boolean all =
         Poll.until(
             () ->
                 Integer.parseInt(
                         String.valueOf(
                             primary.queryString(
-                                "SELECT count(*) FROM pg_stat_replication"
-                                    + " WHERE sync_state = 'quorum'")))
+                                "SELECT count(*) FROM pg_stat_replication WHERE " + where)))
                     == expected,
             timeout);
-    if (!synchronous) {
-      throw new TestkitException(
-          "the standbys of " + primary + " are not synchronous within " + timeout);
+    if (!all) {
+      throw new TestkitException("not every standby " + what + " within " + timeout);
     }
   }
 
