@@ -1,6 +1,7 @@
 package io.tidemark.spring.actuate;
 
 import io.tidemark.ExecutionRecord;
+import io.tidemark.Reason;
 import io.tidemark.jdbc.CaptureStats;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeState;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -39,10 +41,12 @@ final class TidemarkEndpoint {
   public Report report() {
     TopologySnapshot snapshot = topology.get();
     NodeNames names = new NodeNames(() -> snapshot);
+    Map<String, Long> counts = history.counts();
     return new Report(
         snapshot.nodes().stream().map(NodeReport::of).toList(),
         history.recent().stream().map(r -> ReadReport.of(r, names)).toList(),
-        history.counts(),
+        counts,
+        Offload.of(counts),
         captures.get());
   }
 
@@ -51,8 +55,37 @@ final class TidemarkEndpoint {
       List<NodeReport> nodes,
       List<ReadReport> recent,
       Map<String, Long> counts,
+      Offload offload,
       CaptureStats capture)
       implements OperationResponseBody {}
+
+  /**
+   * How much of the reading the replicas took: the reads served since start, the share a replica
+   * served, and why the others ran on the source (a {@link Reason} name each).
+   */
+  public record Offload(long served, double replicaShare, Map<String, Long> onTheSourceBecause) {
+
+    /** From the counts per {@code node/REASON}. */
+    static Offload of(Map<String, Long> counts) {
+      long served = 0;
+      long onReplicas = 0;
+      Map<String, Long> onSource = new TreeMap<>();
+      for (Map.Entry<String, Long> count : counts.entrySet()) {
+        Reason reason =
+            Reason.valueOf(count.getKey().substring(count.getKey().lastIndexOf('/') + 1));
+        if (!reason.served()) {
+          continue;
+        }
+        served += count.getValue();
+        if (reason.name().startsWith("REPLICA_")) {
+          onReplicas += count.getValue();
+        } else {
+          onSource.merge(reason.name(), count.getValue(), Long::sum);
+        }
+      }
+      return new Offload(served, served == 0 ? 0 : (double) onReplicas / served, onSource);
+    }
+  }
 
   /** One node as last probed. */
   public record NodeReport(

@@ -13,6 +13,7 @@ import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.TopologySnapshot;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TidemarkEndpointTests {
@@ -84,5 +85,8 @@ class TidemarkEndpointTests {
     assertThat(report.counts())
         .containsEntry(REPLICA_UUID + "/REPLICA_AFTER_WAIT", 1L)
         .containsEntry("/TOKEN_REJECTED", 1L);
+    assertThat(report.offload())
+        .as("served reads only; the refused one counts nowhere")
+        .isEqualTo(new TidemarkEndpoint.Offload(2, 0.5, Map.of("SOURCE_FALLBACK", 1L)));
   }
 }
