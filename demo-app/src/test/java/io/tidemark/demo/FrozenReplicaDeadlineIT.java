@@ -32,7 +32,9 @@ import org.springframework.web.client.RestClient;
 class FrozenReplicaDeadlineIT {
 
   private static final Duration BUDGET = Duration.ofSeconds(1);
-  private static final Duration SLACK = Duration.ofMillis(50);
+  // As the reliability run's checker: the service, both instances, the servers and the clients
+  // share 2 cores here, and HTTP is timed too. A lone read keeps to 50 ms (HungReplicaQueryIT).
+  private static final Duration SLACK = Checker.SLACK;
   private static final int CLIENTS = 8;
 
   private static MySqlTopology topology;
