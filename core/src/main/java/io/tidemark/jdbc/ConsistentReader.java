@@ -144,7 +144,7 @@ public final class ConsistentReader {
     ReadBudget budget = ReadBudget.of(options, fallbackReserve, ticker);
     GtidSet floor = GtidSet.EMPTY;
     boolean sourceUnknown = false;
-    if (options.level() == ConsistencyLevel.GLOBAL && !options.sourceOnly()) {
+    if (options.level() == ConsistencyLevel.GLOBAL && !toSourceAnyway(options)) {
       try {
         floor = sourcePositions.executedSinceNow(budget.deadline());
       } catch (SQLException e) {
@@ -162,6 +162,13 @@ public final class ConsistentReader {
       record(read, read.record("", NodeRole.NONE, e.reason()));
       throw e;
     }
+  }
+
+  /** Whether the read goes to the source whatever the replicas have: no position to learn. */
+  private static boolean toSourceAnyway(ReadOptions options) {
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    return options.sourceOnly()
+        || (context != null && (context.isDirty() || context.writeIntent() != null));
   }
 
   /**

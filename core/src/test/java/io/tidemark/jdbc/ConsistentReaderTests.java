@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.FakeTicker;
@@ -307,6 +308,23 @@ class ConsistentReaderTests {
     }
     assertThat(replica.log()).isEmpty();
     assertThat(source.sent("GTID_SUBSET")).hasSize(1);
+  }
+
+  @Test
+  void aGlobalReadThatGoesToTheSourceAnywayDoesNotAskTheSourceItsPosition() throws SQLException {
+    sourceServer.executed(WRITES);
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      binding.context().markWriteIntent("a POST request");
+      reader.read(ReadOptions.defaults().withLevel(ConsistencyLevel.GLOBAL), c -> status(c));
+      binding.context().markDirty("a read that could not tell");
+      ReadResult<String> dirty =
+          reader.read(ReadOptions.defaults().withLevel(ConsistencyLevel.GLOBAL), c -> status(c));
+
+      assertThat(dirty.record().role()).isEqualTo(NodeRole.SOURCE);
+    }
+    assertThat(reader.sourcePositionAsks()).as("asks of the source's position").isZero();
   }
 
   @Test
