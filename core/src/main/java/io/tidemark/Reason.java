@@ -17,7 +17,9 @@ public enum Reason {
   SOURCE_BY_POLICY(true),
   /**
    * On the source because the unit of work is about to write (a request with an unsafe HTTP
-   * method): what it reads may be written back, so it reads everything committed.
+   * method), or its statement runs on the source only (a locking read, an advisory lock, a
+   * procedure call, a temporary table, a session variable, the {@code tidemark:source} hint): what
+   * it reads may be written back, so it reads everything committed.
    */
   SOURCE_FOR_WRITE(true),
   /** The replica did not execute the token within the budget. */

@@ -13,9 +13,29 @@ public final class ReplicaRefusedException extends SQLFeatureNotSupportedExcepti
 
   private static final long serialVersionUID = 1L;
 
+  private final boolean sourceOnly;
+
   /** A refusal with the server's own message and SQLSTATE for it. */
   public ReplicaRefusedException(String message, String sqlState) {
+    this(message, sqlState, false);
+  }
+
+  private ReplicaRefusedException(String message, String sqlState, boolean sourceOnly) {
     super(message, sqlState);
+    this.sourceOnly = sourceOnly;
+  }
+
+  /**
+   * A statement only the source may run (a locking read, say): the read goes to the source whatever
+   * its policy, as it would with no replica at all.
+   */
+  public static ReplicaRefusedException sourceOnly(String message) {
+    return new ReplicaRefusedException(message, "0A000", true);
+  }
+
+  /** Whether the read goes to the source whatever its policy. */
+  public boolean sourceOnly() {
+    return sourceOnly;
   }
 
   /**

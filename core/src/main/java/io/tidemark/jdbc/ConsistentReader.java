@@ -272,6 +272,13 @@ public final class ConsistentReader {
       if (outcome instanceof ReplicaAttempt.Served<T> served) {
         return served.result();
       }
+      if (outcome instanceof ReplicaAttempt.SourceOnly<T> sourceOnly) {
+        if (deadline.isExpired()) {
+          throw read.failed(
+              Reason.BUDGET_EXHAUSTED, sourceOnly.detail() + "; no time left for the source");
+        }
+        return source.run(read, Reason.SOURCE_FOR_WRITE);
+      }
       ReplicaAttempt.Failed<T> failed = (ReplicaAttempt.Failed<T>) outcome;
       switch (options.policy()) {
         case FALLBACK_TO_SOURCE -> {

@@ -6,6 +6,7 @@ import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
 import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.ReplicaRefusedException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -32,6 +33,12 @@ final class ReplicaAttempt {
 
   /** Not served, with the reason, for the policy to decide on. */
   record Failed<T>(Reason reason, String detail) implements Outcome<T> {}
+
+  /**
+   * Refused on the replica as a statement only the source runs: the source runs it, whatever the
+   * policy.
+   */
+  record SourceOnly<T>(String detail) implements Outcome<T> {}
 
   private final NodeRoutes routes;
   private final Semaphore permits;
@@ -220,7 +227,7 @@ final class ReplicaAttempt {
     // leave the fallback its share, or the read is refused at its deadline with the source idle.
     T value;
     try {
-      Connection forQuery = dialect.forReplicaQuery(connection);
+      Connection forQuery = SourceOnlyStatements.guard(dialect.forReplicaQuery(connection));
       value =
           rows != null
               ? rows.value()
@@ -230,6 +237,9 @@ final class ReplicaAttempt {
     } catch (SQLException e) {
       // The replica is fine and the read can run elsewhere: the policy decides. Only here, on the
       // replica: the same failure on the source is the read's own.
+      if (e instanceof ReplicaRefusedException refusal && refusal.sourceOnly()) {
+        return new SourceOnly<>("replica " + uuid + " " + refusal.getMessage());
+      }
       String refused = dialect.refusedOnReplica(e);
       if (refused == null) {
         throw e;

@@ -17,6 +17,7 @@ import io.tidemark.Reason;
 import io.tidemark.jdbc.NodeRoutes.Route;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -39,6 +40,8 @@ import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ConsistentReaderTests {
 
@@ -325,6 +328,38 @@ class ConsistentReaderTests {
       assertThat(dirty.record().role()).isEqualTo(NodeRole.SOURCE);
     }
     assertThat(reader.sourcePositionAsks()).as("asks of the source's position").isZero();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        STATUS + " FOR UPDATE",
+        "/* tidemark:source */ " + STATUS,
+      })
+  void aStatementOnlyTheSourceRunsIsRefusedOnTheReplicaAndRunsOnTheSource(String sql)
+      throws SQLException {
+    sourceServer.executed(WRITES).answering(sql, "PAID");
+    replicaServer.executed(WRITES).answering(sql, "NEW");
+    ConsistentReader reader = reader().build();
+    ReadOptions failing = ReadOptions.defaults().withPolicy(ReadPolicy.FAIL);
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      ReadResult<String> result =
+          reader.read(
+              failing,
+              c -> {
+                try (PreparedStatement statement = c.prepareStatement(sql);
+                    ResultSet rows = statement.executeQuery()) {
+                  rows.next();
+                  return rows.getString(1);
+                }
+              });
+
+      assertThat(result.value()).isEqualTo("PAID");
+      assertThat(result.record().role()).isEqualTo(NodeRole.SOURCE);
+      assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FOR_WRITE);
+    }
+    assertThat(replica.sent(sql)).as("sent to the replica").isEmpty();
   }
 
   @Test

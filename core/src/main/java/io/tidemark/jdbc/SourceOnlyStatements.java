@@ -1,0 +1,98 @@
+package io.tidemark.jdbc;
+
+import io.tidemark.internal.JdbcProxies;
+import io.tidemark.internal.ReplicaRefusedException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Statements a read's replica connection refuses before they are sent, so that the read runs on the
+ * source instead: a locking read or an advisory lock (a lock taken on a replica protects nothing
+ * the source will write), a procedure call, a temporary table or a session variable (state a
+ * replica connection would carry into the next read), and a statement that opens with the {@code /*
+ * tidemark:source *}{@code /} hint. The text is matched as sent: a match inside a string literal
+ * only costs a source read. A write needs no rule: the read's read-only session refuses it on
+ * either node, as it would without Tidemark.
+ */
+final class SourceOnlyStatements {
+
+  private static final Pattern HINT =
+      Pattern.compile("\\A\\s*/\\*\\s*tidemark:source\\s*\\*/", Pattern.CASE_INSENSITIVE);
+
+  private static final Pattern SOURCE_ONLY =
+      Pattern.compile(
+          "\\bFOR\\s+(?:NO\\s+KEY\\s+)?UPDATE\\b"
+              + "|\\bFOR\\s+(?:KEY\\s+)?SHARE\\b"
+              + "|\\bLOCK\\s+IN\\s+SHARE\\s+MODE\\b"
+              + "|\\b(?:GET_LOCK|RELEASE_LOCK|PG_(?:TRY_)?ADVISORY_\\w+)\\s*\\("
+              + "|\\A\\s*(?:\\{\\s*(?:\\?\\s*=\\s*)?CALL|CALL|SET|DO)\\b"
+              + "|\\bTEMP(?:ORARY)?\\s+TABLE\\b",
+          Pattern.CASE_INSENSITIVE);
+
+  private SourceOnlyStatements() {}
+
+  /** Why {@code sql} runs on the source only, or {@code null} when a replica may run it. */
+  static @Nullable String why(String sql) {
+    if (HINT.matcher(sql).lookingAt()) {
+      return "it carries the tidemark:source hint";
+    }
+    Matcher found = SOURCE_ONLY.matcher(sql);
+    if (found.find()) {
+      return "it runs on the source only (" + found.group().strip() + ")";
+    }
+    return null;
+  }
+
+  /** {@code connection}, refusing source-only statements before they reach the replica. */
+  static Connection guard(Connection connection) {
+    return (Connection)
+        Proxy.newProxyInstance(
+            SourceOnlyStatements.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              String name = method.getName();
+              if ((name.equals("prepareStatement") || name.equals("prepareCall"))
+                  && args != null
+                  && args[0] instanceof String sql) {
+                check(sql);
+              }
+              Object result = JdbcProxies.handleCommon(proxy, connection, "Tidemark", method, args);
+              return name.equals("createStatement") && result instanceof Statement statement
+                  ? guard(statement)
+                  : result;
+            });
+  }
+
+  private static Statement guard(Statement statement) {
+    return (Statement)
+        Proxy.newProxyInstance(
+            SourceOnlyStatements.class.getClassLoader(),
+            new Class<?>[] {Statement.class},
+            (proxy, method, args) -> {
+              if (sends(method)
+                  && args != null
+                  && args.length > 0
+                  && args[0] instanceof String sql) {
+                check(sql);
+              }
+              return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
+            });
+  }
+
+  private static boolean sends(Method method) {
+    String name = method.getName();
+    return name.startsWith("execute") || name.equals("addBatch");
+  }
+
+  private static void check(String sql) throws ReplicaRefusedException {
+    String why = why(sql);
+    if (why != null) {
+      throw ReplicaRefusedException.sourceOnly("refused on the replica, as " + why);
+    }
+  }
+}
