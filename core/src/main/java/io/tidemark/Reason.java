@@ -13,7 +13,10 @@ public enum Reason {
   REPLICA_NO_TOKEN(true),
   /** On the source after the replica did not catch up, the source verified to hold the token. */
   SOURCE_FALLBACK(true),
-  /** On the source because the scope is dirty: a write's GTID could not be captured. */
+  /**
+   * On the source because the scope is dirty: a write's GTID could not be captured, or, in the
+   * starter's automatic mode, the thread had no context to capture its writes into.
+   */
   SOURCE_BY_POLICY(true),
   /**
    * On the source because the unit of work is about to write (a request with an unsafe HTTP

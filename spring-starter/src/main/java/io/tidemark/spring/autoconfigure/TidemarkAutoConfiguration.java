@@ -58,6 +58,7 @@ import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
 public final class TidemarkAutoConfiguration {
 
   static final String ADVICE_ORDER = "tidemark.advice-order";
+  static final String AUTOMATIC = "tidemark.read.automatic";
 
   private static final Log log = LogFactory.getLog(TidemarkAutoConfiguration.class);
 
@@ -180,6 +181,7 @@ public final class TidemarkAutoConfiguration {
     ReadYourWritesBeanPostProcessor advising =
         new ReadYourWritesBeanPostProcessor(reader, store, instrumentation, beans);
     advising.setAdviceOrder(environment.getProperty(ADVICE_ORDER, Integer.class));
+    advising.setAutomatic(environment.getProperty(AUTOMATIC, Boolean.class, false));
     return advising;
   }
 

@@ -296,8 +296,15 @@ public class TidemarkProperties {
     }
   }
 
-  /** How reads under {@code @ReadYourWrites} run. */
+  /** How reads under {@code @ReadYourWrites}, or in the automatic mode, run. */
   public static class Read {
+
+    /**
+     * Whether every read-only transactional method (@Transactional(readOnly = true), a Spring Data
+     * repository's query method) runs on a replica as @ReadYourWrites would, with these defaults,
+     * not only the annotated ones.
+     */
+    private boolean automatic = false;
 
     /** Budget of a read (connection, wait and query) when the annotation names none. */
     private Duration timeout = ReadOptions.DEFAULT_TIMEOUT;
@@ -332,6 +339,14 @@ public class TidemarkProperties {
      * timeout), so that a source fallback too ends within the read's deadline.
      */
     private Duration fallbackReserve = ConsistentReader.Builder.DEFAULT_FALLBACK_RESERVE;
+
+    public boolean isAutomatic() {
+      return automatic;
+    }
+
+    public void setAutomatic(boolean automatic) {
+      this.automatic = automatic;
+    }
 
     public Duration getTimeout() {
       return timeout;

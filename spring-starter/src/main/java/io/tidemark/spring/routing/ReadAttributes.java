@@ -76,6 +76,11 @@ record ReadAttributes(
         levels.length == 1 ? levels[0] : null);
   }
 
+  /** The attributes of a read without an annotation: the configured defaults throughout. */
+  static ReadAttributes implicit(String name) {
+    return new ReadAttributes(name, null, null, "", "", new String[0], true, null);
+  }
+
   /** The options of this read: the defaults overridden by the attributes, within {@code cap}. */
   ReadOptions options(ReadOptions defaults, @Nullable Duration cap) {
     ReadOptions options = defaults;

@@ -4,11 +4,13 @@ import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.ScopedWrites;
+import java.util.Arrays;
 import java.util.Objects;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.Pointcut;
+import org.springframework.aop.PointcutAdvisor;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.AopUtils;
@@ -21,6 +23,7 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.beans.factory.config.EmbeddedValueResolver;
 import org.springframework.core.Ordered;
 import org.springframework.transaction.interceptor.TransactionInterceptor;
+import org.springframework.util.ClassUtils;
 
 /**
  * Advises beans with {@link ReadYourWrites} or {@link ScopedWrites} methods. The advice goes right
@@ -35,6 +38,11 @@ public final class ReadYourWritesBeanPostProcessor
 
   private static final long serialVersionUID = 1L;
 
+  private static final boolean SPRING_DATA =
+      ClassUtils.isPresent(
+          "org.springframework.data.repository.core.support.RepositoryFactoryBeanSupport",
+          ReadYourWritesBeanPostProcessor.class.getClassLoader());
+
   /**
    * Advises with reads through {@code reader}, scopes in {@code store} and every {@code
    * instrumentation}, each looked up at the first call; expressions are evaluated against {@code
@@ -48,24 +56,23 @@ public final class ReadYourWritesBeanPostProcessor
     this(interceptors(reader, store, instrumentation, new MethodExpressions(beans), beans));
   }
 
-  private static MethodInterceptor interceptors(
+  private static ReadYourWritesInterceptor interceptors(
       ObjectProvider<ConsistentReader> reader,
       ObjectProvider<ScopeStore> store,
       ObjectProvider<ReadInstrumentation> instrumentation,
       MethodExpressions expressions,
       BeanFactory beans) {
-    Scopes scopes = new Scopes(store, expressions);
-    return new ScopedWritesInterceptor(
-        scopes,
-        new ReadYourWritesInterceptor(
-            reader,
-            scopes,
-            instrumentation,
-            expressions,
-            new EmbeddedValueResolver((ConfigurableBeanFactory) beans)));
+    return new ReadYourWritesInterceptor(
+        reader,
+        new Scopes(store, expressions),
+        instrumentation,
+        expressions,
+        new EmbeddedValueResolver((ConfigurableBeanFactory) beans));
   }
 
+  private final MethodInterceptor readOnlyTransactions;
   private @Nullable Integer order;
+  private boolean automatic;
 
   /**
    * Places the advice after the bean's advisors whose order is lower or equal, before the others,
@@ -75,15 +82,63 @@ public final class ReadYourWritesBeanPostProcessor
     this.order = order;
   }
 
+  /**
+   * Runs every read-only transactional method (a {@code @Transactional(readOnly = true)} method, a
+   * Spring Data repository's query method) that is not annotated through the read path too, with
+   * the configured defaults.
+   */
+  public void setAutomatic(boolean automatic) {
+    this.automatic = automatic;
+  }
+
+  @Override
+  public Object postProcessBeforeInitialization(Object bean, String beanName) {
+    if (automatic && SPRING_DATA) {
+      RepositoryReads.advise(bean, annotated(), readOnlyTransactions);
+    }
+    return bean;
+  }
+
   @Override
   public Object postProcessAfterInitialization(Object bean, String beanName) {
-    if (bean instanceof Advised advised
-        && !advised.isFrozen()
-        && isEligible(AopUtils.getTargetClass(bean))) {
-      advised.addAdvisor(position(advised.getAdvisors()), Objects.requireNonNull(advisor));
-      return bean;
+    if (bean instanceof Advised advised && !advised.isFrozen()) {
+      if (automatic) {
+        adviseReadOnlyTransactions(advised);
+      }
+      if (isEligible(AopUtils.getTargetClass(bean))) {
+        advised.addAdvisor(position(advised.getAdvisors()), Objects.requireNonNull(advisor));
+        return bean;
+      }
     }
+    // A repository's annotations are on its interface, which its target does not implement: the
+    // proxy gets a proxy of its own.
     return super.postProcessAfterInitialization(bean, beanName);
+  }
+
+  /**
+   * Gives each transaction advice of the bean a read advice right before it, for the methods it
+   * runs read-only: the bean's own attribute source decides, as a repository's differs from
+   * {@code @Transactional}'s.
+   */
+  private void adviseReadOnlyTransactions(Advised advised) {
+    if (SPRING_DATA && Arrays.stream(advised.getAdvisors()).anyMatch(RepositoryReads::advised)) {
+      return;
+    }
+    for (Advisor existing : advised.getAdvisors()) {
+      if (existing.getAdvice() instanceof TransactionInterceptor transactions
+          && transactions.getTransactionAttributeSource() != null) {
+        advised.addAdvisor(
+            position(advised.getAdvisors()),
+            new DefaultPointcutAdvisor(
+                new ReadOnlyTransactionPointcut(
+                    transactions.getTransactionAttributeSource(), annotated()),
+                readOnlyTransactions));
+      }
+    }
+  }
+
+  private Pointcut annotated() {
+    return ((PointcutAdvisor) Objects.requireNonNull(advisor)).getPointcut();
   }
 
   private int position(Advisor[] existing) {
@@ -103,12 +158,14 @@ public final class ReadYourWritesBeanPostProcessor
     return advisor instanceof Ordered ordered ? ordered.getOrder() : Ordered.LOWEST_PRECEDENCE;
   }
 
-  ReadYourWritesBeanPostProcessor(MethodInterceptor interceptor) {
+  ReadYourWritesBeanPostProcessor(ReadYourWritesInterceptor reads) {
     Pointcut pointcut =
         new ComposablePointcut(new AnnotationMatchingPointcut(ReadYourWrites.class, true))
             .union(new AnnotationMatchingPointcut(null, ReadYourWrites.class, true))
             .union(new AnnotationMatchingPointcut(null, ScopedWrites.class, true));
-    this.advisor = new DefaultPointcutAdvisor(pointcut, interceptor);
+    this.advisor =
+        new DefaultPointcutAdvisor(pointcut, new ScopedWritesInterceptor(reads.scopes(), reads));
+    this.readOnlyTransactions = reads.readOnlyTransactions();
     setProxyTargetClass(true);
   }
 }

@@ -61,6 +61,11 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     this.values = values;
   }
 
+  /** The scopes its reads look up, shared with the writes that record them. */
+  Scopes scopes() {
+    return scopes;
+  }
+
   @Override
   public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
     Method method = invocation.getMethod();
@@ -81,23 +86,51 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     if (read == null) {
       return invocation.proceed();
     }
+    ReadYourWrites annotation = read;
+    return read(
+        invocation,
+        specific,
+        attributes.computeIfAbsent(
+            specific,
+            m -> ReadAttributes.of(annotation, m, readName(invocation.getMethod(), m), values)));
+  }
+
+  /**
+   * Runs read-only transactional methods through the read path as if they were annotated with the
+   * defaults: the automatic mode.
+   */
+  MethodInterceptor readOnlyTransactions() {
+    return invocation -> {
+      Class<?> type = invocation.getThis() != null ? invocation.getThis().getClass() : null;
+      Method specific = AopUtils.getMostSpecificMethod(invocation.getMethod(), type);
+      ReadAttributes attrs =
+          attributes.computeIfAbsent(
+              specific, m -> ReadAttributes.implicit(readName(invocation.getMethod(), m)));
+      if (ConsistencyContext.currentOrNull() != null) {
+        return read(invocation, specific, attrs);
+      }
+      // A thread no request, message or task opened a context for (a scheduled job, a thread of
+      // the application's own) had its writes captured nowhere: only the source is sure to have
+      // them.
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+        binding.context().markDirty("no consistency context on this thread captured its writes");
+        return read(invocation, specific, attrs, binding.context());
+      }
+    };
+  }
+
+  private @Nullable Object read(MethodInvocation invocation, Method method, ReadAttributes attrs)
+      throws Throwable {
     ConsistencyContext bound = ConsistencyContext.currentOrNull();
     try (ConsistencyContext.Binding binding =
         bound != null ? bound.attach() : ConsistencyContext.open()) {
-      return read(invocation, specific, read, binding.context());
+      return read(invocation, method, attrs, binding.context());
     }
   }
 
   private @Nullable Object read(
-      MethodInvocation invocation,
-      Method method,
-      ReadYourWrites annotation,
-      ConsistencyContext context)
+      MethodInvocation invocation, Method method, ReadAttributes attrs, ConsistencyContext context)
       throws Throwable {
-    ReadAttributes attrs =
-        attributes.computeIfAbsent(
-            method,
-            m -> ReadAttributes.of(annotation, m, readName(invocation.getMethod(), m), values));
     Object[] arguments = invocation.getArguments();
     if (!attrs.scope().isEmpty()) {
       scopes

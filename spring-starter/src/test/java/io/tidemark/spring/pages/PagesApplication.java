@@ -1,12 +1,10 @@
 package io.tidemark.spring.pages;
 
-import io.tidemark.spring.ReadYourWrites;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import java.util.Optional;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.data.jpa.repository.JpaRepository;
@@ -23,8 +21,8 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * A server-rendered application as such applications are written, with Boot's defaults (JPA's open
  * session in view on): Thymeleaf forms that post, a redirect after each post, and a page that loads
- * the entity through a Spring Data repository whose finder is {@code @ReadYourWrites}, as the quick
- * start says. Nothing in it knows of tokens, headers or cookies.
+ * the entity through a plain Spring Data repository. Nothing in it knows of Tidemark: no
+ * annotation, no token, header or cookie.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -49,11 +47,7 @@ class PagesApplication {
     }
   }
 
-  interface Owners extends JpaRepository<Owner, Long> {
-    @Override
-    @ReadYourWrites
-    Optional<Owner> findById(Long id);
-  }
+  interface Owners extends JpaRepository<Owner, Long> {}
 
   @Controller
   static class OwnerPages {

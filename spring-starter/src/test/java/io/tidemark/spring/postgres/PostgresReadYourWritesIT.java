@@ -136,6 +136,40 @@ class PostgresReadYourWritesIT {
     assertThat(next.role()).as("the standby still serves: " + next).isEqualTo(NodeRole.REPLICA);
   }
 
+  /**
+   * The automatic mode: an unannotated read-only transaction waits on the standby, and a hinted
+   * statement in one runs on the primary.
+   */
+  @Test
+  void inTheAutomaticModeAReadOnlyTransactionWaitsOnTheStandbyAndAHintedOneRunsOnThePrimary() {
+    try (ConfigurableApplicationContext automatic = run(ROLE, "tidemark.read.automatic=true")) {
+      Orders orders = automatic.getBean(Orders.class);
+      ExecutionHistory history = automatic.getBean(ExecutionHistory.class);
+      PostgresNode standby = topology.standby();
+      standby.pauseReplay();
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+        long id = orders.create("barbara");
+        assertThat(standbyHas(id)).as("the standby without the wait misses it").isFalse();
+        CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(300));
+
+        String customer = orders.customerReadOnly(id, "");
+        resume.join();
+        ExecutionRecord read = history.recent().get(0);
+        String hinted = orders.customerReadOnly(id, "/* tidemark:source */ ");
+        ExecutionRecord hint = history.recent().get(0);
+
+        assertThat(customer).isEqualTo("barbara");
+        assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
+        assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+        assertThat(hinted).isEqualTo("barbara");
+        assertThat(hint.role()).as(hint.toString()).isEqualTo(NodeRole.SOURCE);
+        assertThat(hint.reason()).as(hint.toString()).isEqualTo(Reason.SOURCE_FOR_WRITE);
+      } finally {
+        standby.resumeReplay();
+      }
+    }
+  }
+
   @Test
   void aRoleWithoutTheGrantsStopsTheStartWithTheStatementsThatGrantIt(CapturedOutput output) {
     assertThatThrownBy(() -> run("bare").close())
@@ -172,7 +206,7 @@ class PostgresReadYourWritesIT {
     run("granted").close();
   }
 
-  private static ConfigurableApplicationContext run(String role) {
+  private static ConfigurableApplicationContext run(String role, String... settings) {
     Map<String, Object> properties = new TreeMap<>();
     properties.put("spring.datasource.url", topology.primary().jdbcUrl(db));
     properties.put("spring.datasource.username", role);
@@ -187,6 +221,7 @@ class PostgresReadYourWritesIT {
     return new SpringApplicationBuilder(Application.class)
         .web(WebApplicationType.NONE)
         .properties(properties)
+        .properties(settings)
         .run();
   }
 
@@ -227,6 +262,14 @@ class PostgresReadYourWritesIT {
     @Transactional(isolation = Isolation.SERIALIZABLE, readOnly = true)
     public String customerSerializable(long id) {
       return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
+          .param(id)
+          .query(String.class)
+          .single();
+    }
+
+    @Transactional(readOnly = true)
+    public String customerReadOnly(long id, String hint) {
+      return jdbc.sql(hint + "SELECT customer FROM orders WHERE id = ?")
           .param(id)
           .query(String.class)
           .single();

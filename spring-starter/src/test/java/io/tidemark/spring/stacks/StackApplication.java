@@ -37,8 +37,12 @@ public final class StackApplication implements AutoCloseable {
     this.context = context;
   }
 
-  /** Creates a database named after {@code prefix} with {@code orders}, and starts {@code main}. */
-  public static StackApplication start(Class<?> main, MySqlTopology topology, String prefix) {
+  /**
+   * Creates a database named after {@code prefix} with {@code orders}, and starts {@code main} with
+   * the stack tests' properties and then {@code settings}.
+   */
+  public static StackApplication start(
+      Class<?> main, MySqlTopology topology, String prefix, String... settings) {
     String db = topology.createDatabase(prefix);
     topology
         .source()
@@ -64,6 +68,7 @@ public final class StackApplication implements AutoCloseable {
         new SpringApplicationBuilder(main)
             .web(WebApplicationType.NONE)
             .properties(properties)
+            .properties(settings)
             .run();
     return new StackApplication(topology, db, context);
   }

@@ -6,6 +6,7 @@ import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
+import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -29,7 +30,8 @@ import org.springframework.stereotype.Service;
  * read through the repository under {@code @ReadYourWrites} (on a service method, or on the
  * repository's own query method), on the replica after the wait. Its queries take the connection
  * from the application's {@code DataSource} through Spring's {@code DataSourceUtils}, as
- * JdbcTemplate's do.
+ * JdbcTemplate's do. In the automatic mode, its inherited and derived query methods are reads
+ * without an annotation.
  */
 @ExtendWith(TestkitExtension.class)
 class SpringDataJdbcIT {
@@ -67,6 +69,28 @@ class SpringDataJdbcIT {
     assertThat(read.waitedOnTheReplica().value()).map(Order::customer).contains("grace");
   }
 
+  @Test
+  void inTheAutomaticModeUnannotatedRepositoryReadsWaitOnTheReplica() {
+    try (StackApplication automatic =
+        StackApplication.start(
+            Application.class, app.topology(), "datajdbcauto", "tidemark.read.automatic=true")) {
+      Orders orders = automatic.bean(Orders.class);
+
+      StackApplication.Read<Optional<Order>> inherited =
+          automatic.readAfterWrite(
+              () -> orders.save(new Order(null, "barbara")).id(), orders::findById);
+      StackApplication.Read<List<Order>> derived =
+          automatic.readAfterWrite(
+              () -> orders.save(new Order(null, "edsger")).id(),
+              id -> orders.findByCustomer("edsger"));
+
+      assertThat(inherited.waitedOnTheReplica().value()).map(Order::customer).contains("barbara");
+      assertThat(derived.waitedOnTheReplica().value())
+          .extracting(Order::customer)
+          .containsExactly("edsger");
+    }
+  }
+
   /** Without JPA, so that the transaction manager is the DataSource's, as with Data JDBC alone. */
   @SpringBootConfiguration
   @EnableAutoConfiguration(
@@ -79,6 +103,8 @@ class SpringDataJdbcIT {
   record Order(@Id @Nullable Long id, String customer) {}
 
   interface Orders extends ListCrudRepository<Order, Long> {
+    List<Order> findByCustomer(String customer);
+
     @ReadYourWrites
     @Query("SELECT id, customer FROM orders WHERE id = :id")
     Optional<Order> readById(long id);

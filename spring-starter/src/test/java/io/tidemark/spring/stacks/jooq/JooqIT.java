@@ -23,6 +23,7 @@ import org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoCo
 import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * jOOQ ({@code spring-boot-starter-jooq}): an insert through Boot's {@code DSLContext}, then a
@@ -62,6 +63,26 @@ class JooqIT {
     assertThat(read.waitedOnTheReplica().value()).contains("ada");
   }
 
+  @Test
+  void inTheAutomaticModeAReadOnlyTransactionThroughTheDslContextSeesTheInsert() {
+    try (StackApplication automatic =
+        StackApplication.start(
+            Application.class, app.topology(), "jooqauto", "tidemark.read.automatic=true")) {
+      OrderStore orders = automatic.bean(OrderStore.class);
+
+      StackApplication.Read<Optional<String>> read =
+          automatic.readAfterWrite(
+              () -> {
+                long id = ids.incrementAndGet();
+                orders.create(id, "barbara");
+                return id;
+              },
+              orders::readOnly);
+
+      assertThat(read.waitedOnTheReplica().value()).contains("barbara");
+    }
+  }
+
   /** Without JPA, so that the transaction manager is the DataSource's, as with jOOQ alone. */
   @SpringBootConfiguration
   @EnableAutoConfiguration(
@@ -87,6 +108,11 @@ class JooqIT {
 
     @ReadYourWrites
     public Optional<String> customer(long id) {
+      return dsl.select(CUSTOMER).from(ORDERS).where(ID.eq(id)).fetchOptional(CUSTOMER);
+    }
+
+    @Transactional(readOnly = true)
+    public Optional<String> readOnly(long id) {
       return dsl.select(CUSTOMER).from(ORDERS).where(ID.eq(id)).fetchOptional(CUSTOMER);
     }
   }

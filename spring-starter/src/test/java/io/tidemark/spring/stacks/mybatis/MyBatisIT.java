@@ -22,6 +22,7 @@ import org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoCo
 import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * MyBatis ({@code mybatis-spring-boot-starter}): a mapper's insert, then its select under
@@ -65,6 +66,21 @@ class MyBatisIT {
     assertThat(read.waitedOnTheReplica().value()).contains("grace");
   }
 
+  @Test
+  void inTheAutomaticModeAReadOnlyTransactionThroughTheMapperSeesTheInsert() {
+    try (StackApplication automatic =
+        StackApplication.start(
+            Application.class, app.topology(), "mybatisauto", "tidemark.read.automatic=true")) {
+      OrderMapper mapper = automatic.bean(OrderMapper.class);
+
+      StackApplication.Read<Optional<String>> read =
+          automatic.readAfterWrite(
+              () -> insert(mapper, "barbara"), automatic.bean(OrderReads.class)::readOnly);
+
+      assertThat(read.waitedOnTheReplica().value()).contains("barbara");
+    }
+  }
+
   private static long insert(OrderMapper mapper, String customer) {
     long id = ids.incrementAndGet();
     mapper.insert(id, customer);
@@ -101,6 +117,11 @@ class MyBatisIT {
 
     @ReadYourWrites
     public Optional<String> customer(long id) {
+      return mapper.customer(id);
+    }
+
+    @Transactional(readOnly = true)
+    public Optional<String> readOnly(long id) {
       return mapper.customer(id);
     }
   }

@@ -1,0 +1,240 @@
+package io.tidemark.spring.stacks.automatic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ExecutionRecord;
+import io.tidemark.NodeRole;
+import io.tidemark.Reason;
+import io.tidemark.spring.stacks.StackApplication;
+import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.topology.ExecutionHistory;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Modifying;
+import org.springframework.data.jpa.repository.Query;
+import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The automatic mode in an application that names nothing of Tidemark: Spring Data JPA query
+ * methods, inherited and derived, and a {@code @Transactional(readOnly = true)} service's
+ * JdbcTemplate reads run on the replica after it executed the write before them; a read-write
+ * transaction that reads first, a locking read and a hinted statement run on the source.
+ */
+@ExtendWith(TestkitExtension.class)
+class AutomaticModeIT {
+
+  private static StackApplication app;
+
+  @BeforeAll
+  static void start(MySqlTopology topology) {
+    app =
+        StackApplication.start(
+            Application.class, topology, "automatic", "tidemark.read.automatic=true");
+  }
+
+  @AfterAll
+  static void stop() {
+    app.close();
+  }
+
+  @Test
+  void anInheritedRepositoryMethodWaitsOnTheReplica() {
+    Orders orders = app.bean(Orders.class);
+
+    StackApplication.Read<Optional<OrderEntity>> read =
+        app.readAfterWrite(() -> orders.save(new OrderEntity("ada")).id, orders::findById);
+
+    assertThat(read.waitedOnTheReplica().value()).map(o -> o.customer).contains("ada");
+  }
+
+  @Test
+  void aDerivedQueryMethodWaitsOnTheReplica() {
+    Orders orders = app.bean(Orders.class);
+
+    StackApplication.Read<List<OrderEntity>> read =
+        app.readAfterWrite(
+            () -> orders.save(new OrderEntity("grace")).id, id -> orders.findByCustomer("grace"));
+
+    assertThat(read.waitedOnTheReplica().value())
+        .extracting(o -> o.customer)
+        .containsExactly("grace");
+  }
+
+  @Test
+  void aReadOnlyTransactionalServiceWaitsOnTheReplica() {
+    Orders orders = app.bean(Orders.class);
+    Customers customers = app.bean(Customers.class);
+
+    StackApplication.Read<String> read =
+        app.readAfterWrite(() -> orders.save(new OrderEntity("edsger")).id, customers::of);
+
+    assertThat(read.waitedOnTheReplica().value()).isEqualTo("edsger");
+  }
+
+  @Test
+  void aReadOnAThreadWithoutAContextRunsOnTheSourceAsItsWritesWereNotCaptured() {
+    Orders orders = app.bean(Orders.class);
+    Customers customers = app.bean(Customers.class);
+    ExecutionHistory history = app.bean(ExecutionHistory.class);
+    app.topology().replica().pauseApplier();
+    try {
+      long id = orders.save(new OrderEntity("donald")).id;
+      assertThat(app.replicaHas(id)).as("the replica lacks the write").isFalse();
+
+      assertThat(customers.of(id)).isEqualTo("donald");
+
+      ExecutionRecord read = history.recent().get(0);
+      assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.SOURCE);
+      assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.SOURCE_BY_POLICY);
+    } finally {
+      app.topology().replica().resumeApplier();
+    }
+  }
+
+  @Test
+  void aReadWriteTransactionThatReadsFirstRunsOnTheSourceAndIsCaptured() {
+    Orders orders = app.bean(Orders.class);
+    Customers customers = app.bean(Customers.class);
+    long id = orders.save(new OrderEntity("barbara")).id;
+    ExecutionHistory history = app.bean(ExecutionHistory.class);
+    int before = history.recent().size();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      assertThat(customers.rename(id, "barbara l.")).isEqualTo("barbara");
+
+      assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
+    }
+    assertThat(history.recent()).as("no read of the read path").hasSize(before);
+    assertThat(app.topology().replica().gtidExecuted())
+        .as("no errant transaction on the replica")
+        .doesNotContain(app.topology().replica().serverUuid());
+  }
+
+  @Test
+  void aModifyingQueryMethodIsNoReadAndIsCaptured() {
+    Orders orders = app.bean(Orders.class);
+    long id = orders.save(new OrderEntity("alan")).id;
+    ExecutionHistory history = app.bean(ExecutionHistory.class);
+    int before = history.recent().size();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      assertThat(orders.rename(id, "alan t.")).isEqualTo(1);
+
+      assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
+    }
+    assertThat(history.recent()).as("no read of the read path").hasSize(before);
+  }
+
+  @Test
+  void aLockingReadRunsOnTheSource() {
+    Orders orders = app.bean(Orders.class);
+    Customers customers = app.bean(Customers.class);
+
+    StackApplication.Read<String> read =
+        app.readAfterWrite(() -> orders.save(new OrderEntity("frances")).id, customers::locked);
+
+    assertThat(read.value()).isEqualTo("frances");
+    assertSourceForWrite(read.records());
+  }
+
+  @Test
+  void aHintedStatementRunsOnTheSource() {
+    Orders orders = app.bean(Orders.class);
+    Customers customers = app.bean(Customers.class);
+
+    StackApplication.Read<String> read =
+        app.readAfterWrite(() -> orders.save(new OrderEntity("adele")).id, customers::hinted);
+
+    assertThat(read.value()).isEqualTo("adele");
+    assertSourceForWrite(read.records());
+  }
+
+  private static void assertSourceForWrite(List<ExecutionRecord> records) {
+    assertThat(records).as("reads of the read path").hasSize(1);
+    ExecutionRecord read = records.get(0);
+    assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.SOURCE);
+    assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.SOURCE_FOR_WRITE);
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  @EnableJpaRepositories(considerNestedRepositories = true)
+  @Import(Customers.class)
+  static class Application {}
+
+  static class Customers {
+    private final JdbcTemplate jdbc;
+
+    Customers(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @Transactional(readOnly = true)
+    public String of(long id) {
+      return jdbc.queryForObject("SELECT customer FROM orders WHERE id = ?", String.class, id);
+    }
+
+    @Transactional(readOnly = true)
+    public String locked(long id) {
+      return jdbc.queryForObject(
+          "SELECT customer FROM orders WHERE id = ? FOR SHARE", String.class, id);
+    }
+
+    @Transactional
+    public String rename(long id, String customer) {
+      String before = of(id);
+      jdbc.update("UPDATE orders SET customer = ? WHERE id = ?", customer, id);
+      return before;
+    }
+
+    // tag::hint[]
+    @Transactional(readOnly = true)
+    public String hinted(long id) {
+      return jdbc.queryForObject(
+          "/* tidemark:source */ SELECT customer FROM orders WHERE id = ?", String.class, id);
+    }
+    // end::hint[]
+  }
+
+  @Entity(name = "AutomaticOrder")
+  @Table(name = "orders")
+  static class OrderEntity {
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    Long id;
+
+    String customer;
+
+    OrderEntity() {}
+
+    OrderEntity(String customer) {
+      this.customer = customer;
+    }
+  }
+
+  interface Orders extends JpaRepository<OrderEntity, Long> {
+    List<OrderEntity> findByCustomer(String customer);
+
+    @Transactional
+    @Modifying
+    @Query("UPDATE AutomaticOrder o SET o.customer = ?2 WHERE o.id = ?1")
+    int rename(long id, String customer);
+  }
+}
