@@ -44,6 +44,8 @@ public final class ConsistencyContext {
   private final AtomicInteger openWritingTransactions = new AtomicInteger();
   private final @Nullable Deadline deadline;
   private volatile @Nullable String writeIntent;
+  private volatile boolean sharesWaits;
+  private final AtomicReference<@Nullable Deadline> waitsEnd = new AtomicReference<>();
   // Guarded by itself; few entries, rarely touched.
   private final SortedMap<String, List<String>> forwarded = new TreeMap<>();
 
@@ -116,6 +118,30 @@ public final class ConsistencyContext {
   /** Binds this context to the current thread until the returned scope closes. */
   public Binding attach() {
     return new Binding(this, CURRENT.get());
+  }
+
+  /**
+   * Has this unit of work's reads share one wait: the first read's replica wait ends when its own
+   * budget says, and the reads after it wait no longer than that, so a page with several reads
+   * behind a lagging replica waits once, not once per read. A read after the shared wait ended is
+   * served by a replica that already has its token, else by the source. Reads that may not fall
+   * back to the source wait as their own budget says.
+   */
+  public void shareWaits() {
+    sharesWaits = true;
+  }
+
+  /**
+   * When a read of this unit of work that would wait until {@code end} must stop waiting: {@code
+   * end} itself unless its waits are {@linkplain #shareWaits shared}, then the end the first read
+   * set.
+   */
+  public Deadline waitsEnd(Deadline end) {
+    if (!sharesWaits) {
+      return end;
+    }
+    Deadline shared = waitsEnd.compareAndExchange(null, Objects.requireNonNull(end, "end"));
+    return shared == null ? end : shared;
   }
 
   /** When the unit of work must be answered, or {@code null} when it has no deadline of its own. */

@@ -141,7 +141,8 @@ public final class ConsistentReader {
       throw new IllegalArgumentException(
           "a minimum revision needs a revision function: use read(options, query, revisionOf)");
     }
-    ReadBudget budget = ReadBudget.of(options, fallbackReserve, ticker);
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    ReadBudget budget = ReadBudget.of(options, fallbackReserve, ticker, context);
     GtidSet floor = GtidSet.EMPTY;
     boolean sourceUnknown = false;
     if (options.level() == ConsistencyLevel.GLOBAL && !toSourceAnyway(options)) {

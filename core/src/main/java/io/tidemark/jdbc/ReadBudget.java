@@ -1,9 +1,11 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Ticker;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A read's time: its deadline, the earlier end of its replica attempt when it may fall back to the
@@ -23,34 +25,47 @@ final class ReadBudget {
   private final long started;
   private final Deadline deadline;
   private final Deadline replicaDeadline;
+  private final Deadline waitDeadline;
   private final Deadline replicaQueryEnd;
 
   private ReadBudget(
-      long started, Deadline deadline, Deadline replicaDeadline, Deadline replicaQueryEnd) {
+      long started,
+      Deadline deadline,
+      Deadline replicaDeadline,
+      Deadline waitDeadline,
+      Deadline replicaQueryEnd) {
     this.started = started;
     this.deadline = deadline;
     this.replicaDeadline = replicaDeadline;
+    this.waitDeadline = waitDeadline;
     this.replicaQueryEnd = replicaQueryEnd;
   }
 
   /**
    * The budget of a read with {@code options}; one that may fall back keeps {@code fallbackReserve}
-   * (at most half the budget, so the replica gets a wait) for the fallback.
+   * (at most half the budget, so the replica gets a wait) for the fallback, and waits no longer
+   * than {@code context} lets the reads of its unit of work wait.
    */
-  static ReadBudget of(ReadOptions options, Duration fallbackReserve, Ticker ticker) {
+  static ReadBudget of(
+      ReadOptions options,
+      Duration fallbackReserve,
+      Ticker ticker,
+      @Nullable ConsistencyContext context) {
     long started = ticker.read();
     Duration budget = options.timeout();
     Deadline deadline = Deadline.after(budget, ticker);
     Duration half = budget.dividedBy(2);
     Duration reserve = fallbackReserve.compareTo(half) < 0 ? fallbackReserve : half;
     if (options.policy() != ReadPolicy.FALLBACK_TO_SOURCE) {
-      return new ReadBudget(started, deadline, deadline, deadline);
+      return new ReadBudget(started, deadline, deadline, deadline, deadline);
     }
     Duration replica = budget.minus(reserve);
+    Deadline replicaDeadline = deadline.atMost(replica);
     return new ReadBudget(
         started,
         deadline,
-        deadline.atMost(replica),
+        replicaDeadline,
+        context == null ? replicaDeadline : context.waitsEnd(replicaDeadline),
         deadline.atMost(replica.plusMillis(SOCKET_GRACE_MILLIS)));
   }
 
@@ -62,6 +77,14 @@ final class ReadBudget {
   /** When the replica attempt must end: earlier than the read when it may fall back. */
   Deadline replicaDeadline() {
     return replicaDeadline;
+  }
+
+  /**
+   * When the wait on a replica must end: the replica attempt's end, or earlier when the unit of
+   * work has spent its waits; taking the connection and the query keep the attempt's time.
+   */
+  Deadline waitDeadline() {
+    return waitDeadline;
   }
 
   /**

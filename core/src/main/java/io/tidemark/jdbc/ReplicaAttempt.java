@@ -127,8 +127,8 @@ final class ReplicaAttempt {
    */
   private WaitCoalescer.@Nullable Turn coalesce(ReadRun<?> read, String node) {
     GtidSet required = read.required();
-    Deadline replicaDeadline = read.budget().replicaDeadline();
-    while (!progress.contains(lastReplicaUuid, required) && !replicaDeadline.isExpired()) {
+    Deadline waitDeadline = read.budget().waitDeadline();
+    while (!progress.contains(lastReplicaUuid, required) && !waitDeadline.isExpired()) {
       WaitCoalescer.Turn turn = coalescer.join(node, required);
       if (turn instanceof WaitCoalescer.Lead) {
         return turn;
@@ -136,7 +136,7 @@ final class ReplicaAttempt {
       long begun = ticker.read();
       WaitListener.Ended ended = listener.waiting(node, true);
       Boolean reached =
-          ((WaitCoalescer.Follow) turn).await(Math.max(0, replicaDeadline.remaining().toNanos()));
+          ((WaitCoalescer.Follow) turn).await(Math.max(0, waitDeadline.remaining().toNanos()));
       read.waited(ticker.read() - begun);
       ended.ended(Boolean.TRUE.equals(reached));
       if (reached == null) {
@@ -153,7 +153,7 @@ final class ReplicaAttempt {
       ReadRun<T> read, Connection connection, String node, WaitCoalescer.@Nullable Lead lead)
       throws SQLException {
     GtidSet required = read.required();
-    Deadline replicaDeadline = read.budget().replicaDeadline();
+    Deadline waitDeadline = read.budget().waitDeadline();
     PhysicalConnection physical;
     String uuid;
     boolean keptReadOnly;
@@ -185,12 +185,12 @@ final class ReplicaAttempt {
         lead.finish(true);
       }
     } else {
-      long budget = replicaDeadline.remaining().toNanos() - queryReserveNanos;
+      long budget = waitDeadline.remaining().toNanos() - queryReserveNanos;
       long begun = ticker.read();
       WaitListener.Ended ended = listener.waiting(node, false);
       boolean executed;
       try {
-        SocketTimeout.tighten(connection, ReadBudget.socketMillis(replicaDeadline));
+        SocketTimeout.tighten(connection, ReadBudget.socketMillis(waitDeadline));
         PipelinedQuery<T> pipelined = read.pipelined();
         if (pipelined != null && keptReadOnly && TimeUnit.NANOSECONDS.toMillis(budget) > 0) {
           // Its time counts as waited: one round trip cannot be split.

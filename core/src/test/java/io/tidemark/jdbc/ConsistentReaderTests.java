@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistencyLevel;
 import io.tidemark.ConsistentReadException;
+import io.tidemark.Deadline;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
@@ -432,6 +433,45 @@ class ConsistentReaderTests {
       assertThat(binding.context().dirtyBecause())
           .as("the next read must not go back behind what this one saw: the source has it all")
           .contains("monotonic reads");
+    }
+  }
+
+  @Test
+  void theReadsOfAUnitOfWorkShareItsWaitsAndTheSecondFallsBackWithoutOne() throws SQLException {
+    sourceServer.executed(WRITES);
+    ConsistentReader reader = reader().build();
+
+    ReadOptions options = ReadOptions.defaults().withTimeout(Duration.ofMillis(500));
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      binding.context().shareWaits();
+      ReadResult<String> first = reader.read(options, c -> status(c));
+      ReadResult<String> second = reader.read(options, c -> status(c));
+
+      assertThat(first.value()).isEqualTo("PAID");
+      assertThat(first.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThat(first.record().waited())
+          .as("its own share: the budget less the fallback's reserve")
+          .isGreaterThan(Duration.ofMillis(250))
+          .isLessThanOrEqualTo(Duration.ofMillis(300));
+      assertThat(second.value()).isEqualTo("PAID");
+      assertThat(second.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThat(second.record().waited()).isLessThan(Duration.ofMillis(10));
+    }
+  }
+
+  @Test
+  void aReadWhoseReplicaAlreadyHasTheTokenIsServedThereAfterTheWaitsAreSpent() throws SQLException {
+    replicaServer.executed(WRITES);
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      binding.context().shareWaits();
+      binding.context().waitsEnd(Deadline.after(Duration.ZERO, ticker));
+      ReadResult<String> read = reader.read(c -> status(c));
+
+      assertThat(read.value()).isEqualTo("NEW");
+      assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
     }
   }
 

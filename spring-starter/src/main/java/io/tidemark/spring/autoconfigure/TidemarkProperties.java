@@ -569,6 +569,12 @@ public class TidemarkProperties {
     private @Nullable Duration requestTimeout;
 
     /**
+     * Longest the reads of one request wait for replicas, all together; a read after that runs on a
+     * replica that already has the token, else on the source.
+     */
+    private Duration requestWait = Duration.ofMillis(800);
+
+    /**
      * Where the reads of a POST, PUT, PATCH or DELETE request run. SOURCE: such a request is about
      * to write, and an entity it loads, changes and saves must not be a replica's older copy.
      */

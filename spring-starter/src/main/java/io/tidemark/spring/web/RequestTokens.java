@@ -89,6 +89,7 @@ final class RequestTokens {
     ConsistencyContext context =
         ConsistencyContext.create(
             GtidSet.EMPTY, timeout == null ? null : Deadline.after(timeout, ticker));
+    context.shareWaits();
     incoming.applyTo(context);
     fromCookie.applyTo(context);
     if (web.getUnsafeMethodReads() == TidemarkProperties.UnsafeMethodReads.SOURCE

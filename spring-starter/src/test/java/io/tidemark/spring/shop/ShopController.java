@@ -99,6 +99,13 @@ class ShopController {
     return ResponseEntity.of(reads.findForCustomer(customer, id));
   }
 
+  /** A page with two reads, as one that shows an order and then its customer's other orders. */
+  @GetMapping("/orders/{id}/twice")
+  ResponseEntity<Order> findTwice(@PathVariable long id) {
+    reads.find(id);
+    return ResponseEntity.of(reads.find(id));
+  }
+
   @GetMapping("/orders/{id}/strict")
   ResponseEntity<Order> findOrFail(@PathVariable long id) {
     return ResponseEntity.of(reads.findOrFail(id));
