@@ -13,5 +13,17 @@ public enum ConsistencyLevel {
    * lost its token). The source is asked what it has executed, once for all such reads that arrive
    * while an ask is on its way, and the replica is waited for as for a token.
    */
-  GLOBAL
+  GLOBAL,
+  /**
+   * Everything the source had committed a given time before the read began (its maximum staleness),
+   * and the token: {@code GLOBAL} with the source's answer to an earlier ask reused while it is
+   * recent enough, so that at most one ask per that time reaches the source. The time is this
+   * process's clock at the ask, never a timestamp read from a server.
+   */
+  BOUNDED,
+  /**
+   * What the replica has, without waiting for anything, the client's own writes included: for reads
+   * where any recent state will do. The replica is still one within the topology's lag threshold.
+   */
+  EVENTUAL
 }

@@ -63,7 +63,7 @@ public final class ConsistentReader {
         new ReplicaAttempt(
             routes, b.maxReplicaReads, knownSources, b.queryReserve, ticker, b.waitListener);
     this.source = new SourceFallback(routes, b.maxSourceFallbacks, knownSources);
-    this.sourcePositions = new SourcePositions(routes);
+    this.sourcePositions = new SourcePositions(routes, b.ticker);
   }
 
   /** Starts building a reader over the replica's and the source's data sources. */
@@ -145,9 +145,15 @@ public final class ConsistentReader {
     ReadBudget budget = ReadBudget.of(options, fallbackReserve, ticker, context);
     GtidSet floor = GtidSet.EMPTY;
     boolean sourceUnknown = false;
-    if (options.level() == ConsistencyLevel.GLOBAL && !toSourceAnyway(options)) {
+    ConsistencyLevel level = options.level();
+    if ((level == ConsistencyLevel.GLOBAL || level == ConsistencyLevel.BOUNDED)
+        && !toSourceAnyway(options)) {
       try {
-        floor = sourcePositions.executedSinceNow(budget.deadline());
+        floor =
+            level == ConsistencyLevel.GLOBAL
+                ? sourcePositions.executedSinceNow(budget.deadline())
+                : sourcePositions.executedSince(
+                    budget.started() - stalenessNanos(options), budget.deadline());
       } catch (SQLException e) {
         // The source has all of it: what it cannot tell in time, it may still serve.
         sourceUnknown = true;
@@ -163,6 +169,11 @@ public final class ConsistentReader {
       record(read, read.record("", NodeRole.NONE, e.reason()));
       throw e;
     }
+  }
+
+  /** The read's maximum staleness, at most a day: longer is no bound a read could tell apart. */
+  private static long stalenessNanos(ReadOptions options) {
+    return Math.min(options.maxStaleness().toMillis(), TimeUnit.DAYS.toMillis(1)) * 1_000_000L;
   }
 
   /** Whether the read goes to the source whatever the replicas have: no position to learn. */

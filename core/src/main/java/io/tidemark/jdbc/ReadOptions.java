@@ -18,6 +18,9 @@ public final class ReadOptions {
   /** Default budget of a read: pool acquire, wait and query together. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
 
+  /** Default staleness a {@link ConsistencyLevel#BOUNDED BOUNDED} read allows. */
+  public static final Duration DEFAULT_MAX_STALENESS = Duration.ofSeconds(1);
+
   private static final ReadOptions DEFAULTS =
       new ReadOptions(
           DEFAULT_TIMEOUT,
@@ -27,7 +30,8 @@ public final class ReadOptions {
           false,
           Set.of(),
           false,
-          ConsistencyLevel.SESSION);
+          ConsistencyLevel.SESSION,
+          DEFAULT_MAX_STALENESS);
 
   private final Duration timeout;
   private final ReadPolicy policy;
@@ -37,6 +41,7 @@ public final class ReadOptions {
   private final Set<String> tables;
   private final boolean monotonic;
   private final ConsistencyLevel level;
+  private final Duration maxStaleness;
 
   private ReadOptions(
       Duration timeout,
@@ -46,7 +51,8 @@ public final class ReadOptions {
       boolean sourceOnly,
       Set<String> tables,
       boolean monotonic,
-      ConsistencyLevel level) {
+      ConsistencyLevel level,
+      Duration maxStaleness) {
     this.timeout = timeout;
     this.policy = policy;
     this.required = required;
@@ -55,6 +61,7 @@ public final class ReadOptions {
     this.tables = tables;
     this.monotonic = monotonic;
     this.level = level;
+    this.maxStaleness = maxStaleness;
   }
 
   /** One second, {@link ReadPolicy#FALLBACK_TO_SOURCE}, the context's token, no revision. */
@@ -72,7 +79,7 @@ public final class ReadOptions {
       throw new IllegalArgumentException("timeout must not be negative: " + timeout);
     }
     return new ReadOptions(
-        timeout, policy, required, minRevision, sourceOnly, tables, monotonic, level);
+        timeout, policy, required, minRevision, sourceOnly, tables, monotonic, level, maxStaleness);
   }
 
   public ReadOptions withPolicy(ReadPolicy policy) {
@@ -84,7 +91,8 @@ public final class ReadOptions {
         sourceOnly,
         tables,
         monotonic,
-        level);
+        level,
+        maxStaleness);
   }
 
   /** Requires {@code required} instead of the current context's GTID set. */
@@ -97,7 +105,8 @@ public final class ReadOptions {
         sourceOnly,
         tables,
         monotonic,
-        level);
+        level,
+        maxStaleness);
   }
 
   /**
@@ -106,7 +115,7 @@ public final class ReadOptions {
    */
   public ReadOptions withMinRevision(long revision) {
     return new ReadOptions(
-        timeout, policy, required, revision, sourceOnly, tables, monotonic, level);
+        timeout, policy, required, revision, sourceOnly, tables, monotonic, level, maxStaleness);
   }
 
   /**
@@ -114,7 +123,8 @@ public final class ReadOptions {
    * (node-local statistics, a counter read right before a write of the same transaction).
    */
   public ReadOptions withSourceOnly() {
-    return new ReadOptions(timeout, policy, required, minRevision, true, tables, monotonic, level);
+    return new ReadOptions(
+        timeout, policy, required, minRevision, true, tables, monotonic, level, maxStaleness);
   }
 
   /**
@@ -123,7 +133,15 @@ public final class ReadOptions {
    */
   public ReadOptions withTables(String... tables) {
     return new ReadOptions(
-        timeout, policy, required, minRevision, sourceOnly, Set.of(tables), monotonic, level);
+        timeout,
+        policy,
+        required,
+        minRevision,
+        sourceOnly,
+        Set.of(tables),
+        monotonic,
+        level,
+        maxStaleness);
   }
 
   /**
@@ -135,12 +153,14 @@ public final class ReadOptions {
    */
   public ReadOptions withMonotonic(boolean monotonic) {
     return new ReadOptions(
-        timeout, policy, required, minRevision, sourceOnly, tables, monotonic, level);
+        timeout, policy, required, minRevision, sourceOnly, tables, monotonic, level, maxStaleness);
   }
 
   /**
-   * What the read must see: {@link ConsistencyLevel#SESSION} (the token), or {@link
-   * ConsistencyLevel#GLOBAL} (everything the source had committed when it began, and the token).
+   * What the read must see: {@link ConsistencyLevel#SESSION} (the token), {@link
+   * ConsistencyLevel#GLOBAL} (everything the source had committed when it began, and the token),
+   * {@link ConsistencyLevel#BOUNDED} (as {@code GLOBAL}, {@link #withMaxStaleness} before it began)
+   * or {@link ConsistencyLevel#EVENTUAL} (what the replica has).
    */
   public ReadOptions withLevel(ConsistencyLevel level) {
     return new ReadOptions(
@@ -151,7 +171,28 @@ public final class ReadOptions {
         sourceOnly,
         tables,
         monotonic,
-        Objects.requireNonNull(level, "level"));
+        Objects.requireNonNull(level, "level"),
+        maxStaleness);
+  }
+
+  /**
+   * How far behind the source a {@link ConsistencyLevel#BOUNDED BOUNDED} read may be: it sees
+   * everything the source had committed this long before it began.
+   *
+   * @throws IllegalArgumentException when negative
+   */
+  public ReadOptions withMaxStaleness(Duration maxStaleness) {
+    Objects.requireNonNull(maxStaleness, "maxStaleness");
+    if (maxStaleness.isNegative()) {
+      throw new IllegalArgumentException("maxStaleness must not be negative: " + maxStaleness);
+    }
+    return new ReadOptions(
+        timeout, policy, required, minRevision, sourceOnly, tables, monotonic, level, maxStaleness);
+  }
+
+  /** How far behind the source a {@link ConsistencyLevel#BOUNDED BOUNDED} read may be. */
+  public Duration maxStaleness() {
+    return maxStaleness;
   }
 
   /** What the read must see. */

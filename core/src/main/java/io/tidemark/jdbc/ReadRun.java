@@ -1,6 +1,7 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.Deadline;
 import io.tidemark.ExecutionRecord;
@@ -55,7 +56,12 @@ final class ReadRun<T> {
     this.budget = budget;
     this.context = ConsistencyContext.currentOrNull();
     GtidSet required = options.required();
-    GtidSet token = required != null ? required : context != null ? context.gtids() : GtidSet.EMPTY;
+    GtidSet token =
+        required != null
+            ? required
+            : context != null && options.level() != ConsistencyLevel.EVENTUAL
+                ? context.gtids()
+                : GtidSet.EMPTY;
     this.required = floor.isEmpty() ? token : token.union(floor);
     this.lostWrites = lostWrites;
     this.ticker = ticker;

@@ -2,6 +2,7 @@ package io.tidemark.jdbc;
 
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
+import io.tidemark.Ticker;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -17,15 +18,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the source has executed, asked for the reads of the {@link
- * io.tidemark.ConsistencyLevel#GLOBAL GLOBAL} level: one ask on its way at a time, its answer
- * shared by every read that arrived before it was sent. A read that arrives while one is on its way
- * cannot use that answer (the source may have read its set before the read began), so it joins the
- * next ask, sent as soon as the one on its way is answered: under any load one ask is in flight,
- * and a read waits for at most two.
+ * io.tidemark.ConsistencyLevel#GLOBAL GLOBAL} and {@link io.tidemark.ConsistencyLevel#BOUNDED
+ * BOUNDED} levels: one ask on its way at a time, its answer shared by every read that arrived
+ * before it was sent. A {@code GLOBAL} read that arrives while one is on its way cannot use that
+ * answer (the source may have read its set before the read began), so it joins the next ask, sent
+ * as soon as the one on its way is answered: under any load one ask is in flight, and a read waits
+ * for at most two. A {@code BOUNDED} read takes any answer to an ask sent no earlier than its
+ * staleness allows, the last one's included.
  */
 final class SourcePositions {
 
   private final NodeRoutes routes;
+  private final Ticker ticker;
   private final AtomicLong asked = new AtomicLong();
 
   // One thread sends the asks, one after another; it ends when there is nothing to ask.
@@ -44,18 +48,27 @@ final class SourcePositions {
 
   private @Nullable Ask onItsWay;
   private @Nullable Ask next;
+  private @Nullable Ask last;
 
-  SourcePositions(NodeRoutes routes) {
+  SourcePositions(NodeRoutes routes, Ticker ticker) {
     this.routes = routes;
+    this.ticker = ticker;
   }
 
   /** One ask: answered once for every read that joined it; bounded by its latest reader's end. */
   private static final class Ask {
     final CompletableFuture<GtidSet> answer = new CompletableFuture<>();
     volatile Deadline end;
+    // The ticker reading just before it was sent; meaningful once sent is true.
+    volatile long sentAt;
+    volatile boolean sent;
 
     Ask(Deadline end) {
       this.end = end;
+    }
+
+    boolean sentSince(long since) {
+      return sent && sentAt - since > 0;
     }
   }
 
@@ -65,10 +78,24 @@ final class SourcePositions {
    * @throws SQLException when the source did not say by {@code deadline}, or failed
    */
   GtidSet executedSinceNow(Deadline deadline) throws SQLException {
+    return executedSince(ticker.read(), deadline);
+  }
+
+  /**
+   * What the source had executed at some moment after the ticker read {@code since}: an answer to
+   * an ask sent later serves, none sent at that reading.
+   *
+   * @throws SQLException when the source did not say by {@code deadline}, or failed
+   */
+  GtidSet executedSince(long since, Deadline deadline) throws SQLException {
     Ask ask;
     boolean send = false;
     synchronized (this) {
-      if (onItsWay == null) {
+      if (last != null && last.sentSince(since)) {
+        ask = last;
+      } else if (onItsWay != null && onItsWay.sentSince(since)) {
+        ask = onItsWay;
+      } else if (onItsWay == null) {
         ask = new Ask(deadline);
         onItsWay = ask;
         send = true;
@@ -123,12 +150,19 @@ final class SourcePositions {
   private void sendFrom(Ask first) {
     for (Ask ask = first; ask != null; ) {
       asked.incrementAndGet();
+      ask.sentAt = ticker.read();
+      ask.sent = true;
+      boolean answered = false;
       try {
         ask.answer.complete(executed(ask.end));
+        answered = true;
       } catch (SQLException | RuntimeException e) {
         ask.answer.completeExceptionally(e);
       }
       synchronized (this) {
+        if (answered) {
+          last = ask;
+        }
         onItsWay = next;
         next = null;
         ask = onItsWay;

@@ -331,6 +331,58 @@ class ConsistentReaderTests {
     assertThat(reader.sourcePositionAsks()).as("asks of the source's position").isZero();
   }
 
+  @Test
+  void boundedReadsShareTheSourcesAnswerWhileItIsRecentEnoughAndGlobalReadsNever()
+      throws SQLException {
+    sourceServer.executed(WRITES);
+    replicaServer.executed(WRITES);
+    ConsistentReader reader = reader().build();
+    ReadOptions bounded =
+        ReadOptions.defaults()
+            .withLevel(ConsistencyLevel.BOUNDED)
+            .withMaxStaleness(Duration.ofSeconds(1));
+    ReadOptions global = ReadOptions.defaults().withLevel(ConsistencyLevel.GLOBAL);
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      reader.read(bounded, c -> status(c));
+      ticker.advance(Duration.ofMillis(400));
+      ReadResult<String> within = reader.read(bounded, c -> status(c));
+      long afterBounded = reader.sourcePositionAsks();
+      ticker.advance(Duration.ofMillis(1_200));
+      reader.read(bounded, c -> status(c));
+      long afterStale = reader.sourcePositionAsks();
+      reader.read(global, c -> status(c));
+      reader.read(global, c -> status(c));
+
+      assertThat(within.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+      assertThat(afterBounded).as("asks for two reads 400 ms apart").isEqualTo(1);
+      assertThat(afterStale).as("asks once the answer is older than allowed").isEqualTo(2);
+      assertThat(reader.sourcePositionAsks()).as("asks after two GLOBAL reads").isEqualTo(4);
+    }
+  }
+
+  @Test
+  void anEventualReadServesWhatTheReplicaHasWithoutWaitingForTheToken() throws SQLException {
+    ConsistentReader reader = reader().build();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      ReadResult<String> read =
+          reader.read(ReadOptions.defaults().withLevel(ConsistencyLevel.EVENTUAL), c -> status(c));
+
+      assertThat(read.value()).isEqualTo("NEW");
+      assertThat(read.record().reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
+      assertThat(read.record().waited()).isZero();
+      assertThat(binding.context().gtids()).as("the token is kept").isEqualTo(TOKEN);
+    }
+  }
+
+  @Test
+  void aNegativeMaxStalenessIsRefused() {
+    assertThatThrownBy(() -> ReadOptions.defaults().withMaxStaleness(Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxStaleness");
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {

@@ -19,6 +19,9 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -86,13 +89,48 @@ class GlobalReadsIT {
         ConsistentReader.builder(replicaPool, sourcePool)
             .defaults(ReadOptions.defaults().withTimeout(DELAY.multipliedBy(3)))
             .build();
-    Run global = run(reader, ConsistencyLevel.GLOBAL);
-    Run session = run(reader, ConsistencyLevel.SESSION);
+    Run global = run(reader, reader.defaults().withLevel(ConsistencyLevel.GLOBAL));
+    Run session = run(reader, reader.defaults().withLevel(ConsistencyLevel.SESSION));
 
     assertThat(session.stale).as("control: token-less SESSION reads, stale").isPositive();
     assertThat(global.stale).as("GLOBAL reads older than a write acknowledged before").isZero();
     assertThat(global.served).as("GLOBAL reads served, of %d", READS).isGreaterThan(READS / 2);
     assertThat(global.onReplica).as("GLOBAL reads served by the replica").isPositive();
+  }
+
+  /**
+   * {@code BOUNDED} reads allowed more staleness than the replica's delay: none older than that
+   * before it began, most served by the replica, and the source asked about once per staleness.
+   */
+  @Test
+  void aBoundedReadIsNeverStalerThanItsBoundAndTheSourceIsAskedRarely() throws Exception {
+    ConsistentReader reader =
+        ConsistentReader.builder(replicaPool, sourcePool)
+            .defaults(ReadOptions.defaults().withTimeout(DELAY.multipliedBy(3)))
+            .build();
+    ReadOptions bounded =
+        reader
+            .defaults()
+            .withLevel(ConsistencyLevel.BOUNDED)
+            .withMaxStaleness(DELAY.multipliedBy(3).dividedBy(2));
+    long asksBefore = reader.sourcePositionAsks();
+
+    Run run = run(reader, bounded);
+
+    long asks = reader.sourcePositionAsks() - asksBefore;
+    assertThat(run.stale).as("BOUNDED reads older than their bound").isZero();
+    assertThat(run.served).as("BOUNDED reads served, of %d", READS).isGreaterThan(READS / 2);
+    assertThat(run.onReplica).as("BOUNDED reads served by the replica").isGreaterThan(READS / 2);
+    assertThat(asks).as("asks of the source's position for %d reads", READS).isLessThan(READS / 10);
+    System.out.printf(
+        "figures: BOUNDED %d ms on a replica %d ms behind: %d of %d served, %d on the replica,"
+            + " %d asks of the source%n",
+        bounded.maxStaleness().toMillis(),
+        DELAY.toMillis(),
+        run.served,
+        READS,
+        run.onReplica,
+        asks);
   }
 
   /**
@@ -216,11 +254,18 @@ class GlobalReadsIT {
   private record Run(long stale, long served, long onReplica) {}
 
   /**
-   * {@value #READS} token-less reads of the counter at {@code level} by {@value #READERS} threads,
-   * while another client increments it; the replica applies each write a second late.
+   * {@value #READS} token-less reads of the counter with {@code options} by {@value #READERS}
+   * threads, while another client increments it; the replica applies each write a second late. A
+   * read is stale when it misses a write acknowledged before it began (before that by its maximum
+   * staleness at the {@code BOUNDED} level).
    */
-  private static Run run(ConsistentReader reader, ConsistencyLevel level) throws Exception {
+  private static Run run(ConsistentReader reader, ReadOptions options) throws Exception {
     AtomicLong acknowledged = new AtomicLong(count(topology.source()));
+    // When each count was acknowledged, by the test's clock.
+    NavigableMap<Long, Long> history = new ConcurrentSkipListMap<>();
+    history.put(System.nanoTime(), acknowledged.get());
+    long allowed =
+        options.level() == ConsistencyLevel.BOUNDED ? options.maxStaleness().toNanos() : 0;
     AtomicBoolean writing = new AtomicBoolean(true);
     AtomicLong stale = new AtomicLong();
     AtomicLong served = new AtomicLong();
@@ -235,21 +280,22 @@ class GlobalReadsIT {
                 try (Connection c = sourcePool.getConnection();
                     Statement s = c.createStatement()) {
                   s.executeUpdate("UPDATE counter SET n = n + 1 WHERE id = 1");
-                  acknowledged.incrementAndGet();
+                  history.put(System.nanoTime(), acknowledged.incrementAndGet());
                 }
               }
               return null;
             }));
-    ReadOptions options = reader.defaults().withLevel(level).withMonotonic(false);
+    ReadOptions unobserved = options.withMonotonic(false);
     List<Future<?>> readers = new ArrayList<>();
     for (int i = 0; i < READERS; i++) {
       readers.add(
           threads.submit(
               () -> {
                 while (left.decrementAndGet() >= 0) {
-                  long before = acknowledged.get();
+                  Map.Entry<Long, Long> due = history.floorEntry(System.nanoTime() - allowed);
+                  long before = due == null ? 0 : due.getValue();
                   try (ConsistencyContext.Binding client = ConsistencyContext.open()) {
-                    ReadResult<Long> read = reader.read(options, GlobalReadsIT::count);
+                    ReadResult<Long> read = reader.read(unobserved, GlobalReadsIT::count);
                     served.incrementAndGet();
                     if (read.value() < before) {
                       stale.incrementAndGet();

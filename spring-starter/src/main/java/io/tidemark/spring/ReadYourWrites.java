@@ -85,9 +85,17 @@ public @interface ReadYourWrites {
 
   /**
    * What the read must see: {@link ConsistencyLevel#SESSION} (the client's own writes and what it
-   * was shown), or {@link ConsistencyLevel#GLOBAL} (everything the source had committed when the
-   * read began, whoever wrote it: for a webhook or a consumer of another system's messages, which
-   * carry no token). At most one value, none for {@code tidemark.read.level}.
+   * was shown), {@link ConsistencyLevel#GLOBAL} (everything the source had committed when the read
+   * began, whoever wrote it: for a webhook or a consumer of another system's messages, which carry
+   * no token), {@link ConsistencyLevel#BOUNDED} (as {@code GLOBAL}, {@link #maxStaleness()} before
+   * the read began) or {@link ConsistencyLevel#EVENTUAL} (what the replica has, without waiting).
+   * At most one value, none for {@code tidemark.read.level}.
    */
   ConsistencyLevel[] level() default {};
+
+  /**
+   * How far behind the source a {@code BOUNDED} read may be, as a duration ({@code "500ms"}),
+   * placeholders resolved; empty for {@code tidemark.read.max-staleness}.
+   */
+  String maxStaleness() default "";
 }

@@ -83,7 +83,8 @@ final class CoreConfigs {
         .withTimeout(properties.getRead().getTimeout())
         .withPolicy(properties.getRead().getPolicy())
         .withMonotonic(properties.getRead().isMonotonic())
-        .withLevel(properties.getRead().getLevel());
+        .withLevel(properties.getRead().getLevel())
+        .withMaxStaleness(properties.getRead().getMaxStaleness());
   }
 
   /** The reader's limits. */

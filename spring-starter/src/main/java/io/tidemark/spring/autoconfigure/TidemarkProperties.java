@@ -321,9 +321,13 @@ public class TidemarkProperties {
     /**
      * What a read must see when its annotation names no level: SESSION, the client's own writes and
      * what it was shown (its token); GLOBAL, everything the source had committed when the read
-     * began.
+     * began; BOUNDED, everything it had committed max-staleness before; EVENTUAL, what the replica
+     * has, without waiting.
      */
     private ConsistencyLevel level = ConsistencyLevel.SESSION;
+
+    /** How far behind the source a BOUNDED read may be. */
+    private Duration maxStaleness = ReadOptions.DEFAULT_MAX_STALENESS;
 
     /** Most reads holding a replica connection at once; also the size of each replica's pool. */
     private int maxReplicaReads = ConsistentReader.Builder.DEFAULT_MAX_REPLICA_READS;
@@ -358,6 +362,14 @@ public class TidemarkProperties {
 
     public boolean isMonotonic() {
       return monotonic;
+    }
+
+    public Duration getMaxStaleness() {
+      return maxStaleness;
+    }
+
+    public void setMaxStaleness(Duration maxStaleness) {
+      this.maxStaleness = maxStaleness;
     }
 
     public ConsistencyLevel getLevel() {

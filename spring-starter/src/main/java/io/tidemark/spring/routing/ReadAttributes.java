@@ -27,25 +27,14 @@ record ReadAttributes(
     String minRevision,
     String[] tables,
     boolean monotonic,
-    @Nullable ConsistencyLevel level) {
+    @Nullable ConsistencyLevel level,
+    @Nullable Duration maxStaleness) {
 
   static ReadAttributes of(
       ReadYourWrites annotation, Method method, String name, StringValueResolver values) {
     Duration timeout = null;
     if (!annotation.timeoutString().isEmpty()) {
-      String text = values.resolveStringValue(annotation.timeoutString());
-      try {
-        timeout = DurationStyle.detectAndParse(text == null ? "" : text.strip());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "@ReadYourWrites(timeoutString = \""
-                + annotation.timeoutString()
-                + "\") on "
-                + method.toGenericString()
-                + " is not a duration such as 250ms or 1s: "
-                + text,
-            e);
-      }
+      timeout = duration("timeoutString", annotation.timeoutString(), method, values);
     } else if (annotation.timeout() >= 0) {
       timeout = Duration.ofMillis(annotation.timeout());
     }
@@ -65,6 +54,17 @@ record ReadAttributes(
       throw new IllegalArgumentException(
           "@ReadYourWrites(level) on " + method.toGenericString() + " names more than one level");
     }
+    Duration maxStaleness = null;
+    if (!annotation.maxStaleness().isEmpty()) {
+      maxStaleness = duration("maxStaleness", annotation.maxStaleness(), method, values);
+      if (maxStaleness.isNegative()) {
+        throw new IllegalArgumentException(
+            "@ReadYourWrites on "
+                + method.toGenericString()
+                + " has a negative maxStaleness: "
+                + maxStaleness);
+      }
+    }
     return new ReadAttributes(
         name,
         timeout,
@@ -73,12 +73,32 @@ record ReadAttributes(
         annotation.minRevision(),
         annotation.tables().clone(),
         annotation.monotonic(),
-        levels.length == 1 ? levels[0] : null);
+        levels.length == 1 ? levels[0] : null,
+        maxStaleness);
+  }
+
+  private static Duration duration(
+      String attribute, String value, Method method, StringValueResolver values) {
+    String text = values.resolveStringValue(value);
+    try {
+      return DurationStyle.detectAndParse(text == null ? "" : text.strip());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "@ReadYourWrites("
+              + attribute
+              + " = \""
+              + value
+              + "\") on "
+              + method.toGenericString()
+              + " is not a duration such as 250ms or 1s: "
+              + text,
+          e);
+    }
   }
 
   /** The attributes of a read without an annotation: the configured defaults throughout. */
   static ReadAttributes implicit(String name) {
-    return new ReadAttributes(name, null, null, "", "", new String[0], true, null);
+    return new ReadAttributes(name, null, null, "", "", new String[0], true, null, null);
   }
 
   /** The options of this read: the defaults overridden by the attributes, within {@code cap}. */
@@ -100,6 +120,9 @@ record ReadAttributes(
     }
     if (level != null) {
       options = options.withLevel(level);
+    }
+    if (maxStaleness != null) {
+      options = options.withMaxStaleness(maxStaleness);
     }
     return options;
   }

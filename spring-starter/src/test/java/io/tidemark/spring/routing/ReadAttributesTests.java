@@ -79,6 +79,25 @@ class ReadAttributesTests {
   }
 
   @Test
+  void aMaxStalenessOverridesTheConfiguredOneAndANegativeOrUnparsableOneNamesTheMethod()
+      throws Exception {
+    ReadOptions options = attributes("bounded").options(defaults, null);
+
+    assertThat(options.level()).isEqualTo(ConsistencyLevel.BOUNDED);
+    assertThat(options.maxStaleness()).isEqualTo(Duration.ofMillis(500));
+    assertThat(attributes("plain").options(defaults, null).maxStaleness())
+        .isEqualTo(ReadOptions.DEFAULT_MAX_STALENESS);
+    assertThatThrownBy(() -> attributes("negativeStaleness"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("negativeStaleness")
+        .hasMessageContaining("negative maxStaleness");
+    assertThatThrownBy(() -> attributes("unparsableStaleness"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unparsableStaleness")
+        .hasMessageContaining("maxStaleness = \"a while\"");
+  }
+
+  @Test
   void twoPoliciesAreRefused() {
     assertThatThrownBy(() -> attributes("twoPolicies"))
         .isInstanceOf(IllegalArgumentException.class)
@@ -116,5 +135,14 @@ class ReadAttributesTests {
 
     @ReadYourWrites(level = {ConsistencyLevel.SESSION, ConsistencyLevel.GLOBAL})
     void twoLevels() {}
+
+    @ReadYourWrites(level = ConsistencyLevel.BOUNDED, maxStaleness = "500ms")
+    void bounded() {}
+
+    @ReadYourWrites(level = ConsistencyLevel.BOUNDED, maxStaleness = "-1s")
+    void negativeStaleness() {}
+
+    @ReadYourWrites(level = ConsistencyLevel.BOUNDED, maxStaleness = "a while")
+    void unparsableStaleness() {}
   }
 }
