@@ -45,6 +45,7 @@ public final class ConsistencyContext {
   private final @Nullable Deadline deadline;
   private volatile @Nullable String writeIntent;
   private volatile boolean sharesWaits;
+  private volatile @Nullable ConsistencyLevel level;
   private final AtomicReference<@Nullable Deadline> waitsEnd = new AtomicReference<>();
   // Guarded by itself; few entries, rarely touched.
   private final SortedMap<String, List<String>> forwarded = new TreeMap<>();
@@ -118,6 +119,19 @@ public final class ConsistencyContext {
   /** Binds this context to the current thread until the returned scope closes. */
   public Binding attach() {
     return new Binding(this, CURRENT.get());
+  }
+
+  /**
+   * Has this unit of work's reads run at {@code level} where they name none themselves: a request
+   * that asked for it (the starter's {@code Consistency-Level} header).
+   */
+  public void requestLevel(ConsistencyLevel level) {
+    this.level = Objects.requireNonNull(level, "level");
+  }
+
+  /** The level this unit of work's reads run at where they name none, or {@code null}. */
+  public @Nullable ConsistencyLevel requestedLevel() {
+    return level;
   }
 
   /**

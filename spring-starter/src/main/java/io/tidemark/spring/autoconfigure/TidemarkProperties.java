@@ -565,6 +565,12 @@ public class TidemarkProperties {
     /** Name of the request and response header that carries the tokens. */
     private String header = "Consistency-Token";
 
+    /**
+     * Name of the request header by which a client chooses the level of the request's reads
+     * (SESSION, GLOBAL, BOUNDED, EVENTUAL) where their annotation names none.
+     */
+    private String levelHeader = "Consistency-Level";
+
     private final Cookie cookie = new Cookie();
 
     /**
@@ -624,6 +630,14 @@ public class TidemarkProperties {
 
     public void setHeader(String header) {
       this.header = header;
+    }
+
+    public String getLevelHeader() {
+      return levelHeader;
+    }
+
+    public void setLevelHeader(String levelHeader) {
+      this.levelHeader = levelHeader;
     }
 
     public Cookie getCookie() {

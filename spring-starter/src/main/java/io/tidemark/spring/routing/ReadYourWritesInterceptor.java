@@ -1,6 +1,7 @@
 package io.tidemark.spring.routing;
 
 import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.internal.ConnectionFailures;
@@ -165,6 +166,10 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     Deadline request = context.deadline();
     ReadOptions options =
         attrs.options(consistentReader.defaults(), request == null ? null : request.remaining());
+    ConsistencyLevel requested = context.requestedLevel();
+    if (attrs.level() == null && requested != null) {
+      options = options.withLevel(requested);
+    }
     ToLongFunction<Object> revisionOf = null;
     if (!attrs.minRevision().isEmpty()) {
       Long min =

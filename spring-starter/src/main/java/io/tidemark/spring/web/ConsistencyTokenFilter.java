@@ -83,9 +83,13 @@ final class ConsistencyTokenFilter extends OncePerRequestFilter {
           tokens.open(
               request.getMethod(),
               RequestTokens.join(fields == null ? null : Collections.list(fields)),
-              cookieValue(request));
+              cookieValue(request),
+              request.getHeader(tokens.levelHeaderName()));
     } catch (TokenRejectedException e) {
       write(request, response, Objects.requireNonNull(problems.problemFor(e)));
+      return;
+    } catch (ErrorResponseException e) {
+      write(request, response, e);
       return;
     }
     // run() binds the context on every dispatch's thread.

@@ -14,6 +14,7 @@ import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.ErrorResponse;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -63,9 +64,12 @@ final class ConsistencyTokenWebFilter implements WebFilter, Ordered {
           tokens.open(
               request.getMethod().name(),
               RequestTokens.join(request.getHeaders().get(tokens.headerName())),
-              cookieValue(request));
+              cookieValue(request),
+              request.getHeaders().getFirst(tokens.levelHeaderName()));
     } catch (TokenRejectedException e) {
       return answer(exchange, Objects.requireNonNull(problems.problemFor(e, null)));
+    } catch (ErrorResponseException e) {
+      return answer(exchange, e);
     }
     ConsistencyContext context = opened.context();
     ServerHttpResponse response = exchange.getResponse();

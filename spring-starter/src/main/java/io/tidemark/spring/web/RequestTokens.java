@@ -1,6 +1,7 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistencyLevel;
 import io.tidemark.Deadline;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
@@ -13,7 +14,10 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseCookie;
+import org.springframework.web.ErrorResponseException;
 
 /**
  * The consistency header's rules for the requests the application serves, on any server: the
@@ -58,6 +62,30 @@ final class RequestTokens {
     return exchange.headerName();
   }
 
+  /** The name of the request header that chooses the level of the request's reads. */
+  String levelHeaderName() {
+    return web.getLevelHeader();
+  }
+
+  /**
+   * The level a request's level header names, any case.
+   *
+   * @throws ErrorResponseException a 400 problem when it names none
+   */
+  static ConsistencyLevel level(String header) {
+    for (ConsistencyLevel level : ConsistencyLevel.values()) {
+      if (level.name().equalsIgnoreCase(header.strip())) {
+        return level;
+      }
+    }
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(
+            HttpStatus.BAD_REQUEST,
+            "The consistency level header names no level: SESSION, GLOBAL, BOUNDED or EVENTUAL.");
+    problem.setTitle("Consistency level rejected");
+    throw new ErrorResponseException(HttpStatus.BAD_REQUEST, problem, null);
+  }
+
   /** The name of the cookie that also carries tokens, or {@code null} when it is off. */
   @Nullable String cookieName() {
     return web.getCookie().nameFor(exchange.cluster());
@@ -78,7 +106,8 @@ final class RequestTokens {
    * @throws TokenRejectedException when the header is no token header at all (malformed, oversized)
    *     and {@code tidemark.web.invalid-token} is {@code reject}
    */
-  Request open(String method, @Nullable String header, @Nullable String cookie) {
+  Request open(
+      String method, @Nullable String header, @Nullable String cookie, @Nullable String level) {
     TokenExchange.Incoming incoming =
         exchange.readLeniently(
             header, web.getInvalidToken() == TidemarkProperties.InvalidToken.REJECT);
@@ -90,6 +119,9 @@ final class RequestTokens {
         ConsistencyContext.create(
             GtidSet.EMPTY, timeout == null ? null : Deadline.after(timeout, ticker));
     context.shareWaits();
+    if (level != null) {
+      context.requestLevel(level(level));
+    }
     incoming.applyTo(context);
     fromCookie.applyTo(context);
     if (web.getUnsafeMethodReads() == TidemarkProperties.UnsafeMethodReads.SOURCE

@@ -120,6 +120,23 @@ class ConsistencyTokenWebFilterTests {
   }
 
   @Test
+  void rejectsALevelThatDoesNotExistWithAProblem() {
+    EntityExchangeResult<String> response =
+        client(web -> {})
+            .get()
+            .uri("/write?gtids=" + A + ":9")
+            .header("Consistency-Level", "strong")
+            .exchange()
+            .expectBody(String.class)
+            .returnResult();
+
+    assertThat(response.getStatus().value()).isEqualTo(400);
+    assertThat(response.getResponseHeaders().getContentType())
+        .hasToString("application/problem+json");
+    assertThat(response.getResponseBody()).contains("SESSION, GLOBAL, BOUNDED or EVENTUAL");
+  }
+
+  @Test
   void aTokenSignedWithAnotherSecretSendsTheReadsToTheSourceNotA400() {
     String forged = header(TestTokens.codec(TestTokens.OTHER_SECRET), "default", A + ":1-5");
 
