@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
- * A read on the source, within the read's deadline and a limit of such reads at once: after
- * checking that the source has executed the token, since a source that lacks it lost writes in a
- * failover and its answer could be older than the token.
+ * A read on the source, within the read's deadline and, for fallbacks, a limit of them at once:
+ * after checking that the source has executed the token, since a source that lacks it lost writes
+ * in a failover and its answer could be older than the token.
  */
 final class SourceFallback {
 
@@ -35,7 +35,10 @@ final class SourceFallback {
     if (source == null) {
       throw read.failed(route.reason(), route.detail());
     }
-    if (!permits.tryAcquire()) {
+    // Only fallbacks are limited: they are load a lagging replica moves to the source. A read that
+    // runs there by policy or for a write would run there without Tidemark too.
+    boolean fallback = reason == Reason.SOURCE_FALLBACK;
+    if (fallback && !permits.tryAcquire()) {
       throw read.failed(Reason.SOURCE_FALLBACK_LIMITED, "source fallbacks at their limit");
     }
     // The read's deadline ends the whole fallback: taking the connection, the check and the query
@@ -85,7 +88,9 @@ final class SourceFallback {
       }
       throw e;
     } finally {
-      permits.release();
+      if (fallback) {
+        permits.release();
+      }
     }
   }
 }

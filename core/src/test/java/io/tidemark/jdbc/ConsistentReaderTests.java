@@ -627,20 +627,22 @@ class ConsistentReaderTests {
   }
 
   @Test
-  void limitsHowManyReadsFallBackToTheSourceAtOnce() throws Exception {
+  void limitsHowManyReadsFallBackToTheSourceAtOnceButNotTheSourcesOwnReads() throws Exception {
+    sourceServer.executed(WRITES);
     ConsistentReader reader = reader().maxSourceFallbacks(1).build();
+    ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
     CountDownLatch onSource = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Future<ReadResult<String>> first;
-    try (ConsistencyContext.Binding dirty = ConsistencyContext.open()) {
-      dirty.context().markDirty("a write escaped capture");
+    try (ConsistencyContext.Binding behind = ConsistencyContext.open(TOKEN)) {
       first =
           other.submit(
-              dirty
+              behind
                   .context()
                   .wrap(
                       () ->
                           reader.read(
+                              options,
                               c -> {
                                 onSource.countDown();
                                 awaitOrFail(release);
@@ -650,17 +652,26 @@ class ConsistentReaderTests {
     assertThat(onSource.await(10, TimeUnit.SECONDS)).isTrue();
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
-      ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
       assertThatThrownBy(() -> reader.read(options, c -> status(c)))
           .isInstanceOfSatisfying(
               ConsistentReadException.class,
               e -> assertThat(e.reason()).isEqualTo(Reason.SOURCE_FALLBACK_LIMITED));
       assertThat(binding.context().gtids()).isEqualTo(TOKEN);
+    }
+    // Reads that would run on the source without Tidemark add it no load: never limited.
+    try (ConsistencyContext.Binding dirty = ConsistencyContext.open()) {
+      dirty.context().markDirty("a write escaped capture");
+      assertThat(reader.read(options, c -> status(c)).record().reason())
+          .isEqualTo(Reason.SOURCE_BY_POLICY);
+    }
+    try (ConsistencyContext.Binding writing = ConsistencyContext.open(TOKEN)) {
+      writing.context().markWriteIntent("a POST request");
+      assertThat(reader.read(options, c -> status(c)).record().reason())
+          .isEqualTo(Reason.SOURCE_FOR_WRITE);
     } finally {
       release.countDown();
     }
-    assertThat(first.get(10, TimeUnit.SECONDS).record().reason())
-        .isEqualTo(Reason.SOURCE_BY_POLICY);
+    assertThat(first.get(10, TimeUnit.SECONDS).record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
   }
 
   @Test
