@@ -25,6 +25,7 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -241,7 +242,12 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
 
   private static @Nullable Object proceed(MethodInvocation invocation) throws SQLException {
     try {
-      return invocation.proceed();
+      // Each attempt (the replica's, then the source's) runs the advice after this one again, the
+      // method's transaction among it: a second proceed() on the same invocation would go straight
+      // to the method.
+      return invocation instanceof ProxyMethodInvocation proxied
+          ? proxied.invocableClone().proceed()
+          : invocation.proceed();
     } catch (RuntimeException e) {
       // JdbcTemplate and JPA translate a lost connection; the read path must still see it as one,
       // so that a replica that stopped answering leads to the policy, not to an error.

@@ -30,6 +30,7 @@ import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The automatic mode in an application that names nothing of Tidemark: Spring Data JPA query
@@ -155,6 +156,19 @@ class AutomaticModeIT {
   }
 
   @Test
+  void aReadRunAgainOnTheSourceRunsInItsTransactionAgain() {
+    Orders orders = app.bean(Orders.class);
+    Customers customers = app.bean(Customers.class);
+
+    StackApplication.Read<Boolean> read =
+        app.readAfterWrite(
+            () -> orders.save(new OrderEntity("john")).id, customers::lockedInTransaction);
+
+    assertThat(read.value()).as("a transaction is open on the source").isTrue();
+    assertSourceForWrite(read.records());
+  }
+
+  @Test
   void aHintedStatementRunsOnTheSource() {
     Orders orders = app.bean(Orders.class);
     Customers customers = app.bean(Customers.class);
@@ -195,6 +209,12 @@ class AutomaticModeIT {
     public String locked(long id) {
       return jdbc.queryForObject(
           "SELECT customer FROM orders WHERE id = ? FOR SHARE", String.class, id);
+    }
+
+    @Transactional(readOnly = true)
+    public boolean lockedInTransaction(long id) {
+      jdbc.queryForObject("SELECT customer FROM orders WHERE id = ? FOR SHARE", String.class, id);
+      return TransactionSynchronizationManager.isActualTransactionActive();
     }
 
     @Transactional
