@@ -2,13 +2,11 @@ package io.tidemark.jdbc;
 
 import io.tidemark.internal.JdbcProxies;
 import io.tidemark.internal.ReplicaRefusedException;
+import io.tidemark.internal.SqlText;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Statements a read's replica connection refuses before they are sent, so that the read runs on the
@@ -21,32 +19,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class SourceOnlyStatements {
 
-  private static final Pattern HINT =
-      Pattern.compile("\\A\\s*/\\*\\s*tidemark:source\\s*\\*/", Pattern.CASE_INSENSITIVE);
-
-  private static final Pattern SOURCE_ONLY =
-      Pattern.compile(
-          "\\bFOR\\s+(?:NO\\s+KEY\\s+)?UPDATE\\b"
-              + "|\\bFOR\\s+(?:KEY\\s+)?SHARE\\b"
-              + "|\\bLOCK\\s+IN\\s+SHARE\\s+MODE\\b"
-              + "|\\b(?:GET_LOCK|RELEASE_LOCK|PG_(?:TRY_)?ADVISORY_\\w+)\\s*\\("
-              + "|\\A\\s*(?:\\{\\s*(?:\\?\\s*=\\s*)?CALL|CALL|SET|DO)\\b"
-              + "|\\bTEMP(?:ORARY)?\\s+TABLE\\b",
-          Pattern.CASE_INSENSITIVE);
-
   private SourceOnlyStatements() {}
-
-  /** Why {@code sql} runs on the source only, or {@code null} when a replica may run it. */
-  static @Nullable String why(String sql) {
-    if (HINT.matcher(sql).lookingAt()) {
-      return "it carries the tidemark:source hint";
-    }
-    Matcher found = SOURCE_ONLY.matcher(sql);
-    if (found.find()) {
-      return "it runs on the source only (" + found.group().strip() + ")";
-    }
-    return null;
-  }
 
   /** {@code connection}, refusing source-only statements before they reach the replica. */
   static Connection guard(Connection connection) {
@@ -90,7 +63,7 @@ final class SourceOnlyStatements {
   }
 
   private static void check(String sql) throws ReplicaRefusedException {
-    String why = why(sql);
+    String why = SqlText.sourceOnly(sql);
     if (why != null) {
       throw ReplicaRefusedException.sourceOnly("refused on the replica, as " + why);
     }

@@ -1,11 +1,13 @@
-package io.tidemark.jdbc;
+package io.tidemark.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class SourceOnlyStatementsTests {
+class SqlTextTests {
 
   @ParameterizedTest
   @ValueSource(
@@ -33,7 +35,7 @@ class SourceOnlyStatementsTests {
         "  /*TIDEMARK:SOURCE*/SELECT * FROM orders",
       })
   void runsOnTheSourceOnly(String sql) {
-    assertThat(SourceOnlyStatements.why(sql)).isNotNull();
+    assertThat(SqlText.sourceOnly(sql)).isNotNull();
   }
 
   @ParameterizedTest
@@ -47,6 +49,52 @@ class SourceOnlyStatementsTests {
         "SELECT * FROM orders ORDER BY id LIMIT 10",
       })
   void runsOnAReplica(String sql) {
-    assertThat(SourceOnlyStatements.why(sql)).isNull();
+    assertThat(SqlText.sourceOnly(sql)).isNull();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT * FROM orders WHERE id = ?",
+        "  select count(*) from orders",
+        "/* a report */ SELECT id FROM orders",
+        "-- a report\nSELECT id FROM orders",
+        "(SELECT id FROM orders) UNION (SELECT id FROM archive)",
+        "WITH recent AS (SELECT * FROM orders) SELECT * FROM recent",
+        "SELECT next_order_no()",
+      })
+  void aPlainQuery(String sql) {
+    assertThat(SqlText.plainQuery(sql)).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "UPDATE orders SET status = 'PAID'",
+        "INSERT INTO orders VALUES (1)",
+        "SELECT id INTO @last FROM orders",
+        "SELECT * INTO archive FROM orders",
+        "SELECT * FROM orders INTO OUTFILE '/tmp/orders'",
+        "WITH old AS (SELECT id FROM orders) DELETE FROM orders WHERE id IN (SELECT id FROM old)",
+        "WITH moved AS (DELETE FROM orders RETURNING *) SELECT * FROM moved",
+        "SELECT * FROM orders FOR UPDATE",
+        "CALL report()",
+        "SHOW TABLES",
+        "/* tidemark:source */ SELECT * FROM orders",
+      })
+  void noPlainQuery(String sql) {
+    assertThat(SqlText.plainQuery(sql)).isFalse();
+  }
+
+  @Test
+  void aWriteAReadOnlySessionRefusedIsToldByItsState() {
+    SQLException mysql =
+        new SQLException("Cannot execute statement in a READ ONLY transaction.", "25006", 1792);
+    SQLException superReadOnly =
+        new SQLException("running with the --super-read-only option", "HY000", 1290);
+
+    assertThat(SqlText.refusedAsWrite(new RuntimeException("translated", mysql))).isTrue();
+    assertThat(SqlText.refusedAsWrite(superReadOnly)).isTrue();
+    assertThat(SqlText.refusedAsWrite(new SQLException("no such table", "42S02", 1146))).isFalse();
   }
 }

@@ -12,16 +12,19 @@ import org.springframework.aop.Advisor;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.PointcutAdvisor;
 import org.springframework.aop.framework.Advised;
+import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.ComposablePointcut;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.NameMatchMethodPointcut;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.beans.factory.config.EmbeddedValueResolver;
 import org.springframework.core.Ordered;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.interceptor.TransactionInterceptor;
 import org.springframework.util.ClassUtils;
 
@@ -70,7 +73,16 @@ public final class ReadYourWritesBeanPostProcessor
         new EmbeddedValueResolver((ConfigurableBeanFactory) beans));
   }
 
+  /** JdbcTemplate's methods that run a query and hand its rows over before they return. */
+  private static final NameMatchMethodPointcut JDBC_QUERIES = new NameMatchMethodPointcut();
+
+  static {
+    JDBC_QUERIES.setMappedNames(
+        "query", "queryForObject", "queryForList", "queryForMap", "queryForRowSet");
+  }
+
   private final MethodInterceptor readOnlyTransactions;
+  private final MethodInterceptor plainQueries;
   private @Nullable Integer order;
   private boolean automatic;
 
@@ -84,8 +96,8 @@ public final class ReadYourWritesBeanPostProcessor
 
   /**
    * Runs every read-only transactional method (a {@code @Transactional(readOnly = true)} method, a
-   * Spring Data repository's query method) that is not annotated through the read path too, with
-   * the configured defaults.
+   * Spring Data repository's query method) that is not annotated, and every JdbcTemplate query
+   * outside a transaction, through the read path too, with the configured defaults.
    */
   public void setAutomatic(boolean automatic) {
     this.automatic = automatic;
@@ -101,6 +113,12 @@ public final class ReadYourWritesBeanPostProcessor
 
   @Override
   public Object postProcessAfterInitialization(Object bean, String beanName) {
+    if (automatic && bean instanceof JdbcTemplate && !(bean instanceof Advised)) {
+      ProxyFactory queries = new ProxyFactory(bean);
+      queries.setProxyTargetClass(true);
+      queries.addAdvisor(new DefaultPointcutAdvisor(JDBC_QUERIES, plainQueries));
+      bean = queries.getProxy(getProxyClassLoader());
+    }
     if (bean instanceof Advised advised && !advised.isFrozen()) {
       if (automatic) {
         adviseReadOnlyTransactions(advised);
@@ -166,6 +184,7 @@ public final class ReadYourWritesBeanPostProcessor
     this.advisor =
         new DefaultPointcutAdvisor(pointcut, new ScopedWritesInterceptor(reads.scopes(), reads));
     this.readOnlyTransactions = reads.readOnlyTransactions();
+    this.plainQueries = reads.plainQueries();
     setProxyTargetClass(true);
   }
 }

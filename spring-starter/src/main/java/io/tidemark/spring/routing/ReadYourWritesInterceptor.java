@@ -6,6 +6,7 @@ import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.internal.ReplicaRefusedException;
+import io.tidemark.internal.SqlText;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
@@ -29,6 +30,7 @@ import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.jdbc.core.SqlProvider;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.ClassUtils;
@@ -117,6 +119,39 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         binding.context().markDirty("no consistency context on this thread captured its writes");
         return read(invocation, specific, attrs, binding.context());
+      }
+    };
+  }
+
+  /**
+   * JdbcTemplate's queries outside any transaction, each a read of its own with the defaults: the
+   * automatic mode. A query whose text may write or runs on the source only, and one inside a
+   * transaction or another read, run as they would without Tidemark. A query that calls a function
+   * which writes is refused by the read's read-only session; it then runs as a write on the source,
+   * whose commit is captured.
+   */
+  MethodInterceptor plainQueries() {
+    MethodInterceptor reads = readOnlyTransactions();
+    return invocation -> {
+      Object[] arguments = invocation.getArguments();
+      Object statement = arguments.length == 0 ? null : arguments[0];
+      String sql =
+          statement instanceof String text
+              ? text
+              : statement instanceof SqlProvider provider ? provider.getSql() : null;
+      if (sql == null
+          || !SqlText.plainQuery(sql)
+          || PinnedRead.current() != null
+          || TransactionSynchronizationManager.isSynchronizationActive()) {
+        return invocation.proceed();
+      }
+      try {
+        return reads.invoke(invocation);
+      } catch (RuntimeException e) {
+        if (!SqlText.refusedAsWrite(e)) {
+          throw e;
+        }
+        return ((ProxyMethodInvocation) invocation).invocableClone().proceed();
       }
     };
   }

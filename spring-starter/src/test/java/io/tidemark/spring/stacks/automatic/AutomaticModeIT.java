@@ -15,6 +15,7 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
@@ -29,14 +30,16 @@ import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The automatic mode in an application that names nothing of Tidemark: Spring Data JPA query
- * methods, inherited and derived, and a {@code @Transactional(readOnly = true)} service's
- * JdbcTemplate reads run on the replica after it executed the write before them; a read-write
- * transaction that reads first, a locking read and a hinted statement run on the source.
+ * methods, inherited and derived, a {@code @Transactional(readOnly = true)} service's JdbcTemplate
+ * reads, and JdbcTemplate and JdbcClient queries outside a transaction run on the replica after it
+ * executed the write before them; a read-write transaction that reads first, a locking read, a
+ * hinted statement and a query calling a function that writes run on the source.
  */
 @ExtendWith(TestkitExtension.class)
 class AutomaticModeIT {
@@ -48,6 +51,16 @@ class AutomaticModeIT {
     app =
         StackApplication.start(
             Application.class, topology, "automatic", "tidemark.read.automatic=true");
+    // A function that writes, called by a SELECT: the kind of write that hides in a query.
+    topology
+        .source()
+        .execute(
+            "CREATE TABLE `" + app.db() + "`.numbers (n BIGINT AUTO_INCREMENT PRIMARY KEY)",
+            "CREATE FUNCTION `"
+                + app.db()
+                + "`.next_number() RETURNS BIGINT DETERMINISTIC MODIFIES SQL DATA BEGIN"
+                + " INSERT INTO numbers VALUES (NULL); RETURN LAST_INSERT_ID(); END");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
   }
 
   @AfterAll
@@ -107,6 +120,54 @@ class AutomaticModeIT {
     } finally {
       app.topology().replica().resumeApplier();
     }
+  }
+
+  @Test
+  void aJdbcTemplateQueryOutsideATransactionWaitsOnTheReplica() {
+    Orders orders = app.bean(Orders.class);
+    JdbcTemplate jdbc = app.bean(JdbcTemplate.class);
+
+    StackApplication.Read<String> read =
+        app.readAfterWrite(
+            () -> orders.save(new OrderEntity("ken")).id,
+            id ->
+                jdbc.queryForObject("SELECT customer FROM orders WHERE id = ?", String.class, id));
+
+    assertThat(read.waitedOnTheReplica().value()).isEqualTo("ken");
+  }
+
+  @Test
+  void aJdbcClientQueryOutsideATransactionWaitsOnTheReplica() {
+    Orders orders = app.bean(Orders.class);
+    JdbcClient jdbc = app.bean(JdbcClient.class);
+
+    StackApplication.Read<String> read =
+        app.readAfterWrite(
+            () -> orders.save(new OrderEntity("dennis")).id,
+            id ->
+                jdbc.sql("SELECT customer FROM orders WHERE id = :id")
+                    .param("id", id)
+                    .query(String.class)
+                    .single());
+
+    assertThat(read.waitedOnTheReplica().value()).isEqualTo("dennis");
+  }
+
+  @Test
+  void aQueryCallingAFunctionThatWritesRunsOnTheSourceAndIsCaptured() {
+    JdbcTemplate jdbc = app.bean(JdbcTemplate.class);
+    MySqlTopology topology = app.topology();
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      Long number = jdbc.queryForObject("SELECT next_number()", Long.class);
+
+      assertThat(topology.source().queryString("SELECT MAX(n) FROM `" + app.db() + "`.numbers"))
+          .isEqualTo(String.valueOf(number));
+      assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
+    }
+    assertThat(topology.replica().gtidExecuted())
+        .as("no errant transaction on the replica")
+        .doesNotContain(topology.replica().serverUuid());
   }
 
   @Test
