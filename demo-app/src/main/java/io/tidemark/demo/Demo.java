@@ -25,6 +25,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.util.ClassUtils;
 
 /**
  * Two instances of the orders service on one MySQL or PostgreSQL topology and one Redis, each the
@@ -318,6 +319,11 @@ final class Demo implements AutoCloseable {
         .getBeansOfType(
             org.springframework.orm.jpa.support.OpenEntityManagerInViewInterceptor.class)
         .isEmpty();
+  }
+
+  /** The class of the instances' reads: annotated, or for the starter's automatic mode. */
+  String reads() {
+    return ClassUtils.getUserClass(first.getBean(OrderReads.class)).getSimpleName();
   }
 
   /** The token clock of the instance {@link #FIRST} or {@link #SECOND}. */

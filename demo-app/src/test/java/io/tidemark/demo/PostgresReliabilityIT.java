@@ -16,7 +16,7 @@ class PostgresReliabilityIT {
     ReliabilityRun.Report report =
         PostgresReliabilityRun.run(
             ReliabilityRun.Settings.fromSystemProperties(5_400, ReliabilityIT.CHAINS_PER_SECOND));
-    report.save("summary-postgres.md");
+    report.save(ReliabilityRun.AUTOMATIC ? "summary-postgres-automatic.md" : "summary-postgres.md");
     System.out.println(report.table());
     System.out.println("figures: reliability on PostgreSQL " + report.verdict().summary());
 

@@ -22,7 +22,7 @@ class ReliabilityIT {
   void noStaleMissingBackwardsOrLateReadNoFailedCommitAndEveryLostWriteReportedUnderFaults() {
     ReliabilityRun.Report report =
         ReliabilityRun.run(ReliabilityRun.Settings.fromSystemProperties(5_400, CHAINS_PER_SECOND));
-    report.save("summary.md");
+    report.save(ReliabilityRun.AUTOMATIC ? "summary-automatic.md" : "summary.md");
     System.out.println(report.table());
     Checker.Verdict verdict = report.verdict();
     System.out.println("figures: reliability " + verdict.summary());
@@ -66,5 +66,8 @@ class ReliabilityIT {
     assertThat(verdict.writes()).isGreaterThan(report.settings().chains());
     assertThat(verdict.reads()).isGreaterThan(verdict.writes());
     assertThat(report.writesAfterFailover()).as("writes on the promoted source").isPositive();
+    assertThat(report.reads())
+        .as("the instances' reads")
+        .isEqualTo(ReliabilityRun.AUTOMATIC ? "AutomaticOrderReads" : "AnnotatedOrderReads");
   }
 }

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -43,7 +44,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>System properties: {@code reliability.operations} (operations of the main run) and {@code
  * reliability.chains-per-second} (arrival rate; each chain is {@value #WRITES} writes, each
- * followed by two reads).
+ * followed by two reads), and {@code reliability.automatic} (the instances in the starter's
+ * automatic mode, their reads without annotations).
  */
 final class ReliabilityRun {
 
@@ -141,7 +143,8 @@ final class ReliabilityRun {
       long cacheFills,
       long jpaReads,
       boolean openInView,
-      long toldScopeUnrecorded) {
+      long toldScopeUnrecorded,
+      String reads) {
 
     String table() {
       StringBuilder out = new StringBuilder();
@@ -149,13 +152,16 @@ final class ReliabilityRun {
           String.format(
               "Reliability run on %s: %d operations (%d chains at %d/s, header and session"
                   + " clients alternating) in %d s, 1 source + 2 replicas, 2 instances, read budget"
-                  + " %d ms%n%n",
+                  + " %d ms, reads by %s%n%n",
               server,
               operations,
               chains,
               settings.chainsPerSecond(),
               elapsed.toSeconds(),
-              READ_DEADLINE.toMillis()));
+              READ_DEADLINE.toMillis(),
+              reads.equals("AutomaticOrderReads")
+                  ? "AutomaticOrderReads (the automatic mode, no @ReadYourWrites)"
+                  : reads));
       out.append("| check | with Tidemark | control (wait off, replicas lagging) |\n");
       out.append("|---|---:|---:|\n");
       row(out, "acknowledged writes", verdict.writes(), control.writes());
@@ -454,7 +460,8 @@ final class ReliabilityRun {
             .filter(op -> op.client() == Operation.Client.SESSION && op.servedRead())
             .count(),
         demo.openInView(),
-        ran.register().toldScopeUnrecorded());
+        ran.register().toldScopeUnrecorded(),
+        demo.reads());
   }
 
   /** The operations begun while each kind of fault held, in the order the faults first came. */
@@ -650,8 +657,23 @@ final class ReliabilityRun {
             Duration.ofSeconds(2));
   }
 
+  /**
+   * Whether the instances read in the starter's automatic mode, with no {@code @ReadYourWrites} at
+   * all (system property {@code reliability.automatic}).
+   */
+  static final boolean AUTOMATIC = Boolean.getBoolean("reliability.automatic");
+
   /** The settings of the instances of a run, their logs written to {@code log}. */
   static Map<String, Object> instanceSettings(Path log) {
+    Map<String, Object> settings = new TreeMap<>(basicSettings(log));
+    if (AUTOMATIC) {
+      settings.put("tidemark.read.automatic", "true");
+      settings.put("demo.reads", "automatic");
+    }
+    return settings;
+  }
+
+  private static Map<String, Object> basicSettings(Path log) {
     return Map.of(
         "tidemark.read.timeout",
         READ_DEADLINE.toMillis() + "ms",

@@ -43,7 +43,11 @@ final class StartupReport implements SmartInitializingSingleton {
     StringBuilder line =
         new StringBuilder("Tidemark is on: writes go to ")
             .append(properties.getSourceName())
-            .append(", reads under @ReadYourWrites to ")
+            .append(
+                properties.getRead().isAutomatic()
+                    ? ", reads in the automatic mode (read-only transactions, repository finders,"
+                        + " JdbcTemplate queries outside a transaction) and under @ReadYourWrites to "
+                    : ", reads under @ReadYourWrites to ")
             .append(String.join(", ", replicas))
             .append(" (cluster ")
             .append(properties.getCluster())

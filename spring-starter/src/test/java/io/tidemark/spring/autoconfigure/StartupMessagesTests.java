@@ -132,15 +132,28 @@ class StartupMessagesTests {
                     .contains("; no HTTP token filter, since this is not a web application."));
   }
 
+  @Test
+  void theAutomaticModeSaysWhichReadsGoToReplicas(CapturedOutput output) {
+    start(App.class, WebApplicationType.NONE, "tidemark.read.automatic=true");
+
+    assertThat(output.getOut().lines().filter(line -> line.contains("Tidemark is on")))
+        .singleElement()
+        .asString()
+        .contains(
+            "reads in the automatic mode (read-only transactions, repository finders, JdbcTemplate"
+                + " queries outside a transaction) and under @ReadYourWrites to replica-1");
+  }
+
   private static void isTidemarks(Throwable failure) {
     assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
         .isInstanceOf(TidemarkStartupException.class);
   }
 
-  private static void start(Class<?> app, WebApplicationType type) {
+  private static void start(Class<?> app, WebApplicationType type, String... settings) {
     new SpringApplicationBuilder(app)
         .web(type)
         .properties(UnreachableNodes.PROPERTIES)
+        .properties(settings)
         .properties(
             "server.port=0",
             // JPA starts without asking the source that does not answer; Spring Data JDBC cannot.
