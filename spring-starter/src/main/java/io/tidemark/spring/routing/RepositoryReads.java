@@ -8,10 +8,8 @@ import org.springframework.aop.Advisor;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
-import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.data.repository.core.RepositoryInformation;
 import org.springframework.data.repository.core.support.RepositoryFactoryBeanSupport;
-import org.springframework.transaction.interceptor.TransactionAttribute;
 import org.springframework.transaction.interceptor.TransactionAttributeSource;
 import org.springframework.transaction.interceptor.TransactionInterceptor;
 
@@ -62,32 +60,19 @@ final class RepositoryReads {
         && pointcut.getPointcut() instanceof Reads;
   }
 
-  private static final class Reads extends StaticMethodMatcherPointcut {
+  private static final class Reads extends ReadOnlyTransactionPointcut {
     private final RepositoryInformation repository;
-    private final @Nullable TransactionAttributeSource transactions;
-    private final Pointcut annotated;
 
     Reads(
         RepositoryInformation repository,
         @Nullable TransactionAttributeSource transactions,
         Pointcut annotated) {
+      super(transactions, annotated);
       this.repository = repository;
-      this.transactions = transactions;
-      this.annotated = annotated;
     }
 
     @Override
-    public boolean matches(Method method, @Nullable Class<?> targetClass) {
-      Class<?> type = targetClass != null ? targetClass : method.getDeclaringClass();
-      if (annotated.getClassFilter().matches(type)
-          && annotated.getMethodMatcher().matches(method, type)) {
-        return false;
-      }
-      TransactionAttribute attribute =
-          transactions == null ? null : transactions.getTransactionAttribute(method, targetClass);
-      if (attribute != null) {
-        return attribute.isReadOnly();
-      }
+    boolean readsWithoutTransaction(Method method) {
       return repository.isQueryMethod(method) && !writes(method);
     }
 
