@@ -26,10 +26,7 @@ class AnnotatedOrderReads implements OrderReads {
   @Override
   @ReadYourWrites
   public Optional<Order> find(long id) {
-    return jdbc
-        .query("SELECT id, customer, status, revision FROM orders WHERE id = ?", ORDER, id)
-        .stream()
-        .findFirst();
+    return jdbc.query(BY_ID, ORDER, id).stream().findFirst();
   }
 
   /**
@@ -46,9 +43,6 @@ class AnnotatedOrderReads implements OrderReads {
   @Override
   @ReadYourWrites(scope = "'customer:' + #customer")
   public List<Order> forCustomer(String customer) {
-    return jdbc.query(
-        "SELECT id, customer, status, revision FROM orders WHERE customer = ? ORDER BY id",
-        ORDER,
-        customer);
+    return jdbc.query(BY_CUSTOMER, ORDER, customer);
   }
 }

@@ -31,10 +31,7 @@ class AutomaticOrderReads implements OrderReads {
 
   @Override
   public Optional<Order> find(long id) {
-    return jdbc
-        .query("SELECT id, customer, status, revision FROM orders WHERE id = ?", ORDER, id)
-        .stream()
-        .findFirst();
+    return jdbc.query(BY_ID, ORDER, id).stream().findFirst();
   }
 
   @Override
@@ -46,10 +43,7 @@ class AutomaticOrderReads implements OrderReads {
   @Override
   public List<Order> forCustomer(String customer) {
     requireScopeOf(customer);
-    return jdbc.query(
-        "SELECT id, customer, status, revision FROM orders WHERE customer = ? ORDER BY id",
-        ORDER,
-        customer);
+    return jdbc.query(BY_CUSTOMER, ORDER, customer);
   }
 
   private void requireScopeOf(String customer) {

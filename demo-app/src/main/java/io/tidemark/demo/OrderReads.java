@@ -13,6 +13,13 @@ interface OrderReads {
   RowMapper<Order> ORDER =
       (rs, row) -> new Order(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4));
 
+  /** One order by id, as {@link #ORDER} maps it. */
+  String BY_ID = "SELECT id, customer, status, revision FROM orders WHERE id = ?";
+
+  /** A customer's orders, as {@link #ORDER} maps them. */
+  String BY_CUSTOMER =
+      "SELECT id, customer, status, revision FROM orders WHERE customer = ? ORDER BY id";
+
   Optional<Order> find(long id);
 
   /** One of a customer's orders, under the customer's scope instead of a header token. */

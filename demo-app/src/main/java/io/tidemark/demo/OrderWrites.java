@@ -74,10 +74,6 @@ class OrderWrites {
     if (updated == 0) {
       return Optional.empty();
     }
-    return Optional.ofNullable(
-        jdbc.queryForObject(
-            "SELECT id, customer, status, revision FROM orders WHERE id = ?",
-            OrderReads.ORDER,
-            id));
+    return Optional.ofNullable(jdbc.queryForObject(OrderReads.BY_ID, OrderReads.ORDER, id));
   }
 }

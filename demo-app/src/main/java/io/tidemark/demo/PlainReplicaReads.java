@@ -19,11 +19,7 @@ final class PlainReplicaReads implements AutoCloseable {
   }
 
   Optional<Order> find(long id) {
-    return replica
-        .query(
-            "SELECT id, customer, status, revision FROM orders WHERE id = ?", OrderReads.ORDER, id)
-        .stream()
-        .findFirst();
+    return replica.query(OrderReads.BY_ID, OrderReads.ORDER, id).stream().findFirst();
   }
 
   @Override
