@@ -19,7 +19,10 @@ public final class SqlText {
               + "|\\bFOR\\s+(?:KEY\\s+)?SHARE\\b"
               + "|\\bLOCK\\s+IN\\s+SHARE\\s+MODE\\b"
               + "|\\b(?:GET_LOCK|RELEASE_LOCK|PG_(?:TRY_)?ADVISORY_\\w+)\\s*\\("
-              + "|\\A\\s*(?:\\{\\s*(?:\\?\\s*=\\s*)?CALL|CALL|SET|DO)\\b"
+              + "|\\A\\s*(?:\\{\\s*(?:\\?\\s*=\\s*)?CALL|CALL|DO)\\b"
+              // A session setting outlives the read on a pooled connection; a transaction's own
+              // (SET TRANSACTION, PostgreSQL's SET LOCAL) ends with it, so a replica may run it.
+              + "|\\A\\s*SET\\b(?!\\s+(?:TRANSACTION|LOCAL)\\b)"
               + "|\\bTEMP(?:ORARY)?\\s+TABLE\\b",
           Pattern.CASE_INSENSITIVE);
 

@@ -28,6 +28,7 @@ class SqlTextTests {
         "{ ? = call next_order_no() }",
         "SET @last = 1",
         "set search_path to shop",
+        "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE",
         "DO 1",
         "CREATE TEMPORARY TABLE picks (id BIGINT)",
         "SELECT id INTO TEMP TABLE picks FROM orders",
@@ -47,6 +48,8 @@ class SqlTextTests {
         "SELECT * FROM orders WHERE customer = ? /* tidemark:source */",
         "SELECT updated_at, shared FROM orders",
         "SELECT * FROM orders ORDER BY id LIMIT 10",
+        "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+        "set local statement_timeout = 500",
       })
   void runsOnAReplica(String sql) {
     assertThat(SqlText.sourceOnly(sql)).isNull();
