@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,6 +47,7 @@ class GlobalReadsIT {
   private static final int READS = 400;
   private static final Duration DELAY = Duration.ofSeconds(1);
   private static final int BURST = 500;
+  private static final Duration WRITE_EVERY = Duration.ofMillis(2);
 
   private static MySqlTopology topology;
   private static MySqlNode replica;
@@ -255,9 +257,9 @@ class GlobalReadsIT {
 
   /**
    * {@value #READS} token-less reads of the counter with {@code options} by {@value #READERS}
-   * threads, while another client increments it; the replica applies each write a second late. A
-   * read is stale when it misses a write acknowledged before it began (before that by its maximum
-   * staleness at the {@code BOUNDED} level).
+   * threads, while another client increments it every {@code WRITE_EVERY}; the replica applies each
+   * write a second late. A read is stale when it misses a write acknowledged before it began
+   * (before that by its maximum staleness at the {@code BOUNDED} level).
    */
   private static Run run(ConsistentReader reader, ReadOptions options) throws Exception {
     AtomicLong acknowledged = new AtomicLong(count(topology.source()));
@@ -282,6 +284,9 @@ class GlobalReadsIT {
                   s.executeUpdate("UPDATE counter SET n = n + 1 WHERE id = 1");
                   history.put(System.nanoTime(), acknowledged.incrementAndGet());
                 }
+                // A steady rate the replica's one applier keeps up with on a loaded machine: as
+                // fast as the source commits, it fell behind by more than the budget.
+                LockSupport.parkNanos(WRITE_EVERY.toNanos());
               }
               return null;
             }));
