@@ -46,7 +46,8 @@ final class StartupReport implements SmartInitializingSingleton {
             .append(
                 properties.getRead().isAutomatic()
                     ? ", reads in the automatic mode (read-only transactions, repository finders,"
-                        + " JdbcTemplate queries outside a transaction) and under @ReadYourWrites to "
+                        + " JdbcTemplate queries and MyBatis selects outside a transaction) and"
+                        + " under @ReadYourWrites to "
                     : ", reads under @ReadYourWrites to ")
             .append(String.join(", ", replicas))
             .append(" (cluster ")

@@ -301,8 +301,9 @@ public class TidemarkProperties {
 
     /**
      * Whether every read-only transactional method (@Transactional(readOnly = true), a Spring Data
-     * repository's query method) and JdbcTemplate query outside a transaction runs on a replica
-     * as @ReadYourWrites would, with these defaults, not only the annotated ones.
+     * repository's query method), JdbcTemplate query and MyBatis mapper select outside a
+     * transaction runs on a replica as @ReadYourWrites would, with these defaults, not only the
+     * annotated ones.
      */
     private boolean automatic = false;
 

@@ -46,6 +46,11 @@ public final class ReadYourWritesBeanPostProcessor
           "org.springframework.data.repository.core.support.RepositoryFactoryBeanSupport",
           ReadYourWritesBeanPostProcessor.class.getClassLoader());
 
+  private static final boolean MYBATIS =
+      ClassUtils.isPresent(
+          "org.apache.ibatis.binding.MapperProxy",
+          ReadYourWritesBeanPostProcessor.class.getClassLoader());
+
   /**
    * Advises with reads through {@code reader}, scopes in {@code store} and every {@code
    * instrumentation}, each looked up at the first call; expressions are evaluated against {@code
@@ -83,6 +88,8 @@ public final class ReadYourWritesBeanPostProcessor
 
   private final MethodInterceptor readOnlyTransactions;
   private final MethodInterceptor plainQueries;
+  private final MethodInterceptor mapperSelects;
+  private @Nullable BeanFactory beans;
   private @Nullable Integer order;
   private boolean automatic;
 
@@ -96,11 +103,18 @@ public final class ReadYourWritesBeanPostProcessor
 
   /**
    * Runs every read-only transactional method (a {@code @Transactional(readOnly = true)} method, a
-   * Spring Data repository's query method) that is not annotated, and every JdbcTemplate query
-   * outside a transaction, through the read path too, with the configured defaults.
+   * Spring Data repository's query method) that is not annotated, and every JdbcTemplate query and
+   * MyBatis mapper select outside a transaction, through the read path too, with the configured
+   * defaults.
    */
   public void setAutomatic(boolean automatic) {
     this.automatic = automatic;
+  }
+
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) {
+    super.setBeanFactory(beanFactory);
+    this.beans = beanFactory;
   }
 
   @Override
@@ -118,6 +132,9 @@ public final class ReadYourWritesBeanPostProcessor
       queries.setProxyTargetClass(true);
       queries.addAdvisor(new DefaultPointcutAdvisor(JDBC_QUERIES, plainQueries));
       bean = queries.getProxy(getProxyClassLoader());
+    }
+    if (automatic && MYBATIS && beans != null && !(bean instanceof Advised)) {
+      bean = MapperSelects.advise(bean, beans, annotated(), mapperSelects, getProxyClassLoader());
     }
     if (bean instanceof Advised advised && !advised.isFrozen()) {
       if (automatic) {
@@ -185,6 +202,7 @@ public final class ReadYourWritesBeanPostProcessor
         new DefaultPointcutAdvisor(pointcut, new ScopedWritesInterceptor(reads.scopes(), reads));
     this.readOnlyTransactions = reads.readOnlyTransactions();
     this.plainQueries = reads.plainQueries();
+    this.mapperSelects = reads.mapperSelects();
     setProxyTargetClass(true);
   }
 }

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -125,24 +126,41 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
 
   /**
    * JdbcTemplate's queries outside any transaction, each a read of its own with the defaults: the
-   * automatic mode. A query whose text may write or runs on the source only, and one inside a
-   * transaction or another read, run as they would without Tidemark. A query that calls a function
-   * which writes is refused by the read's read-only session; it then runs as a write on the source,
-   * whose commit is captured.
+   * automatic mode. A query whose text may write or runs on the source only runs as it would
+   * without Tidemark.
    */
   MethodInterceptor plainQueries() {
+    return queriesOutsideTransactions(
+        invocation -> {
+          Object[] arguments = invocation.getArguments();
+          Object statement = arguments.length == 0 ? null : arguments[0];
+          String sql =
+              statement instanceof String text
+                  ? text
+                  : statement instanceof SqlProvider provider ? provider.getSql() : null;
+          return sql != null && SqlText.plainQuery(sql);
+        });
+  }
+
+  /**
+   * A MyBatis mapper's select statements outside any transaction, each a read of its own with the
+   * defaults: the automatic mode. Which methods are selects the pointcut decides.
+   */
+  MethodInterceptor mapperSelects() {
+    return queriesOutsideTransactions(invocation -> true);
+  }
+
+  /**
+   * The queries {@code plain} accepts, outside any transaction or other read, as reads. One inside
+   * runs as it would without Tidemark. A query that calls a function which writes is refused by the
+   * read's read-only session; it then runs as a write on the source, whose commit is captured.
+   */
+  private MethodInterceptor queriesOutsideTransactions(Predicate<MethodInvocation> plain) {
     MethodInterceptor reads = readOnlyTransactions();
     return invocation -> {
-      Object[] arguments = invocation.getArguments();
-      Object statement = arguments.length == 0 ? null : arguments[0];
-      String sql =
-          statement instanceof String text
-              ? text
-              : statement instanceof SqlProvider provider ? provider.getSql() : null;
-      if (sql == null
-          || !SqlText.plainQuery(sql)
-          || PinnedRead.current() != null
-          || TransactionSynchronizationManager.isSynchronizationActive()) {
+      if (PinnedRead.current() != null
+          || TransactionSynchronizationManager.isSynchronizationActive()
+          || !plain.test(invocation)) {
         return invocation.proceed();
       }
       try {

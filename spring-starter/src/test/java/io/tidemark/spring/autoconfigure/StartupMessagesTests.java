@@ -141,7 +141,8 @@ class StartupMessagesTests {
         .asString()
         .contains(
             "reads in the automatic mode (read-only transactions, repository finders, JdbcTemplate"
-                + " queries outside a transaction) and under @ReadYourWrites to replica-1");
+                + " queries and MyBatis selects outside a transaction) and under @ReadYourWrites"
+                + " to replica-1");
   }
 
   private static void isTidemarks(Throwable failure) {

@@ -2,10 +2,12 @@ package io.tidemark.spring.stacks.mybatis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.ConsistencyContext;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ibatis.annotations.Insert;
@@ -27,7 +29,8 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * MyBatis ({@code mybatis-spring-boot-starter}): a mapper's insert, then its select under
  * {@code @ReadYourWrites}, on the replica after the wait, whether the annotation is on a service
- * method or on the mapper method itself. MyBatis-Spring takes the connection from the application's
+ * method or on the mapper method itself; and, in the automatic mode, a mapper's select outside a
+ * transaction with no annotation at all. MyBatis-Spring takes the connection from the application's
  * {@code DataSource} through Spring's {@code DataSourceUtils}.
  */
 @ExtendWith(TestkitExtension.class)
@@ -81,6 +84,68 @@ class MyBatisIT {
     }
   }
 
+  @Test
+  void inTheAutomaticModeAMapperSelectOutsideATransactionSeesTheInsert() {
+    try (StackApplication automatic =
+        StackApplication.start(
+            Application.class, app.topology(), "mybatisselect", "tidemark.read.automatic=true")) {
+      OrderMapper mapper = automatic.bean(OrderMapper.class);
+
+      StackApplication.Read<Optional<String>> read =
+          automatic.readAfterWrite(() -> insert(mapper, "margaret"), mapper::customer);
+
+      assertThat(read.waitedOnTheReplica().value()).contains("margaret");
+    }
+  }
+
+  /**
+   * In the automatic mode, mapper selects that must not run on a replica: a locking read runs on
+   * the source as it would without Tidemark (the replica, held behind, would answer the old name),
+   * and one calling a function that writes is refused by the replica's read-only session, then runs
+   * on the source and is captured.
+   */
+  @Test
+  void inTheAutomaticModeAMapperSelectThatWritesOrLocksRunsOnTheSource() {
+    MySqlTopology topology = app.topology();
+    try (StackApplication automatic =
+        StackApplication.start(
+            Application.class, topology, "mybatiswrites", "tidemark.read.automatic=true")) {
+      String db = "`" + automatic.db() + "`";
+      topology
+          .source()
+          .execute(
+              "CREATE TABLE " + db + ".numbers (n BIGINT AUTO_INCREMENT PRIMARY KEY)",
+              "CREATE FUNCTION "
+                  + db
+                  + ".next_number() RETURNS BIGINT DETERMINISTIC MODIFIES SQL DATA BEGIN"
+                  + " INSERT INTO numbers VALUES (NULL); RETURN LAST_INSERT_ID(); END");
+      OrderMapper mapper = automatic.bean(OrderMapper.class);
+      long id = insert(mapper, "katherine");
+      topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+      topology.replica().pauseApplier();
+      try {
+        topology
+            .source()
+            .execute("UPDATE " + db + ".orders SET customer = 'dorothy' WHERE id = " + id);
+
+        try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+          assertThat(mapper.customer(id)).as("the replica, held behind").contains("katherine");
+          assertThat(mapper.lockedCustomer(id)).as("the locking read").contains("dorothy");
+
+          long number = mapper.nextNumber();
+          assertThat(topology.source().queryString("SELECT MAX(n) FROM " + db + ".numbers"))
+              .isEqualTo(String.valueOf(number));
+          assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
+        }
+      } finally {
+        topology.replica().resumeApplier();
+      }
+      assertThat(topology.replica().gtidExecuted())
+          .as("no errant transaction on the replica")
+          .doesNotContain(topology.replica().serverUuid());
+    }
+  }
+
   private static long insert(OrderMapper mapper, String customer) {
     long id = ids.incrementAndGet();
     mapper.insert(id, customer);
@@ -105,6 +170,12 @@ class MyBatisIT {
     @ReadYourWrites
     @Select("SELECT customer FROM orders WHERE id = #{id}")
     Optional<String> readCustomer(long id);
+
+    @Select("SELECT customer FROM orders WHERE id = #{id} FOR UPDATE")
+    Optional<String> lockedCustomer(long id);
+
+    @Select("SELECT next_number()")
+    long nextNumber();
   }
 
   @Service
