@@ -32,7 +32,8 @@ final class SourcePositions {
   private final Ticker ticker;
   private final AtomicLong asked = new AtomicLong();
 
-  // One thread sends the asks, one after another; it ends when there is nothing to ask.
+  // One thread sends the asks that gathered behind another, one after another; it ends when there
+  // is nothing to ask.
   private final ThreadPoolExecutor sender =
       new ThreadPoolExecutor(
           0,
@@ -110,8 +111,12 @@ final class SourcePositions {
       }
     }
     if (send) {
-      Ask first = ask;
-      sender.execute(() -> sendFrom(first));
+      // The first ask goes from the reader that needs it, sparing a lone read a thread's wake-up;
+      // the asks that gathered behind it go from the sender.
+      Ask following = send(ask);
+      if (following != null) {
+        sender.execute(() -> sendFrom(following));
+      }
     }
     try {
       return ask.answer.get(Math.max(0, deadline.remaining().toNanos()), TimeUnit.NANOSECONDS);
@@ -149,24 +154,29 @@ final class SourcePositions {
 
   private void sendFrom(Ask first) {
     for (Ask ask = first; ask != null; ) {
-      asked.incrementAndGet();
-      ask.sentAt = ticker.read();
-      ask.sent = true;
-      boolean answered = false;
-      try {
-        ask.answer.complete(executed(ask.end));
-        answered = true;
-      } catch (SQLException | RuntimeException e) {
-        ask.answer.completeExceptionally(e);
+      ask = send(ask);
+    }
+  }
+
+  /** Sends {@code ask} and answers it; returns the ask to send next, if any gathered meanwhile. */
+  private @Nullable Ask send(Ask ask) {
+    asked.incrementAndGet();
+    ask.sentAt = ticker.read();
+    ask.sent = true;
+    boolean answered = false;
+    try {
+      ask.answer.complete(executed(ask.end));
+      answered = true;
+    } catch (SQLException | RuntimeException e) {
+      ask.answer.completeExceptionally(e);
+    }
+    synchronized (this) {
+      if (answered) {
+        last = ask;
       }
-      synchronized (this) {
-        if (answered) {
-          last = ask;
-        }
-        onItsWay = next;
-        next = null;
-        ask = onItsWay;
-      }
+      onItsWay = next;
+      next = null;
+      return onItsWay;
     }
   }
 }
