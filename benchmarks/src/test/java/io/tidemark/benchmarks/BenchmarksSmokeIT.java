@@ -58,6 +58,11 @@ class BenchmarksSmokeIT {
   }
 
   @Test
+  void globalReads() throws RunnerException {
+    smoke(GlobalReadsBenchmark.class, options().param("readers", "50"));
+  }
+
+  @Test
   void tokenCodec() throws RunnerException {
     smoke(TokenCodecBenchmark.class, options().param("sets", "3x1"));
   }
