@@ -152,26 +152,16 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
 
   /**
    * The queries {@code plain} accepts, outside any transaction or other read, as reads. One inside
-   * runs as it would without Tidemark. A query that calls a function which writes is refused by the
-   * read's read-only session; it then runs as a write on the source, whose commit is captured.
+   * runs as it would without Tidemark, as does one that the read's read-only session refuses.
    */
   private MethodInterceptor queriesOutsideTransactions(Predicate<MethodInvocation> plain) {
     MethodInterceptor reads = readOnlyTransactions();
-    return invocation -> {
-      if (PinnedRead.current() != null
-          || TransactionSynchronizationManager.isSynchronizationActive()
-          || !plain.test(invocation)) {
-        return invocation.proceed();
-      }
-      try {
-        return reads.invoke(invocation);
-      } catch (RuntimeException e) {
-        if (!SqlText.refusedAsWrite(e)) {
-          throw e;
-        }
-        return ((ProxyMethodInvocation) invocation).invocableClone().proceed();
-      }
-    };
+    return invocation ->
+        PinnedRead.current() != null
+                || TransactionSynchronizationManager.isSynchronizationActive()
+                || !plain.test(invocation)
+            ? invocation.proceed()
+            : reads.invoke(invocation);
   }
 
   private @Nullable Object read(MethodInvocation invocation, Method method, ReadAttributes attrs)
@@ -258,6 +248,14 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       return run.run();
     } catch (MethodFailure e) {
       throw e.getCause();
+    } catch (RuntimeException | SQLException e) {
+      if (!SqlText.refusedAsWrite(e)) {
+        throw e;
+      }
+      // The read-only session refused what the method sent: a locking read that MySQL runs in no
+      // read-only transaction, a function that writes. The method runs again as it would without
+      // Tidemark: on the source, its writes captured.
+      return proceedAgain(invocation);
     }
   }
 
@@ -293,14 +291,20 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     return null;
   }
 
+  /**
+   * Runs the advice after this one again, the method's transaction among it: a second proceed() on
+   * the same invocation would go straight to the method.
+   */
+  private static @Nullable Object proceedAgain(MethodInvocation invocation) throws Throwable {
+    return invocation instanceof ProxyMethodInvocation proxied
+        ? proxied.invocableClone().proceed()
+        : invocation.proceed();
+  }
+
   private static @Nullable Object proceed(MethodInvocation invocation) throws SQLException {
     try {
-      // Each attempt (the replica's, then the source's) runs the advice after this one again, the
-      // method's transaction among it: a second proceed() on the same invocation would go straight
-      // to the method.
-      return invocation instanceof ProxyMethodInvocation proxied
-          ? proxied.invocableClone().proceed()
-          : invocation.proceed();
+      // Each attempt, the replica's, then the source's, runs the advice after this one.
+      return proceedAgain(invocation);
     } catch (RuntimeException e) {
       // JdbcTemplate and JPA translate a lost connection; the read path must still see it as one,
       // so that a replica that stopped answering leads to the policy, not to an error.

@@ -6,6 +6,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
+import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
@@ -216,6 +217,22 @@ class AutomaticModeIT {
     assertSourceForWrite(read.records());
   }
 
+  /**
+   * The source's read-only session refuses {@code FOR UPDATE} on MySQL (error 1792): the read, sent
+   * to the source for its locking read, runs there again as it would without Tidemark.
+   */
+  @Test
+  void anAnnotatedReadThatLocksForUpdateOutsideATransactionAnswers() {
+    Orders orders = app.bean(Orders.class);
+    Customers customers = app.bean(Customers.class);
+
+    StackApplication.Read<String> read =
+        app.readAfterWrite(
+            () -> orders.save(new OrderEntity("grace")).id, customers::lockedForUpdate);
+
+    assertThat(read.value()).isEqualTo("grace");
+  }
+
   @Test
   void aReadRunAgainOnTheSourceRunsInItsTransactionAgain() {
     Orders orders = app.bean(Orders.class);
@@ -270,6 +287,12 @@ class AutomaticModeIT {
     public String locked(long id) {
       return jdbc.queryForObject(
           "SELECT customer FROM orders WHERE id = ? FOR SHARE", String.class, id);
+    }
+
+    @ReadYourWrites
+    public String lockedForUpdate(long id) {
+      return jdbc.queryForObject(
+          "SELECT customer FROM orders WHERE id = ? FOR UPDATE", String.class, id);
     }
 
     @Transactional(readOnly = true)
