@@ -13,6 +13,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -152,6 +156,20 @@ final class Cluster implements AutoCloseable {
   }
 
   /** {@code SELECT v FROM t WHERE id = ?}: the value, or {@code null} when the row is missing. */
+  /**
+   * {@code read}'s result, waited for up to 30 s; a read that failed or took longer fails the run.
+   */
+  static <T> T done(Future<T> read) {
+    try {
+      return read.get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("a read failed", e);
+    }
+  }
+
   static @Nullable Integer readRow(Connection c, long id) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?")) {
       ps.setLong(1, id);

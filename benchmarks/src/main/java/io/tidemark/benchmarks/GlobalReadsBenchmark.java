@@ -17,12 +17,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -161,7 +159,7 @@ public class GlobalReadsBenchmark {
     go.countDown();
     int seen = 0;
     for (Future<@Nullable Integer> result : reads) {
-      if (done(result) == null) {
+      if (Cluster.done(result) == null) {
         throw new IllegalStateException(
             "a " + level + " read missed row " + id + ", acknowledged before it began");
       }
@@ -198,17 +196,6 @@ public class GlobalReadsBenchmark {
         peakInFlight);
     if (peakInFlight > 1) {
       throw new IllegalStateException(peakInFlight + " asks of one source on their way at once");
-    }
-  }
-
-  private static @Nullable Integer done(Future<@Nullable Integer> read) {
-    try {
-      return read.get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("a read failed", e);
     }
   }
 

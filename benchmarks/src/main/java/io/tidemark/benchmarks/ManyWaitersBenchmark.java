@@ -14,12 +14,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -162,7 +160,7 @@ public class ManyWaitersBenchmark {
     ackAt = System.nanoTime();
     long last = 0;
     for (Future<Long> read : reads) {
-      last = Math.max(last, done(read));
+      last = Math.max(last, Cluster.done(read));
     }
     return last;
   }
@@ -175,7 +173,7 @@ public class ManyWaitersBenchmark {
     }
     long last = 0;
     for (Future<Long> read : reads) {
-      long at = done(read);
+      long at = Cluster.done(read);
       samples.add("release", at - ackAt);
       last = Math.max(last, at);
     }
@@ -219,16 +217,5 @@ public class ManyWaitersBenchmark {
       throw new IllegalStateException("row " + id + " missing after its wait");
     }
     return at;
-  }
-
-  private static long done(Future<Long> read) {
-    try {
-      return read.get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("a waiting read failed", e);
-    }
   }
 }
