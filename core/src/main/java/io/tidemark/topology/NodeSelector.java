@@ -70,7 +70,8 @@ public final class NodeSelector {
    * A {@link DataSource} for writes that connects to whichever node is the writable source when the
    * connection is asked for, and refuses (with the reason) when none or several are. A statement
    * refused because the node turned read-only, or a failed connection, makes the view check the
-   * roles at once.
+   * roles at once; a wait for a connection of a node ends, refused, when the view sees the node is
+   * no longer the source.
    *
    * @param pools each configured node's pool, by node name
    */

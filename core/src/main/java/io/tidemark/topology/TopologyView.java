@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -46,6 +47,7 @@ public final class TopologyView implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final Duration interval;
   private final SourceTimeline timeline;
+  private final List<Runnable> afterProbe = new CopyOnWriteArrayList<>();
   private boolean splitBrainReported;
 
   private TopologyView(Builder b) {
@@ -146,6 +148,12 @@ public final class TopologyView implements AutoCloseable {
       timeline.record(state.gtidExecuted());
     }
     reportSplitBrain();
+    afterProbe.forEach(Runnable::run);
+  }
+
+  /** Runs {@code listener} on the probing thread after every probe, with the new state in place. */
+  void afterEveryProbe(Runnable listener) {
+    afterProbe.add(listener);
   }
 
   private synchronized void reportSplitBrain() {

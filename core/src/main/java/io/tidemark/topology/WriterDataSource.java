@@ -15,6 +15,8 @@ import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -23,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * A {@link DataSource} for writes that connects to whichever node is the writable source when the
  * connection is asked for, and refuses (with the reason) when none or several are. A statement
  * refused because the node turned read-only, or a failed connection, makes the view check the roles
- * at once.
+ * at once; a wait for a connection of a node ends when the view sees the node is no longer the
+ * source.
  */
 final class WriterDataSource implements DataSource {
 
@@ -33,6 +36,7 @@ final class WriterDataSource implements DataSource {
   private final TopologyView view;
   private final NodeSelector selector;
   private final Map<String, DataSource> pools;
+  private final Set<Wait> waits = ConcurrentHashMap.newKeySet();
 
   /**
    * @param pools each configured node's pool, by node name
@@ -41,28 +45,91 @@ final class WriterDataSource implements DataSource {
     this.view = Objects.requireNonNull(view, "view");
     this.selector = Objects.requireNonNull(selector, "selector");
     this.pools = Map.copyOf(pools);
+    view.afterEveryProbe(this::endWaitsOnFormerSource);
   }
 
   /**
    * @throws NoWritableSourceException when no single node accepts writes ({@code
-   *     NO_WRITABLE_SOURCE}, {@code SPLIT_BRAIN})
+   *     NO_WRITABLE_SOURCE}, {@code SPLIT_BRAIN}), also when the node this call waited on for a
+   *     connection stopped being the source meanwhile
    */
   @Override
   public Connection getConnection() throws SQLException {
-    NodeSelector.Choice writer = selector.writer();
-    NodeState node = writer.node();
-    if (node == null) {
-      throw new NoWritableSourceException(writer.reason(), writer.detail());
+    // A node may stop being the source once each time round; more turns than nodes would be a view
+    // that flaps, and the pool's own error says more then.
+    for (int turn = 0; ; turn++) {
+      NodeSelector.Choice writer = selector.writer();
+      NodeState node = writer.node();
+      if (node == null) {
+        throw new NoWritableSourceException(writer.reason(), writer.detail());
+      }
+      DataSource pool = pools.get(node.name());
+      if (pool == null) {
+        throw new SQLTransientConnectionException("no pool for node " + node.name(), "08001");
+      }
+      Wait wait = new Wait(Thread.currentThread(), node.name());
+      waits.add(wait);
+      try {
+        return (Connection) proxy(pool.getConnection(), Connection.class);
+      } catch (SQLException e) {
+        if (!wait.end() || turn >= pools.size()) {
+          view.refreshNow();
+          throw e;
+        }
+      } finally {
+        waits.remove(wait);
+        wait.end();
+      }
     }
-    DataSource pool = pools.get(node.name());
-    if (pool == null) {
-      throw new SQLTransientConnectionException("no pool for node " + node.name(), "08001");
+  }
+
+  /**
+   * Ends the waits for a connection of a node that is no longer the source: its pool would keep
+   * them waiting for its whole connection timeout, creating connections to a server that is gone.
+   */
+  private void endWaitsOnFormerSource() {
+    if (waits.isEmpty()) {
+      return;
     }
-    try {
-      return (Connection) proxy(pool.getConnection(), Connection.class);
-    } catch (SQLException e) {
-      view.refreshNow();
-      throw e;
+    NodeState writer = selector.writer().node();
+    for (Wait wait : waits) {
+      if (writer == null || !writer.name().equals(wait.node)) {
+        wait.interrupt();
+      }
+    }
+  }
+
+  /**
+   * A thread waiting for a connection of {@code node}'s pool. It is interrupted only while it
+   * waits, and the interrupt is taken back when the wait ends: the caller never sees it.
+   */
+  private static final class Wait {
+    private final Thread thread;
+    private final String node;
+    private boolean ended;
+    private boolean interrupted;
+
+    Wait(Thread thread, String node) {
+      this.thread = thread;
+      this.node = node;
+    }
+
+    synchronized void interrupt() {
+      if (!ended && !interrupted) {
+        interrupted = true;
+        thread.interrupt();
+      }
+    }
+
+    /** Whether this wait was interrupted; called by the waiting thread. */
+    synchronized boolean end() {
+      if (!ended) {
+        ended = true;
+        if (interrupted) {
+          Thread.interrupted();
+        }
+      }
+      return interrupted;
     }
   }
 

@@ -1,0 +1,112 @@
+package io.tidemark.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.Reason;
+import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.PostgresTopology;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A write that waits for a connection of the source's pool when the source dies: the pool alone
+ * would keep it waiting for its whole connection timeout (Hikari's default, 30 s, here), creating
+ * connections to a dead server; the writer gives up as soon as the view sees the node is no longer
+ * the source, with the reason.
+ */
+class WriterFailoverIT {
+
+  private static final Duration REFRESH = Duration.ofMillis(500);
+
+  private static PostgresTopology topology;
+  private static final Map<String, HikariDataSource> pools = new LinkedHashMap<>();
+  private static TopologyView view;
+
+  @BeforeAll
+  static void start() {
+    topology = PostgresTopology.builder().standbys(1).start();
+    for (PostgresNode node : topology.nodes()) {
+      pools.put(node.name(), pool(node));
+    }
+    view =
+        TopologyView.builder(
+                topology.nodes().stream()
+                    .map(n -> new NodeConfig(n.name(), n.jdbcUrl(), n.user(), n.password()))
+                    .toList())
+            .refreshInterval(REFRESH)
+            .build();
+    view.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (view != null) {
+      view.close();
+    }
+    pools.values().forEach(HikariDataSource::close);
+    if (topology != null) {
+      topology.close();
+    }
+  }
+
+  @Test
+  void aWriteWaitingForAConnectionOfADeadSourceIsRefusedOnceTheViewSeesItGone() throws Exception {
+    DataSource writer = new NodeSelector(view, Duration.ofSeconds(1)).writer(Map.copyOf(pools));
+    Connection busy = writer.getConnection();
+    try (Statement s = busy.createStatement()) {
+      s.execute("CREATE TABLE t (id int PRIMARY KEY)");
+    }
+    // The pool's only connection is taken: this write waits for one when the server goes.
+    CompletableFuture<Connection> waiting =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return writer.getConnection();
+              } catch (SQLException e) {
+                throw new CompletionException(e);
+              }
+            });
+    Thread.sleep(200);
+    assertThat(waiting).isNotDone();
+    topology.primary().kill();
+    long killed = System.nanoTime();
+    Throwable refused = catchThrowable(() -> waiting.get(60, TimeUnit.SECONDS)).getCause();
+    long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+    busy.close();
+
+    System.out.printf(
+        "figures: a write waiting when its source was killed refused %d ms later (refresh interval %d"
+            + " ms, pool connection timeout %d ms)%n",
+        waitedMillis,
+        REFRESH.toMillis(),
+        pools.get(topology.primary().name()).getConnectionTimeout());
+    assertThat(refused).isInstanceOf(NoWritableSourceException.class);
+    assertThat(((NoWritableSourceException) refused).reason()).isEqualTo(Reason.NO_WRITABLE_SOURCE);
+    // A probe or two, on 2 busy cores: far from the pool's 30 s.
+    assertThat(waitedMillis).isLessThan(REFRESH.multipliedBy(10).toMillis());
+  }
+
+  private static HikariDataSource pool(PostgresNode node) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(node.jdbcUrl());
+    config.setUsername(node.user());
+    config.setPassword(node.password());
+    config.setMaximumPoolSize(1);
+    config.setPoolName("writer-" + node.name());
+    return new HikariDataSource(config);
+  }
+}
