@@ -61,12 +61,16 @@ final class ReadBudget {
     }
     Duration replica = budget.minus(reserve);
     Deadline replicaDeadline = deadline.atMost(replica);
+    // A replica that stops answering is cut at the end of its share, so the fallback keeps all of
+    // its reserve; the wait ends a socket grace earlier, so a wait the server ends on time is not
+    // cut by the socket first.
+    Deadline waitEnd = deadline.atMost(replica.minusMillis(SOCKET_GRACE_MILLIS));
     return new ReadBudget(
         started,
         deadline,
         replicaDeadline,
-        context == null ? replicaDeadline : context.waitsEnd(replicaDeadline),
-        deadline.atMost(replica.plusMillis(SOCKET_GRACE_MILLIS)));
+        context == null ? waitEnd : context.waitsEnd(waitEnd),
+        replicaDeadline);
   }
 
   /** When the read must end. */
@@ -80,17 +84,18 @@ final class ReadBudget {
   }
 
   /**
-   * When the wait on a replica must end: the replica attempt's end, or earlier when the unit of
-   * work has spent its waits; taking the connection and the query keep the attempt's time.
+   * When the wait on a replica must end: a socket grace before the replica attempt's end, or
+   * earlier when the unit of work has spent its waits; taking the connection and the query keep the
+   * attempt's time.
    */
   Deadline waitDeadline() {
     return waitDeadline;
   }
 
   /**
-   * When the socket reads of the query on a replica are cut: the grace past the end of the replica
-   * attempt, as for its wait, so a replica that stops answering mid-query leaves a fallback most of
-   * its share; the deadline itself when the read may not fall back.
+   * When the socket reads of the query on a replica are cut: the end of the replica attempt, as for
+   * its wait, so a replica that stops answering mid-query leaves a fallback its share; the deadline
+   * itself when the read may not fall back.
    */
   Deadline replicaQueryEnd() {
     return replicaQueryEnd;

@@ -53,6 +53,10 @@ class FrozenReplicaDeadlineIT {
             Map.of(
                 "tidemark.read.timeout",
                 BUDGET.toMillis() + "ms",
+                // The budget is the request's, as the client times it: what comes before the read
+                // (the scope lookup, a busy instance taking the request) spends it too.
+                "tidemark.web.request-timeout",
+                BUDGET.toMillis() + "ms",
                 "tidemark.web.read-header",
                 "Consistency-Read",
                 "logging.file.name",
@@ -85,6 +89,7 @@ class FrozenReplicaDeadlineIT {
     AtomicBoolean measuring = new AtomicBoolean(false);
     ConcurrentLinkedQueue<String> late = new ConcurrentLinkedQueue<>();
     Map<String, Integer> answers = new ConcurrentHashMap<>();
+    Map<String, Long> slowest = new ConcurrentHashMap<>();
     ExecutorService threads = Executors.newFixedThreadPool(CLIENTS);
     List<Future<?>> clients = new ArrayList<>();
     for (int i = 0; i < CLIENTS; i++) {
@@ -127,6 +132,10 @@ class FrozenReplicaDeadlineIT {
                           + " "
                           + String.valueOf(read.getHeaders().getFirst("Consistency-Read"));
                   answers.merge((session ? "session " : "header ") + answer, 1, Integer::sum);
+                  slowest.merge(
+                      (session ? "session " : "header ") + answer.replaceAll("; waited=.*", ""),
+                      took,
+                      Math::max);
                   if (took > BUDGET.plus(SLACK).toMillis()) {
                     late.add(took + " ms: " + answer + " " + read.getBody());
                   }
@@ -158,6 +167,8 @@ class FrozenReplicaDeadlineIT {
     assertThat(answers.values().stream().mapToInt(Integer::intValue).sum())
         .as("reads, by answer %s", answers)
         .isGreaterThan(100);
-    assertThat(late).as("reads answered past %s + %s; all: %s", BUDGET, SLACK, answers).isEmpty();
+    System.out.println("figures: frozen replica, slowest read (ms) by answer " + slowest);
+    // The late reads first: the map of every answer is long enough to hide them.
+    assertThat(late).as("reads answered past %s + %s", BUDGET, SLACK).isEmpty();
   }
 }
