@@ -56,10 +56,16 @@ class ReliabilityIT {
     assertThat(verdict.doneWithoutResult()).isZero();
     assertThat(verdict.uncovered()).isZero();
     assertThat(verdict.tokenDropped()).isZero();
+    // A long session runs back to back from the start; on a slow machine it is still running when
+    // a fault refuses writes, and it ends at that write. It must still have written enough for its
+    // token to cover writes scattered among everyone's, and never end outside a fault.
     assertThat(report.longSessionWrites())
         .as("acknowledged writes of each long session")
         .hasSize(2)
-        .allMatch(writes -> writes >= 500);
+        .allMatch(
+            session ->
+                session.writes() >= ReliabilityRun.LONG_SESSION_WRITES
+                    || (session.endedByFault() && session.writes() >= 100));
     assertThat(report.cachedReads()).isPositive();
     assertThat(report.cacheFills()).isPositive();
     assertThat(report.jpaReads()).isPositive();

@@ -22,6 +22,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
@@ -138,7 +140,7 @@ final class ReliabilityRun {
       double sourceSelectsPerSecond,
       double readsPerSecond,
       long writesAfterFailover,
-      List<Long> longSessionWrites,
+      List<LongSession> longSessionWrites,
       long cachedReads,
       long cacheFills,
       long jpaReads,
@@ -453,7 +455,7 @@ final class ReliabilityRun {
         history.stream()
             .filter(op -> op.acknowledged() && op.started() > failover.promoted())
             .count(),
-        longSessionWrites(history),
+        longSessionWrites(history, ran.applied()),
         history.stream().filter(CausalRegister::cachedRead).count(),
         ran.register().cacheFills(),
         history.stream()
@@ -496,15 +498,56 @@ final class ReliabilityRun {
     return byFault;
   }
 
-  static List<Long> longSessionWrites(List<Operation> history) {
-    return history.stream()
-        .filter(op -> CausalRegister.isLongSession(op.chain()) && op.acknowledged())
-        .collect(
-            java.util.stream.Collectors.groupingBy(
-                Operation::chain, java.util.TreeMap::new, java.util.stream.Collectors.counting()))
-        .values()
-        .stream()
-        .toList();
+  /**
+   * Each long session's acknowledged writes, and for one that ended short, the answer that ended it
+   * and the fault that held then (or had just been undone: a failover's refusals go on until the
+   * instances see the promoted source).
+   */
+  static List<LongSession> longSessionWrites(
+      List<Operation> history, List<FaultSchedule.Applied> faults) {
+    Map<Long, List<Operation>> writes =
+        history.stream()
+            .filter(op -> CausalRegister.isLongSession(op.chain()) && op.kind() == Kind.WRITE)
+            .collect(
+                java.util.stream.Collectors.groupingBy(
+                    Operation::chain, TreeMap::new, java.util.stream.Collectors.toList()));
+    long after = TimeUnit.SECONDS.toNanos(2);
+    List<LongSession> sessions = new ArrayList<>();
+    for (List<Operation> session : writes.values()) {
+      long acknowledged = session.stream().filter(Operation::acknowledged).count();
+      Operation last = session.stream().max(Comparator.comparingInt(Operation::step)).orElseThrow();
+      String fault =
+          last.acknowledged()
+              ? null
+              : faults.stream()
+                  .filter(
+                      f -> f.inflicted() <= last.started() && last.started() <= f.undone() + after)
+                  .map(FaultSchedule.Applied::name)
+                  .findFirst()
+                  .orElse(null);
+      String endedBy =
+          last.acknowledged()
+              ? ""
+              : last.status()
+                  + " "
+                  + last.reason()
+                  + " during "
+                  + (fault == null ? "no fault" : fault);
+      sessions.add(new LongSession(acknowledged, endedBy, fault != null));
+    }
+    return sessions;
+  }
+
+  /**
+   * A long session's acknowledged writes, and what ended it when it ended short: a session ends at
+   * its first write not acknowledged, so that no later write of its own hides whether that one
+   * committed.
+   */
+  record LongSession(long writes, String endedBy, boolean endedByFault) {
+    @Override
+    public String toString() {
+      return endedBy.isEmpty() ? Long.toString(writes) : writes + " (ended by " + endedBy + ")";
+    }
   }
 
   /** The faults that leave the topology as it was, one after another. */
