@@ -50,7 +50,10 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@code global}: token-less {@link ConsistencyLevel#GLOBAL} reads: each sees what the source
  *       had executed when it began, from asks of the source's position that the reads in flight
  *       share, then the usual wait;
- *   <li>{@code session}: the same reads carrying the write's token, asking the source nothing.
+ *   <li>{@code session}: the same reads carrying the write's token, asking the source nothing;
+ *   <li>{@code session-after-select-1}: each of those after a {@code SELECT 1} on a connection of
+ *       the source's pool: one round trip more than {@code session}, the most {@code global} aims
+ *       to add.
  * </ul>
  *
  * <p>The score is the burst, from its start to the last read's row; a read without the row fails
@@ -74,12 +77,14 @@ public class GlobalReadsBenchmark {
   @Param({"1", "500"})
   public int readers;
 
-  @Param({"global", "session"})
+  @Param({"global", "session", "session-after-select-1"})
   public String level;
 
   private Cluster cluster;
   private Connection writer;
   private ConsistentReader reader;
+  private DataSource sourcePool;
+  private boolean roundTripFirst;
   private ReadOptions options;
   private ExecutorService threads;
   private String sourceUuid;
@@ -105,7 +110,8 @@ public class GlobalReadsBenchmark {
     cluster = Cluster.start("global");
     writer = cluster.connect(cluster.source);
     HikariDataSource replicaPool = cluster.replicaPool(16);
-    DataSource sourcePool = countingAsks(cluster.plainSourcePool(4));
+    sourcePool = countingAsks(cluster.plainSourcePool(4));
+    roundTripFirst = "session-after-select-1".equals(level);
     reader = ConsistentReader.builder(replicaPool, sourcePool).maxReplicaReads(16).build();
     options =
         ReadOptions.defaults()
@@ -148,6 +154,9 @@ public class GlobalReadsBenchmark {
           threads.submit(
               () -> {
                 go.await();
+                if (roundTripFirst) {
+                  selectOne();
+                }
                 try (ConsistencyContext.Binding client = ConsistencyContext.open()) {
                   ReadResult<@Nullable Integer> result =
                       reader.read(read, c -> Cluster.readRow(c, id));
@@ -167,6 +176,13 @@ public class GlobalReadsBenchmark {
     }
     ended = System.nanoTime();
     return seen;
+  }
+
+  private void selectOne() throws SQLException {
+    try (Connection c = sourcePool.getConnection();
+        Statement s = c.createStatement()) {
+      s.executeQuery("SELECT 1").close();
+    }
   }
 
   @TearDown(Level.Invocation)

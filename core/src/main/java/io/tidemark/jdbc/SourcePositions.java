@@ -47,6 +47,8 @@ final class SourcePositions {
             return thread;
           });
 
+  private final AskConnection asks = new AskConnection();
+
   private @Nullable Ask onItsWay;
   private @Nullable Ask next;
   private @Nullable Ask last;
@@ -140,15 +142,24 @@ final class SourcePositions {
     return asked.get();
   }
 
-  /** The source's executed set, read now on a connection of its own, by {@code end}. */
+  /** The source's executed set, read now on the asks' connection, by {@code end}. */
   private GtidSet executed(Deadline end) throws SQLException {
     DataSource source = routes.source().dataSource();
     if (source == null) {
       throw new SQLTransientConnectionException("no source is known", "08001");
     }
-    try (Connection c = BoundedAcquire.connection(source, end.remaining().toNanos());
-        SocketTimeout bound = SocketTimeout.limit(c, ReadBudget.millisLeft(end))) {
-      return Dialect.of(c).executed(c);
+    Connection c = asks.take(source, end);
+    try (SocketTimeout bound = SocketTimeout.limit(c, ReadBudget.millisLeft(end))) {
+      GtidSet executed = Dialect.of(c).executed(c);
+      if (!c.getAutoCommit()) {
+        // A pool that hands out connections in a transaction: the kept one must not hold it open.
+        c.rollback();
+      }
+      asks.keep(c);
+      return executed;
+    } catch (SQLException | RuntimeException e) {
+      asks.drop(c);
+      throw e;
     }
   }
 
