@@ -10,11 +10,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The source connection that {@link SourcePositions} sends its asks on, one at a time: kept between
- * asks that come within {@value #LINGER_MILLIS} ms of each other, so that a steady flow of them
- * takes it from the pool once and not once per ask (a check-out bounded by the read's time costs
- * two thread wake-ups, as much as the ask's round trip), and given back to the pool once they stop.
- * A connection that failed is closed, and the next ask takes a new one; so is one of a former
- * source.
+ * asks, so that a steady flow of them takes a connection from the pool once a second and not once
+ * per ask (a check-out bounded by the read's time costs two thread wake-ups, as much as the ask's
+ * round trip). Held at most {@value #LINGER_MILLIS} ms from its check-out (a pool's leak detection
+ * sees nothing unusual) and given back once asks stop; one that failed is closed, and the next ask
+ * takes a new one; so is one of a former source.
  */
 final class AskConnection {
 
@@ -39,6 +39,7 @@ final class AskConnection {
   private @Nullable Connection kept;
   private @Nullable DataSource keptFrom;
   private long lastUsed;
+  private long takenAt;
   private boolean returnScheduled;
 
   AskConnection() {
@@ -49,13 +50,18 @@ final class AskConnection {
     this.lingerMillis = lingerMillis;
   }
 
-  /** The kept connection when it is {@code source}'s, else a new one taken by {@code end}. */
+  /**
+   * The kept connection when it is {@code source}'s and was taken less than the linger ago, else a
+   * new one taken by {@code end}.
+   */
   Connection take(DataSource source, Deadline end) throws SQLException {
     Connection previous;
     synchronized (this) {
       previous = kept;
       kept = null;
-      if (previous != null && keptFrom == source) {
+      if (previous != null
+          && keptFrom == source
+          && System.nanoTime() - takenAt < TimeUnit.MILLISECONDS.toNanos(lingerMillis)) {
         return previous;
       }
     }
@@ -65,6 +71,7 @@ final class AskConnection {
     Connection taken = BoundedAcquire.connection(source, end.remaining().toNanos());
     synchronized (this) {
       keptFrom = source;
+      takenAt = System.nanoTime();
     }
     return taken;
   }

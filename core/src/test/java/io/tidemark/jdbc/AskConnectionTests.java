@@ -41,6 +41,21 @@ class AskConnectionTests {
   }
 
   @Test
+  void aSteadyFlowOfAsksTakesANewConnectionOnceTheKeptOneWasHeldForTheLinger() throws SQLException {
+    Pool pool = new Pool();
+    AskConnection asks = new AskConnection(LINGER);
+
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LINGER * 3);
+    while (System.nanoTime() < end) {
+      asks.keep(asks.take(pool, deadline()));
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+    }
+
+    assertThat(pool.taken).hasSizeBetween(3, 5);
+    assertThat(pool.closed()).isEqualTo(pool.taken.size() - 1);
+  }
+
+  @Test
   void aConnectionThatFailedIsClosedAndTheNextAskTakesANewOne() throws SQLException {
     Pool pool = new Pool();
     AskConnection asks = new AskConnection(LINGER);
