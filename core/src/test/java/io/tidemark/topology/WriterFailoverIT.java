@@ -80,7 +80,8 @@ class WriterFailoverIT {
                 throw new CompletionException(e);
               }
             });
-    Thread.sleep(200);
+    HikariDataSource sourcePool = pools.get(topology.primary().name());
+    Conditions.awaitTrue(() -> sourcePool.getHikariPoolMXBean().getThreadsAwaitingConnection() > 0);
     assertThat(waiting).isNotDone();
     topology.primary().kill();
     long killed = System.nanoTime();
