@@ -51,6 +51,40 @@ public final class SqlText {
   }
 
   /**
+   * {@code sql} as the server is sent it: without the {@code tidemark:source} hint it opens with.
+   * Only a hint at the start is taken away, so text inside the statement (a value a user typed,
+   * say) is sent as it is.
+   */
+  public static String withoutHint(String sql) {
+    int start = 0;
+    while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
+      start++;
+    }
+    if (!sql.startsWith("/*", start)) {
+      return sql; // the common case, decided without the pattern
+    }
+    Matcher hint = HINT.matcher(sql);
+    return hint.lookingAt() ? sql.substring(hint.end()) : sql;
+  }
+
+  /**
+   * The arguments of a JDBC call with the hint taken from the statement text they open with, if
+   * any: {@code prepareStatement}, {@code execute}, {@code addBatch} and their kin.
+   */
+  public static @Nullable Object[] withoutHint(@Nullable Object[] args) {
+    if (args == null || args.length == 0 || !(args[0] instanceof String sql)) {
+      return args;
+    }
+    String sent = withoutHint(sql);
+    if (sent == sql) {
+      return args;
+    }
+    Object[] copy = args.clone();
+    copy[0] = sent;
+    return copy;
+  }
+
+  /**
    * Whether {@code sql} is a query a replica may answer: a {@code SELECT} or {@code WITH} that
    * neither writes nor runs on the source only. A function it calls may still write; the replica's
    * read-only session refuses that ({@link #refusedAsWrite}).

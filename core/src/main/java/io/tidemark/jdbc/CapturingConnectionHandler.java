@@ -2,6 +2,7 @@ package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
 import io.tidemark.internal.JdbcProxies;
+import io.tidemark.internal.SqlText;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -14,7 +15,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Proxy handler of a checked-out source connection (and of its statements): it only tells the
- * {@link CaptureSession} when statements ran and transactions ended; the session decides.
+ * {@link CaptureSession} when statements ran and transactions ended; the session decides. Its
+ * statements reach the server without the {@code tidemark:source} hint ({@link
+ * SqlText#withoutHint}).
  */
 final class CapturingConnectionHandler implements InvocationHandler {
 
@@ -82,7 +85,9 @@ final class CapturingConnectionHandler implements InvocationHandler {
       case "createStatement", "prepareStatement", "prepareCall" -> {
         String sql = method.getName().equals("createStatement") ? null : (String) args[0];
         return statementProxy(
-            (Statement) JdbcProxies.invoke(target, method, args), (Connection) proxy, sql);
+            (Statement) JdbcProxies.invoke(target, method, SqlText.withoutHint(args)),
+            (Connection) proxy,
+            sql);
       }
       default -> {
         return JdbcProxies.handleCommon(proxy, target, "Tidemark", method, args);
@@ -136,6 +141,10 @@ final class CapturingConnectionHandler implements InvocationHandler {
       if (args != null && args.length > 0 && args[0] instanceof String sql) {
         session.statementText(sql); // execute(sql), addBatch(sql)
       }
+      if (name.equals("addBatch")) {
+        return JdbcProxies.handleCommon(
+            proxy, statement, "Tidemark", method, SqlText.withoutHint(args));
+      }
       if (!name.startsWith("execute")) {
         return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
       }
@@ -145,7 +154,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
       boolean autoCommit = session.beforeStatement();
       Object result;
       try {
-        result = JdbcProxies.invoke(statement, method, args);
+        result = JdbcProxies.invoke(statement, method, SqlText.withoutHint(args));
       } catch (Throwable failed) {
         boolean mayHaveWritten = !name.equals("executeQuery") || session.rowsMayHideWrites();
         // In autocommit a write commits as it runs: its answer lost, so is its outcome.

@@ -4,6 +4,7 @@ import io.tidemark.Deadline;
 import io.tidemark.internal.Causes;
 import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.internal.JdbcProxies;
+import io.tidemark.internal.SqlText;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -21,7 +22,10 @@ import org.jspecify.annotations.Nullable;
  * before the query would give every statement of a query that runs several the whole time left:
  * here each statement's reads are bounded anew by what is left until the end of the query's time on
  * this node, at least a floor (the read path chose to run the query); a later statement begun after
- * the read's deadline is refused, since it could only overrun.
+ * the read's deadline is refused, since it could only overrun. On the source, where the {@code
+ * tidemark:source} hint has done its work, statements are sent without it ({@link
+ * SqlText#withoutHint}); on a replica the text is left to the {@link SourceOnlyStatements} guard
+ * beneath, which refuses a hinted statement.
  */
 final class DeadlineBound implements InvocationHandler {
 
@@ -30,6 +34,7 @@ final class DeadlineBound implements InvocationHandler {
   private final Deadline deadline;
   private final Supplier<RuntimeException> expired;
   private final Supplier<@Nullable ServerCancel> cancels;
+  private final boolean onSource;
   private @Nullable ServerCancel cancel;
   private boolean begun;
 
@@ -38,12 +43,14 @@ final class DeadlineBound implements InvocationHandler {
       Deadline end,
       Deadline deadline,
       Supplier<RuntimeException> expired,
-      Supplier<@Nullable ServerCancel> cancels) {
+      Supplier<@Nullable ServerCancel> cancels,
+      boolean onSource) {
     this.connection = connection;
     this.end = end;
     this.deadline = deadline;
     this.expired = expired;
     this.cancels = cancels;
+    this.onSource = onSource;
   }
 
   /**
@@ -53,18 +60,21 @@ final class DeadlineBound implements InvocationHandler {
    * @param cancels how a statement cut by the bound is stopped on the server, asked before the
    *     first statement runs (a pool may close a connection that failed); {@code null}: it cannot
    *     be
+   * @param onSource whether {@code connection} is the source's, whose statements are sent without
+   *     the hint
    */
   static Connection wrap(
       Connection connection,
       Deadline end,
       Deadline deadline,
       Supplier<RuntimeException> expired,
-      Supplier<@Nullable ServerCancel> cancels) {
+      Supplier<@Nullable ServerCancel> cancels,
+      boolean onSource) {
     return (Connection)
         Proxy.newProxyInstance(
             Connection.class.getClassLoader(),
             new Class<?>[] {Connection.class},
-            new DeadlineBound(connection, end, deadline, expired, cancels));
+            new DeadlineBound(connection, end, deadline, expired, cancels, onSource));
   }
 
   @Override
@@ -72,7 +82,8 @@ final class DeadlineBound implements InvocationHandler {
       throws Throwable {
     return switch (method.getName()) {
       case "createStatement", "prepareStatement", "prepareCall" ->
-          statement((Statement) JdbcProxies.invoke(connection, method, args), (Connection) proxy);
+          statement(
+              (Statement) JdbcProxies.invoke(connection, method, sent(args)), (Connection) proxy);
       default -> JdbcProxies.handleCommon(proxy, connection, "Tidemark", method, args);
     };
   }
@@ -98,7 +109,7 @@ final class DeadlineBound implements InvocationHandler {
             }
             SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
             try {
-              return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
+              return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, sent(args));
             } catch (SQLException e) {
               if (cancel != null && cutBySocketBound(e)) {
                 cancel.send();
@@ -106,10 +117,15 @@ final class DeadlineBound implements InvocationHandler {
               throw e;
             }
           }
-          return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
+          return JdbcProxies.handleCommon(
+              proxy, statement, "Tidemark", method, name.equals("addBatch") ? sent(args) : args);
         };
     return (Statement)
         Proxy.newProxyInstance(Statement.class.getClassLoader(), new Class<?>[] {type}, bounded);
+  }
+
+  private @Nullable Object[] sent(@Nullable Object[] args) {
+    return onSource ? SqlText.withoutHint(args) : args;
   }
 
   /** Whether the connection failed because a socket read ran out of time. */

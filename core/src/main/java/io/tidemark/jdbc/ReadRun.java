@@ -136,7 +136,7 @@ final class ReadRun<T> {
     connection.setReadOnly(true);
     T value;
     try {
-      value = query(connection, end);
+      value = query(connection, end, role);
     } catch (SQLException | RuntimeException e) {
       try {
         writable(connection, transaction);
@@ -165,9 +165,10 @@ final class ReadRun<T> {
    * Runs the query on {@code connection} as it is (read-only already), the socket reads of each of
    * its statements bounded by what is left until {@code end}: the deadline on the source, the end
    * of the replica attempt on a replica, so that one that stops answering leaves a fallback its
-   * share.
+   * share. On the source, its statements are sent without the {@code tidemark:source} hint; on a
+   * replica, the caller's guard refuses a hinted statement before it is sent.
    */
-  T query(Connection connection, Deadline end) throws SQLException {
+  T query(Connection connection, Deadline end, NodeRole role) throws SQLException {
     long begun = ticker.read();
     try {
       return query.apply(
@@ -179,7 +180,8 @@ final class ReadRun<T> {
                   failed(
                       Reason.BUDGET_EXHAUSTED,
                       "the read's deadline passed before a statement of its query"),
-              this::serverCancel));
+              this::serverCancel,
+              role == NodeRole.SOURCE));
     } finally {
       queryingNanos += ticker.read() - begun;
     }

@@ -232,7 +232,7 @@ final class ReplicaAttempt {
           rows != null
               ? rows.value()
               : keptReadOnly
-                  ? read.query(forQuery, read.budget().replicaQueryEnd())
+                  ? read.query(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA)
                   : read.readOnly(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
     } catch (SQLException e) {
       // The replica is fine and the read can run elsewhere: the policy decides. Only here, on the

@@ -100,4 +100,27 @@ class SqlTextTests {
     assertThat(SqlText.refusedAsWrite(superReadOnly)).isTrue();
     assertThat(SqlText.refusedAsWrite(new SQLException("no such table", "42S02", 1146))).isFalse();
   }
+
+  @Test
+  void aHintThatOpensTheStatementIsTakenAway() {
+    assertThat(SqlText.withoutHint("/* tidemark:source */ SELECT 1")).isEqualTo(" SELECT 1");
+    assertThat(SqlText.withoutHint("\n  /*TIDEMARK:SOURCE*/SELECT 1")).isEqualTo("SELECT 1");
+    assertThat(SqlText.withoutHint("/* tidemark:source */")).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT 1",
+        "",
+        "   ",
+        "/* a comment */ SELECT 1",
+        "/* tidemark:source",
+        "SELECT '/* tidemark:source */' FROM dual",
+        "SELECT 1 /* tidemark:source */",
+        "-- tidemark:source\nSELECT 1",
+      })
+  void anyOtherTextIsSentAsItIs(String sql) {
+    assertThat(SqlText.withoutHint(sql)).isSameAs(sql);
+  }
 }

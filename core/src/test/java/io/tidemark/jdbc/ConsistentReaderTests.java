@@ -15,6 +15,7 @@ import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
+import io.tidemark.internal.SqlText;
 import io.tidemark.jdbc.NodeRoutes.Route;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -391,7 +392,8 @@ class ConsistentReaderTests {
       })
   void aStatementOnlyTheSourceRunsIsRefusedOnTheReplicaAndRunsOnTheSource(String sql)
       throws SQLException {
-    sourceServer.executed(WRITES).answering(sql, "PAID");
+    // The source is sent the statement without the hint.
+    sourceServer.executed(WRITES).answering(SqlText.withoutHint(sql), "PAID");
     replicaServer.executed(WRITES).answering(sql, "NEW");
     ConsistentReader reader = reader().build();
     ReadOptions failing = ReadOptions.defaults().withPolicy(ReadPolicy.FAIL);

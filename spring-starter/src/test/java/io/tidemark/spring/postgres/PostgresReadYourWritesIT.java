@@ -138,7 +138,7 @@ class PostgresReadYourWritesIT {
 
   /**
    * The automatic mode: an unannotated read-only transaction waits on the standby, and a hinted
-   * statement in one runs on the primary.
+   * statement in one runs on the primary, which is sent it without the hint.
    */
   @Test
   void inTheAutomaticModeAReadOnlyTransactionWaitsOnTheStandbyAndAHintedOneRunsOnThePrimary() {
@@ -164,6 +164,9 @@ class PostgresReadYourWritesIT {
         assertThat(hinted).isEqualTo("barbara");
         assertThat(hint.role()).as(hint.toString()).isEqualTo(NodeRole.SOURCE);
         assertThat(hint.reason()).as(hint.toString()).isEqualTo(Reason.SOURCE_FOR_WRITE);
+        assertThat(orders.text("/* tidemark:source */ SELECT current_query()"))
+            .as("the text the primary was sent")
+            .isEqualTo(" SELECT current_query()");
       } finally {
         standby.resumeReplay();
       }
@@ -256,6 +259,11 @@ class PostgresReadYourWritesIT {
           .param(customer)
           .query(Long.class)
           .single();
+    }
+
+    @Transactional(readOnly = true)
+    public String text(String sql) {
+      return jdbc.sql(sql).query(String.class).single();
     }
 
     @ReadYourWrites

@@ -258,6 +258,27 @@ class AutomaticModeIT {
     assertSourceForWrite(read.records());
   }
 
+  /**
+   * The server is sent the statement without the hint, both in a read the hint sent to the source
+   * and in a statement that runs there as without Tidemark; a hint anywhere but at the start is
+   * text like any other.
+   */
+  @Test
+  void theServerIsSentAHintedStatementWithoutItsHint() {
+    Customers customers = app.bean(Customers.class);
+    String running = "SELECT info FROM information_schema.processlist WHERE id = CONNECTION_ID()";
+
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      assertThat(customers.text("/* tidemark:source */ " + running)).isEqualTo(running);
+      ExecutionRecord read = binding.context().lastRead();
+      assertThat(read).isNotNull();
+      assertSourceForWrite(List.of(read));
+      assertThat(customers.textOutsideReads("/*Tidemark:Source*/" + running)).isEqualTo(running);
+      assertThat(customers.textOutsideReads(running + " /* tidemark:source */"))
+          .isEqualTo(running + " /* tidemark:source */");
+    }
+  }
+
   private static void assertSourceForWrite(List<ExecutionRecord> records) {
     assertThat(records).as("reads of the read path").hasSize(1);
     ExecutionRecord read = records.get(0);
@@ -306,6 +327,16 @@ class AutomaticModeIT {
       String before = of(id);
       jdbc.update("UPDATE orders SET customer = ? WHERE id = ?", customer, id);
       return before;
+    }
+
+    @Transactional(readOnly = true)
+    public String text(String sql) {
+      return jdbc.queryForObject(sql, String.class);
+    }
+
+    @Transactional
+    public String textOutsideReads(String sql) {
+      return jdbc.queryForObject(sql, String.class);
     }
 
     // tag::hint[]
