@@ -7,7 +7,14 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.PostgresTopology;
 import io.tidemark.topology.ExecutionHistory;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,24 +22,27 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * One stack's application, started with the starter on a database of its own on the testkit's
- * topology (a source and one replica), with an {@code orders} table; and the write-then-read that
- * every stack test makes against a replica that has not applied the write.
+ * One stack's application, started with the starter on a database of its own on a source and one
+ * replica (the testkit's MySQL topology, or a PostgreSQL primary and hot standby shared by the
+ * stack tests), with an {@code orders} table; and the write-then-read that every stack test makes
+ * against a replica that has not applied the write.
  */
 public final class StackApplication implements AutoCloseable {
 
-  private final MySqlTopology topology;
+  private static @Nullable PostgresTopology postgres;
+
+  private final Nodes nodes;
   private final String db;
   private final ConfigurableApplicationContext context;
 
-  private StackApplication(
-      MySqlTopology topology, String db, ConfigurableApplicationContext context) {
-    this.topology = topology;
+  private StackApplication(Nodes nodes, String db, ConfigurableApplicationContext context) {
+    this.nodes = nodes;
     this.db = db;
     this.context = context;
   }
@@ -43,24 +53,33 @@ public final class StackApplication implements AutoCloseable {
    */
   public static StackApplication start(
       Class<?> main, MySqlTopology topology, String prefix, String... settings) {
-    String db = topology.createDatabase(prefix);
-    topology
-        .source()
-        .execute(
-            "CREATE TABLE `"
-                + db
-                + "`.orders (id BIGINT AUTO_INCREMENT PRIMARY KEY,"
-                + " customer VARCHAR(40) NOT NULL)");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    return start(main, new MySqlNodes(topology), prefix, settings);
+  }
+
+  /** As {@link #start(Class, MySqlTopology, String, String...)}, on PostgreSQL. */
+  public static StackApplication startOnPostgres(Class<?> main, String prefix, String... settings) {
+    return start(main, new PostgresNodes(postgres()), prefix, settings);
+  }
+
+  private static synchronized PostgresTopology postgres() {
+    if (postgres == null) {
+      postgres = PostgresTopology.builder().standbys(1).start();
+    }
+    return postgres;
+  }
+
+  private static StackApplication start(
+      Class<?> main, Nodes nodes, String prefix, String... settings) {
+    String db = nodes.createOrders(prefix);
     Map<String, Object> properties = new TreeMap<>();
-    properties.put("spring.datasource.url", topology.source().jdbcUrl(db));
-    properties.put("spring.datasource.username", topology.source().user());
-    properties.put("spring.datasource.password", topology.source().password());
+    properties.put("spring.datasource.url", nodes.sourceUrl(db));
+    properties.put("spring.datasource.username", nodes.user());
+    properties.put("spring.datasource.password", nodes.password());
     properties.put("spring.datasource.hikari.maximum-pool-size", "4");
     properties.put("tidemark.cluster", "stacks");
     properties.put("tidemark.token.secret", "a-secret-these-tests-share-0123456789");
     properties.put("tidemark.replicas[0].name", "replica-1");
-    properties.put("tidemark.replicas[0].url", topology.replica().jdbcUrl(db));
+    properties.put("tidemark.replicas[0].url", nodes.replicaUrl(db));
     properties.put("tidemark.topology.refresh-interval", "200ms");
     // Room for the replica to catch up on a busy machine: a fallback to the source fails the test.
     properties.put("tidemark.read.timeout", "5s");
@@ -70,15 +89,19 @@ public final class StackApplication implements AutoCloseable {
             .properties(properties)
             .properties(settings)
             .run();
-    return new StackApplication(topology, db, context);
+    return new StackApplication(nodes, db, context);
   }
 
   public <T> T bean(Class<T> type) {
     return context.getBean(type);
   }
 
+  /** The MySQL topology it runs on. */
   public MySqlTopology topology() {
-    return topology;
+    if (nodes instanceof MySqlNodes mysql) {
+      return mysql.topology;
+    }
+    throw new IllegalStateException("a PostgreSQL stack application has no MySQL topology");
   }
 
   public String db() {
@@ -105,16 +128,17 @@ public final class StackApplication implements AutoCloseable {
    */
   public <T> Read<T> readAfterWrite(LongSupplier write, LongFunction<T> read) {
     ExecutionHistory history = context.getBean(ExecutionHistory.class);
-    topology.replica().pauseApplier();
+    nodes.pause();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = write.getAsLong();
-      assertThat(binding.context().gtids().isEmpty()).as("the write's GTID was captured").isFalse();
-      assertThat(replicaHas(id))
+      assertThat(binding.context().gtids().isEmpty())
+          .as("the write's position was captured")
+          .isFalse();
+      assertThat(nodes.replicaHas(db, id))
           .as("a read on the replica without the wait would miss the write")
           .isFalse();
       int before = history.recent().size();
-      CompletableFuture<Void> resume =
-          topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+      CompletableFuture<Void> resume = nodes.resumeAfter(Duration.ofMillis(300));
       try {
         T value = read.apply(id);
         List<ExecutionRecord> recent = history.recent();
@@ -123,19 +147,165 @@ public final class StackApplication implements AutoCloseable {
         resume.join();
       }
     } finally {
-      topology.replica().resumeApplier();
+      nodes.resume();
     }
   }
 
   /** Whether the replica has applied order {@code id}, asked on it directly. */
   public boolean replicaHas(long id) {
-    String count =
-        topology.replica().queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id);
-    return !"0".equals(count);
+    return nodes.replicaHas(db, id);
   }
 
   @Override
   public void close() {
     context.close();
+  }
+
+  /** The source and the replica, and holding the replica's applier back. */
+  private interface Nodes {
+    /** A new database with an empty {@code orders} table, on the replica too. */
+    String createOrders(String prefix);
+
+    String sourceUrl(String db);
+
+    String replicaUrl(String db);
+
+    String user();
+
+    String password();
+
+    void pause();
+
+    CompletableFuture<Void> resumeAfter(Duration delay);
+
+    void resume();
+
+    boolean replicaHas(String db, long id);
+  }
+
+  private record MySqlNodes(MySqlTopology topology) implements Nodes {
+    @Override
+    public String createOrders(String prefix) {
+      String db = topology.createDatabase(prefix);
+      topology
+          .source()
+          .execute(
+              "CREATE TABLE `"
+                  + db
+                  + "`.orders (id BIGINT AUTO_INCREMENT PRIMARY KEY,"
+                  + " customer VARCHAR(40) NOT NULL)");
+      topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+      return db;
+    }
+
+    @Override
+    public String sourceUrl(String db) {
+      return topology.source().jdbcUrl(db);
+    }
+
+    @Override
+    public String replicaUrl(String db) {
+      return topology.replica().jdbcUrl(db);
+    }
+
+    @Override
+    public String user() {
+      return topology.source().user();
+    }
+
+    @Override
+    public String password() {
+      return topology.source().password();
+    }
+
+    @Override
+    public void pause() {
+      topology.replica().pauseApplier();
+    }
+
+    @Override
+    public CompletableFuture<Void> resumeAfter(Duration delay) {
+      return topology.replica().resumeApplierAfter(delay);
+    }
+
+    @Override
+    public void resume() {
+      topology.replica().resumeApplier();
+    }
+
+    @Override
+    public boolean replicaHas(String db, long id) {
+      return !"0"
+          .equals(
+              topology
+                  .replica()
+                  .queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id));
+    }
+  }
+
+  private record PostgresNodes(PostgresTopology topology) implements Nodes {
+    @Override
+    public String createOrders(String prefix) {
+      String db = topology.createDatabase(prefix);
+      try (Connection c = connect(topology.primary(), db);
+          Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE orders (id bigserial PRIMARY KEY, customer varchar(40) NOT NULL)");
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+      topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
+      return db;
+    }
+
+    @Override
+    public String sourceUrl(String db) {
+      return topology.primary().jdbcUrl(db);
+    }
+
+    @Override
+    public String replicaUrl(String db) {
+      return topology.standby().jdbcUrl(db);
+    }
+
+    @Override
+    public String user() {
+      return topology.primary().user();
+    }
+
+    @Override
+    public String password() {
+      return topology.primary().password();
+    }
+
+    @Override
+    public void pause() {
+      topology.standby().pauseReplay();
+    }
+
+    @Override
+    public CompletableFuture<Void> resumeAfter(Duration delay) {
+      return topology.standby().resumeReplayAfter(delay);
+    }
+
+    @Override
+    public void resume() {
+      topology.standby().resumeReplay();
+    }
+
+    @Override
+    public boolean replicaHas(String db, long id) {
+      try (Connection c = connect(topology.standby(), db);
+          Statement s = c.createStatement();
+          ResultSet rows = s.executeQuery("SELECT count(*) FROM orders WHERE id = " + id)) {
+        rows.next();
+        return rows.getLong(1) > 0;
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    private static Connection connect(PostgresNode node, String db) throws SQLException {
+      return DriverManager.getConnection(node.jdbcUrl(db), node.user(), node.password());
+    }
   }
 }

@@ -279,6 +279,42 @@ class AutomaticModeIT {
     }
   }
 
+  /**
+   * The same application on PostgreSQL: Spring Data JPA's finders and a read-only service's
+   * JdbcTemplate read wait on the standby, and a read-write transaction that reads first runs on
+   * the primary, as without Tidemark.
+   */
+  @Test
+  void onPostgresqlJpaAndJdbcTemplateReadsWaitOnTheStandby() {
+    try (StackApplication postgres =
+        StackApplication.startOnPostgres(
+            Application.class, "automaticpg", "tidemark.read.automatic=true")) {
+      Orders orders = postgres.bean(Orders.class);
+      Customers customers = postgres.bean(Customers.class);
+
+      StackApplication.Read<Optional<OrderEntity>> inherited =
+          postgres.readAfterWrite(() -> orders.save(new OrderEntity("mary")).id, orders::findById);
+      StackApplication.Read<List<OrderEntity>> derived =
+          postgres.readAfterWrite(
+              () -> orders.save(new OrderEntity("frances")).id,
+              id -> orders.findByCustomer("frances"));
+      StackApplication.Read<String> service =
+          postgres.readAfterWrite(() -> orders.save(new OrderEntity("jean")).id, customers::of);
+      StackApplication.Read<String> readWrite =
+          postgres.readAfterWrite(
+              () -> orders.save(new OrderEntity("hedy")).id,
+              id -> customers.rename(id, "hedy lamarr"));
+
+      assertThat(inherited.waitedOnTheReplica().value()).map(o -> o.customer).contains("mary");
+      assertThat(derived.waitedOnTheReplica().value())
+          .extracting(o -> o.customer)
+          .containsExactly("frances");
+      assertThat(service.waitedOnTheReplica().value()).isEqualTo("jean");
+      assertThat(readWrite.value()).as("read on the primary, in the transaction").isEqualTo("hedy");
+      assertThat(readWrite.records()).as("no read of the read path").isEmpty();
+    }
+  }
+
   private static void assertSourceForWrite(List<ExecutionRecord> records) {
     assertThat(records).as("reads of the read path").hasSize(1);
     ExecutionRecord read = records.get(0);

@@ -91,6 +91,28 @@ class SpringDataJdbcIT {
     }
   }
 
+  @Test
+  void onPostgresqlInTheAutomaticModeUnannotatedRepositoryReadsWaitOnTheReplica() {
+    try (StackApplication automatic =
+        StackApplication.startOnPostgres(
+            Application.class, "datajdbcpg", "tidemark.read.automatic=true")) {
+      Orders orders = automatic.bean(Orders.class);
+
+      StackApplication.Read<Optional<Order>> inherited =
+          automatic.readAfterWrite(
+              () -> orders.save(new Order(null, "mary")).id(), orders::findById);
+      StackApplication.Read<List<Order>> derived =
+          automatic.readAfterWrite(
+              () -> orders.save(new Order(null, "frances")).id(),
+              id -> orders.findByCustomer("frances"));
+
+      assertThat(inherited.waitedOnTheReplica().value()).map(Order::customer).contains("mary");
+      assertThat(derived.waitedOnTheReplica().value())
+          .extracting(Order::customer)
+          .containsExactly("frances");
+    }
+  }
+
   /** Without JPA, so that the transaction manager is the DataSource's, as with Data JDBC alone. */
   @SpringBootConfiguration
   @EnableAutoConfiguration(

@@ -83,6 +83,26 @@ class JooqIT {
     }
   }
 
+  @Test
+  void onPostgresqlInTheAutomaticModeAReadOnlyTransactionThroughTheDslContextSeesTheInsert() {
+    try (StackApplication automatic =
+        StackApplication.startOnPostgres(
+            Application.class, "jooqpg", "tidemark.read.automatic=true")) {
+      OrderStore orders = automatic.bean(OrderStore.class);
+
+      StackApplication.Read<Optional<String>> read =
+          automatic.readAfterWrite(
+              () -> {
+                long id = ids.incrementAndGet();
+                orders.create(id, "mary");
+                return id;
+              },
+              orders::readOnly);
+
+      assertThat(read.waitedOnTheReplica().value()).contains("mary");
+    }
+  }
+
   /** Without JPA, so that the transaction manager is the DataSource's, as with jOOQ alone. */
   @SpringBootConfiguration
   @EnableAutoConfiguration(

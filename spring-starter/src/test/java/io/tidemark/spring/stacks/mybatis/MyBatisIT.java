@@ -98,6 +98,24 @@ class MyBatisIT {
     }
   }
 
+  @Test
+  void onPostgresqlInTheAutomaticModeMapperReadsSeeTheInsert() {
+    try (StackApplication automatic =
+        StackApplication.startOnPostgres(
+            Application.class, "mybatispg", "tidemark.read.automatic=true")) {
+      OrderMapper mapper = automatic.bean(OrderMapper.class);
+
+      StackApplication.Read<Optional<String>> alone =
+          automatic.readAfterWrite(() -> insert(mapper, "mary"), mapper::customer);
+      StackApplication.Read<Optional<String>> inTransaction =
+          automatic.readAfterWrite(
+              () -> insert(mapper, "frances"), automatic.bean(OrderReads.class)::readOnly);
+
+      assertThat(alone.waitedOnTheReplica().value()).contains("mary");
+      assertThat(inTransaction.waitedOnTheReplica().value()).contains("frances");
+    }
+  }
+
   /**
    * In the automatic mode, mapper selects that must not run on a replica: a locking read runs on
    * the source as it would without Tidemark (the replica, held behind, would answer the old name),
