@@ -280,9 +280,9 @@ class AutomaticModeIT {
   }
 
   /**
-   * The same application on PostgreSQL: Spring Data JPA's finders and a read-only service's
-   * JdbcTemplate read wait on the standby, and a read-write transaction that reads first runs on
-   * the primary, as without Tidemark.
+   * The same application on PostgreSQL: Spring Data JPA's finders, a read-only service's
+   * JdbcTemplate read and a JdbcTemplate query outside a transaction wait on the standby, and a
+   * read-write transaction that reads first runs on the primary, as without Tidemark.
    */
   @Test
   void onPostgresqlJpaAndJdbcTemplateReadsWaitOnTheStandby() {
@@ -300,6 +300,13 @@ class AutomaticModeIT {
               id -> orders.findByCustomer("frances"));
       StackApplication.Read<String> service =
           postgres.readAfterWrite(() -> orders.save(new OrderEntity("jean")).id, customers::of);
+      JdbcTemplate jdbc = postgres.bean(JdbcTemplate.class);
+      StackApplication.Read<String> outside =
+          postgres.readAfterWrite(
+              () -> orders.save(new OrderEntity("grete")).id,
+              id ->
+                  jdbc.queryForObject(
+                      "SELECT customer FROM orders WHERE id = ?", String.class, id));
       StackApplication.Read<String> readWrite =
           postgres.readAfterWrite(
               () -> orders.save(new OrderEntity("hedy")).id,
@@ -310,6 +317,7 @@ class AutomaticModeIT {
           .extracting(o -> o.customer)
           .containsExactly("frances");
       assertThat(service.waitedOnTheReplica().value()).isEqualTo("jean");
+      assertThat(outside.waitedOnTheReplica().value()).isEqualTo("grete");
       assertThat(readWrite.value()).as("read on the primary, in the transaction").isEqualTo("hedy");
       assertThat(readWrite.records()).as("no read of the read path").isEmpty();
     }
