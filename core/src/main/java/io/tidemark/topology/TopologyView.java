@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -40,6 +41,9 @@ public final class TopologyView implements AutoCloseable {
 
   private final Map<String, NodeProbe> probes = new LinkedHashMap<>();
   private final Map<String, NodeState> states = new ConcurrentHashMap<>();
+
+  /** Each node's {@code server_uuid} as its last probe that answered read it. */
+  private final Map<String, String> lastUuids = new ConcurrentHashMap<>();
 
   /** Per node, the probe asked for that has not begun yet: later asks join it. */
   private final Map<String, CompletableFuture<Void>> queued = new ConcurrentHashMap<>();
@@ -88,6 +92,25 @@ public final class TopologyView implements AutoCloseable {
           () -> probe(name), interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
     return first;
+  }
+
+  /**
+   * The configured name of the node whose {@code server_uuid} (PostgreSQL: its id) is {@code
+   * serverUuid}, as execution records name nodes: the node that has it now, else the node whose
+   * last answered probe had it (a node that stopped answering still served the reads that name it);
+   * empty when neither, a rebuilt server's former id, say.
+   */
+  public Optional<String> nameOf(String serverUuid) {
+    Optional<String> now = snapshot().nameOf(serverUuid);
+    if (now.isPresent()) {
+      return now;
+    }
+    for (Map.Entry<String, String> last : lastUuids.entrySet()) {
+      if (last.getValue().equals(serverUuid)) {
+        return Optional.of(last.getKey());
+      }
+    }
+    return Optional.empty();
   }
 
   /** What was last seen of every node, in configuration order; never waits for a probe. */
@@ -144,6 +167,9 @@ public final class TopologyView implements AutoCloseable {
   private void probe(String name) {
     NodeState state = probes.get(name).probe(timeline);
     states.put(name, state);
+    if (state.serverUuid() != null) {
+      lastUuids.put(name, state.serverUuid());
+    }
     if (state.available() && state.writable()) {
       timeline.record(state.gtidExecuted());
     }

@@ -93,6 +93,7 @@ class TopologyViewIT {
 
   @Test
   void frozenReplicaTimesOutItsProbeWithoutStallingTheView() {
+    String uuid = replica2.serverUuid();
     replica2.freeze();
     try {
       long started = System.nanoTime();
@@ -101,6 +102,9 @@ class TopologyViewIT {
           .isLessThan(TopologyView.DEFAULT_PROBE_READ_TIMEOUT.plusMillis(500));
       assertThat(refreshed.node("replica2").orElseThrow().availability())
           .isEqualTo(Availability.UNREACHABLE);
+      assertThat(view.nameOf(uuid))
+          .as("a frozen replica is still named, by its last probe that answered")
+          .contains("replica2");
 
       long snapshotStarted = System.nanoTime();
       view.snapshot();

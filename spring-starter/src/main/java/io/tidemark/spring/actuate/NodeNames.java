@@ -1,7 +1,7 @@
 package io.tidemark.spring.actuate;
 
-import io.tidemark.topology.TopologySnapshot;
-import java.util.function.Supplier;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Configured node names for the {@code server_uuid}s that execution records carry, so that tags and
@@ -13,17 +13,20 @@ final class NodeNames {
   /** The name of "no node": the read failed before any server answered. */
   static final String NONE = "none";
 
-  /** The name of a UUID no configured node has in the current snapshot, e.g. a rebuilt server. */
+  /** The name of a UUID no configured node has or last had, e.g. a rebuilt server's former one. */
   static final String UNKNOWN = "unknown";
 
-  private final Supplier<TopologySnapshot> topology;
+  private final Function<String, Optional<String>> names;
 
-  NodeNames(Supplier<TopologySnapshot> topology) {
-    this.topology = topology;
+  /**
+   * @param names the configured name of a {@code server_uuid}, as {@code TopologyView.nameOf} gives
+   */
+  NodeNames(Function<String, Optional<String>> names) {
+    this.names = names;
   }
 
   /** The configured name of the node whose {@code server_uuid} is {@code serverUuid}. */
   String of(String serverUuid) {
-    return serverUuid.isEmpty() ? NONE : topology.get().nameOf(serverUuid).orElse(UNKNOWN);
+    return serverUuid.isEmpty() ? NONE : names.apply(serverUuid).orElse(UNKNOWN);
   }
 }

@@ -50,7 +50,11 @@ public final class TidemarkActuatorAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
     TidemarkEndpoint tidemarkEndpoint(NodeRuntime nodes, ExecutionHistory history) {
-      return new TidemarkEndpoint(nodes.view()::snapshot, history, nodes.writes()::stats);
+      return new TidemarkEndpoint(
+          nodes.view()::snapshot,
+          new NodeNames(nodes.view()::nameOf),
+          history,
+          nodes.writes()::stats);
     }
   }
 }

@@ -25,14 +25,17 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 final class TidemarkEndpoint {
 
   private final Supplier<TopologySnapshot> topology;
+  private final NodeNames names;
   private final ExecutionHistory history;
   private final Supplier<CaptureStats> captures;
 
   TidemarkEndpoint(
       Supplier<TopologySnapshot> topology,
+      NodeNames names,
       ExecutionHistory history,
       Supplier<CaptureStats> captures) {
     this.topology = topology;
+    this.names = names;
     this.history = history;
     this.captures = captures;
   }
@@ -40,7 +43,6 @@ final class TidemarkEndpoint {
   @ReadOperation
   public Report report() {
     TopologySnapshot snapshot = topology.get();
-    NodeNames names = new NodeNames(() -> snapshot);
     Map<String, Long> counts = history.counts();
     return new Report(
         snapshot.nodes().stream().map(NodeReport::of).toList(),

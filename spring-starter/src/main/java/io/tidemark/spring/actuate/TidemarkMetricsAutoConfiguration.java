@@ -104,7 +104,7 @@ public final class TidemarkMetricsAutoConfiguration {
         ObjectProvider<WaitObservationConvention> waitConvention) {
       return new ReadObservation(
           registry,
-          new NodeNames(nodes.view()::snapshot),
+          new NodeNames(nodes.view()::nameOf),
           readConvention.getIfUnique(),
           waitConvention.getIfUnique());
     }

@@ -49,8 +49,8 @@ public final class TokenExchangeConfiguration {
 
   /**
    * The header and cookie rules of both token filters: cookies live as long as the tokens they
-   * carry, and the read header names nodes as the topology's last probe does (by UUID where no node
-   * has it, or the application runs no topology of Tidemark's).
+   * carry, and the read header names nodes as the topology does ({@code TopologyView.nameOf}; by
+   * UUID where no node has it, or the application runs no topology of Tidemark's).
    */
   static RequestTokens requestTokens(
       TokenExchange exchange,
@@ -64,7 +64,7 @@ public final class TokenExchangeConfiguration {
         Ticker.systemTicker(),
         uuid -> {
           NodeRuntime runtime = nodes.getIfAvailable();
-          return runtime == null ? uuid : runtime.view().snapshot().nameOf(uuid).orElse(uuid);
+          return runtime == null ? uuid : runtime.view().nameOf(uuid).orElse(uuid);
         });
   }
 }

@@ -19,6 +19,7 @@ import io.tidemark.topology.TopologySnapshot;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -30,11 +31,11 @@ class ReadObservationTests {
       new ReadObservation(
           registry,
           new NodeNames(
-              () ->
-                  new TopologySnapshot(
+              new TopologySnapshot(
                       List.of(
                           TestNodes.source("db1", TestNodes.SOURCE_UUID),
-                          TestNodes.replica("db2", TestNodes.REPLICA_UUID, Duration.ZERO)))),
+                          TestNodes.replica("db2", TestNodes.REPLICA_UUID, Duration.ZERO)))
+                  ::nameOf),
           null,
           null);
 
@@ -88,7 +89,7 @@ class ReadObservationTests {
   void eachWaitIsAChildObservationOfTheRead() throws Throwable {
     TestObservationRegistry test = TestObservationRegistry.create();
     ReadObservation observed =
-        new ReadObservation(test, new NodeNames(() -> new TopologySnapshot(List.of())), null, null);
+        new ReadObservation(test, new NodeNames(uuid -> Optional.empty()), null, null);
 
     observed.observe(
         "Orders.find",
@@ -223,7 +224,7 @@ class ReadObservationTests {
     ReadObservation renamed =
         new ReadObservation(
             registry,
-            new NodeNames(() -> new TopologySnapshot(List.of())),
+            new NodeNames(uuid -> Optional.empty()),
             new DefaultReadObservationConvention() {
               @Override
               public String getName() {

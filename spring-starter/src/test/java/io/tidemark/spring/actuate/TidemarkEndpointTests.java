@@ -19,13 +19,15 @@ import org.junit.jupiter.api.Test;
 class TidemarkEndpointTests {
 
   private final ExecutionHistory history = new ExecutionHistory(2);
+  private final TopologySnapshot topology =
+      new TopologySnapshot(
+          List.of(
+              TestNodes.source("source", SOURCE_UUID),
+              TestNodes.replica("replica-1", REPLICA_UUID, Duration.ofMillis(3))));
   private final TidemarkEndpoint endpoint =
       new TidemarkEndpoint(
-          () ->
-              new TopologySnapshot(
-                  List.of(
-                      TestNodes.source("source", SOURCE_UUID),
-                      TestNodes.replica("replica-1", REPLICA_UUID, Duration.ofMillis(3)))),
+          () -> topology,
+          new NodeNames(topology::nameOf),
           history,
           () -> new CaptureStats(5, 1, 0, 2));
 
