@@ -74,20 +74,7 @@ class SpringDataJdbcIT {
     try (StackApplication automatic =
         StackApplication.start(
             Application.class, app.topology(), "datajdbcauto", "tidemark.read.automatic=true")) {
-      Orders orders = automatic.bean(Orders.class);
-
-      StackApplication.Read<Optional<Order>> inherited =
-          automatic.readAfterWrite(
-              () -> orders.save(new Order(null, "barbara")).id(), orders::findById);
-      StackApplication.Read<List<Order>> derived =
-          automatic.readAfterWrite(
-              () -> orders.save(new Order(null, "edsger")).id(),
-              id -> orders.findByCustomer("edsger"));
-
-      assertThat(inherited.waitedOnTheReplica().value()).map(Order::customer).contains("barbara");
-      assertThat(derived.waitedOnTheReplica().value())
-          .extracting(Order::customer)
-          .containsExactly("edsger");
+      unannotatedRepositoryReadsWait(automatic);
     }
   }
 
@@ -96,21 +83,25 @@ class SpringDataJdbcIT {
     try (StackApplication automatic =
         StackApplication.startOnPostgres(
             Application.class, "datajdbcpg", "tidemark.read.automatic=true")) {
-      Orders orders = automatic.bean(Orders.class);
-
-      StackApplication.Read<Optional<Order>> inherited =
-          automatic.readAfterWrite(
-              () -> orders.save(new Order(null, "mary")).id(), orders::findById);
-      StackApplication.Read<List<Order>> derived =
-          automatic.readAfterWrite(
-              () -> orders.save(new Order(null, "frances")).id(),
-              id -> orders.findByCustomer("frances"));
-
-      assertThat(inherited.waitedOnTheReplica().value()).map(Order::customer).contains("mary");
-      assertThat(derived.waitedOnTheReplica().value())
-          .extracting(Order::customer)
-          .containsExactly("frances");
+      unannotatedRepositoryReadsWait(automatic);
     }
+  }
+
+  private static void unannotatedRepositoryReadsWait(StackApplication automatic) {
+    Orders orders = automatic.bean(Orders.class);
+
+    StackApplication.Read<Optional<Order>> inherited =
+        automatic.readAfterWrite(
+            () -> orders.save(new Order(null, "barbara")).id(), orders::findById);
+    StackApplication.Read<List<Order>> derived =
+        automatic.readAfterWrite(
+            () -> orders.save(new Order(null, "edsger")).id(),
+            id -> orders.findByCustomer("edsger"));
+
+    assertThat(inherited.waitedOnTheReplica().value()).map(Order::customer).contains("barbara");
+    assertThat(derived.waitedOnTheReplica().value())
+        .extracting(Order::customer)
+        .containsExactly("edsger");
   }
 
   /** Without JPA, so that the transaction manager is the DataSource's, as with Data JDBC alone. */

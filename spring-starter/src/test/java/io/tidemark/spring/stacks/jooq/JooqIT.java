@@ -68,18 +68,7 @@ class JooqIT {
     try (StackApplication automatic =
         StackApplication.start(
             Application.class, app.topology(), "jooqauto", "tidemark.read.automatic=true")) {
-      OrderStore orders = automatic.bean(OrderStore.class);
-
-      StackApplication.Read<Optional<String>> read =
-          automatic.readAfterWrite(
-              () -> {
-                long id = ids.incrementAndGet();
-                orders.create(id, "barbara");
-                return id;
-              },
-              orders::readOnly);
-
-      assertThat(read.waitedOnTheReplica().value()).contains("barbara");
+      readOnlyTransactionSeesTheInsert(automatic);
     }
   }
 
@@ -88,19 +77,23 @@ class JooqIT {
     try (StackApplication automatic =
         StackApplication.startOnPostgres(
             Application.class, "jooqpg", "tidemark.read.automatic=true")) {
-      OrderStore orders = automatic.bean(OrderStore.class);
-
-      StackApplication.Read<Optional<String>> read =
-          automatic.readAfterWrite(
-              () -> {
-                long id = ids.incrementAndGet();
-                orders.create(id, "mary");
-                return id;
-              },
-              orders::readOnly);
-
-      assertThat(read.waitedOnTheReplica().value()).contains("mary");
+      readOnlyTransactionSeesTheInsert(automatic);
     }
+  }
+
+  private static void readOnlyTransactionSeesTheInsert(StackApplication automatic) {
+    OrderStore orders = automatic.bean(OrderStore.class);
+
+    StackApplication.Read<Optional<String>> read =
+        automatic.readAfterWrite(
+            () -> {
+              long id = ids.incrementAndGet();
+              orders.create(id, "barbara");
+              return id;
+            },
+            orders::readOnly);
+
+    assertThat(read.waitedOnTheReplica().value()).contains("barbara");
   }
 
   /** Without JPA, so that the transaction manager is the DataSource's, as with jOOQ alone. */
