@@ -11,6 +11,7 @@ import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
 import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.SqlText;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -110,7 +111,9 @@ public final class ConsistentReader {
    * {@code rows} of its result; where the replica must be waited for, the wait and the query go to
    * the server in one round trip instead of two (each still its own transaction, the query's rows
    * used only when the wait succeeded). That needs {@code allowMultiQueries=true} on the replica
-   * pool's URL and MySQL Connector/J; {@code sql} must be one statement.
+   * pool's URL and MySQL Connector/J; {@code sql} must be one statement. A statement only the
+   * source may run (a locking read, the {@code tidemark:source} hint) runs there, as with {@link
+   * #read}.
    *
    * <pre>{@code
    * ReadResult<String> status =
@@ -128,7 +131,10 @@ public final class ConsistentReader {
       ReadOptions options, String sql, ResultSetFunction<T> rows, Object... parameters)
       throws SQLException {
     PipelinedQuery<T> pipelined = new PipelinedQuery<>(sql, parameters, rows);
-    return execute(options, pipelined.alone(), null, pipelined);
+    // Sent with a replica's wait, a statement only the source may run would pass the guard that
+    // refuses it there and sends the read to the source.
+    return execute(
+        options, pipelined.alone(), null, SqlText.sourceOnly(sql) == null ? pipelined : null);
   }
 
   private <T> ReadResult<T> execute(

@@ -23,6 +23,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -270,6 +271,36 @@ class ReadPathIT {
           .isInstanceOfSatisfying(
               ConsistentReadException.class,
               e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
+    }
+  }
+
+  /**
+   * A statement only the source may run is not sent with the replica's wait, which would run it
+   * there after the wait: it runs on the source, as a read of {@code read} does.
+   */
+  @Test
+  void aQueryOnlyTheSourceMayRunIsNotSentWithTheReplicasWait() throws SQLException {
+    try (HikariDataSource pipelining = Pools.replica(replica, db, 1, "&allowMultiQueries=true");
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = ConsistentReader.builder(pipelining, source).build();
+      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      ResultSetFunction<@Nullable String> status = rows -> rows.next() ? rows.getString(1) : null;
+
+      for (String sql :
+          List.of(
+              "/* tidemark:source */ SELECT status FROM orders WHERE id = ?",
+              "SELECT status FROM orders WHERE id = ? FOR SHARE")) {
+        replica.pauseApplier();
+        long id = create("created");
+        ReadOptions options = reader.defaults().requiring(binding.context().gtids());
+        CompletableFuture<Void> resume = replica.resumeApplierAfter(Duration.ofMillis(300));
+        ReadResult<@Nullable String> read = reader.query(options, sql, status, id);
+        resume.join();
+
+        assertThat(read.value()).as(sql).isEqualTo("created");
+        assertThat(read.record().role()).as(sql).isEqualTo(NodeRole.SOURCE);
+        assertThat(read.record().reason()).as(sql).isEqualTo(Reason.SOURCE_FOR_WRITE);
+      }
     }
   }
 

@@ -254,6 +254,9 @@ final class Checker {
             if (!reportedLater(chain, i)) {
               unreported++;
               example(examples, origin, "unreported lost", op);
+              examples
+                  .computeIfAbsent("unreported lost chain", w -> new ArrayList<>())
+                  .add(steps(chain, origin));
             }
             continue;
           }
@@ -340,7 +343,6 @@ final class Checker {
     return latency;
   }
 
-  /** Keeps the first few examples of each kind of violation. */
   /** A chain's operations in short: step, kind, status, reason, revision read or written. */
   private static String steps(List<Operation> ops, long origin) {
     return ops.stream()
@@ -357,6 +359,7 @@ final class Checker {
         .collect(Collectors.joining("; ", "chain " + ops.get(0).chain() + ": ", ""));
   }
 
+  /** Keeps the first few examples of each kind of violation. */
   private static void example(
       Map<String, List<String>> examples, long origin, String what, Operation op) {
     List<String> these = examples.computeIfAbsent(what, w -> new ArrayList<>());
