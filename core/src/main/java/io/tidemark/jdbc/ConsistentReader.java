@@ -206,12 +206,14 @@ public final class ConsistentReader {
   }
 
   /**
-   * GTIDs this reader found lost in a failover: committed on a former source, and missing on the
-   * one that reads go to now. A cached value that reflects any of them may be one the database no
-   * longer holds.
+   * GTIDs lost in a failover: committed on a former source, and missing on the one that reads go to
+   * now, as this reader's reads found or its routes saw ({@link NodeRoutes#notOnSource}). A cached
+   * value that reflects any of them may be one the database no longer holds.
    */
   public GtidSet lostWrites() {
-    return lostWrites.known();
+    GtidSet found = lostWrites.known();
+    GtidSet seen = routes.notOnSource();
+    return seen.isEmpty() ? found : found.union(seen);
   }
 
   /**

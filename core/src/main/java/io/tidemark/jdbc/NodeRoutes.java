@@ -35,6 +35,14 @@ public interface NodeRoutes {
   }
 
   /**
+   * GTIDs some node executed that the source has not: writes a failover lost, known before any
+   * read's token names them. Routes that do not look at nodes know none.
+   */
+  default GtidSet notOnSource() {
+    return GtidSet.EMPTY;
+  }
+
+  /**
    * A data source to use, or the reason there is none.
    *
    * @param dataSource where to connect, or {@code null} when there is no node to use

@@ -50,6 +50,11 @@ final class SelectedNodeRoutes implements NodeRoutes {
   }
 
   @Override
+  public GtidSet notOnSource() {
+    return view.notOnSource();
+  }
+
+  @Override
   public CompletableFuture<?> refresh() {
     return view.refreshNow();
   }

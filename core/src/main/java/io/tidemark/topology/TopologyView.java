@@ -2,6 +2,7 @@ package io.tidemark.topology;
 
 import static io.tidemark.internal.ConfigChecks.atLeastOneMilli;
 
+import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +42,12 @@ public final class TopologyView implements AutoCloseable {
 
   private final Map<String, NodeProbe> probes = new LinkedHashMap<>();
   private final Map<String, NodeState> states = new ConcurrentHashMap<>();
+
+  /** Every GTID a probe saw a writable node execute: what sources have committed. */
+  private GtidSet executedBySources = GtidSet.EMPTY;
+
+  /** What sources committed and the source lacks, as of the last probe that told. */
+  private volatile GtidSet notOnSource = GtidSet.EMPTY;
 
   /** Each node's {@code server_uuid} as its last probe that answered read it. */
   private final Map<String, String> lastUuids = new ConcurrentHashMap<>();
@@ -170,11 +177,41 @@ public final class TopologyView implements AutoCloseable {
     if (state.serverUuid() != null) {
       lastUuids.put(name, state.serverUuid());
     }
+    compareWithSource(state);
     if (state.available() && state.writable()) {
       timeline.record(state.gtidExecuted());
     }
     reportSplitBrain();
     afterProbe.forEach(Runnable::run);
+  }
+
+  /**
+   * GTIDs a former source was seen to commit that the source, as last probed, has not: writes a
+   * failover lost, or ones a just-promoted source has yet to apply. Seen in the former source's
+   * probes while it was writable, and in its own transactions that a node left running holds (a
+   * MySQL node's errant ones). Empty while there is no single writable source. A cached value that
+   * reflects any of these may be one the database no longer holds.
+   */
+  public GtidSet notOnSource() {
+    return notOnSource;
+  }
+
+  private synchronized void compareWithSource(NodeState probed) {
+    if (probed.available() && probed.writable()) {
+      executedBySources = executedBySources.union(probed.gtidExecuted());
+    }
+    TopologySnapshot snapshot = snapshot();
+    List<NodeState> writable = snapshot.writable();
+    if (writable.size() != 1) {
+      return; // mid-failover or split brain: what was known stays until one source is seen
+    }
+    GtidSet missing = executedBySources.subtract(writable.get(0).gtidExecuted());
+    for (NodeState node : snapshot.nodes()) {
+      if (!node.errant().isEmpty()) {
+        missing = missing.union(node.errant());
+      }
+    }
+    notOnSource = missing;
   }
 
   /** Runs {@code listener} on the probing thread after every probe, with the new state in place. */

@@ -73,6 +73,31 @@ class SelectedRoutesIT {
     }
   }
 
+  /**
+   * A write the promoted replica never received is known lost as soon as the view has seen the new
+   * source, before any read's token asks for it: a cache must not serve a value reflecting it.
+   */
+  @Test
+  void aWriteAFailoverLostIsKnownOnceTheViewSeesTheNewSource() throws Exception {
+    try (Cluster cluster = new Cluster(Duration.ofSeconds(5))) {
+      cluster.write(1, "kept");
+      cluster.topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+      GtidSet kept = GtidSet.parse(cluster.oldSource.gtidExecuted());
+      cluster.replica1.stopReceiver();
+      cluster.replica2.stopReceiver();
+      cluster.write(2, "lost");
+      GtidSet lost = GtidSet.parse(cluster.oldSource.gtidExecuted()).subtract(kept);
+      cluster.view.refreshNow().join();
+      assertThat(cluster.reader.lostWrites()).as("before the failover").isEqualTo(GtidSet.EMPTY);
+
+      cluster.topology.promote(cluster.replica1, FormerSource.READ_ONLY);
+      cluster.view.refreshNow().join();
+
+      assertThat(cluster.reader.lostWrites().containsAll(lost)).as("%s", lost).isTrue();
+      assertThat(cluster.reader.lostWrites().intersection(kept).isEmpty()).isTrue();
+    }
+  }
+
   @Test
   void readsAvoidAReplicaPastTheLagThresholdAndReportWhenAllAre() throws Exception {
     try (Cluster cluster = new Cluster(Duration.ofMillis(500))) {

@@ -23,8 +23,8 @@ import org.springframework.cache.support.SimpleValueWrapper;
  * GTIDs accepts only an entry whose set contains them, else it reads through and stores the fresher
  * value. A dirty context (a write that escaped capture) never takes a cached value. Without a
  * context, or with an empty one, lookups behave as a plain revision-guarded cache. An entry whose
- * GTIDs a failover lost (as the application's reader found) is never served: its value may be gone
- * from the database.
+ * GTIDs a failover lost (as the application's reader found or its topology saw) is never served:
+ * its value may be gone from the database.
  */
 final class SpringRevisionGuardedCache implements Cache {
 
