@@ -35,8 +35,8 @@ public interface NodeRoutes {
   }
 
   /**
-   * GTIDs a former source was seen to commit that the source has not: writes a failover lost,
-   * known before any read's token names them. Routes that do not look at nodes know none.
+   * GTIDs a former source was seen to commit that the source has not: writes a failover lost, known
+   * before any read's token names them. Routes that do not look at nodes know none.
    */
   default GtidSet notOnSource() {
     return GtidSet.EMPTY;
