@@ -46,7 +46,7 @@ final class StartupReport implements SmartInitializingSingleton {
             .append(
                 properties.getRead().isAutomatic()
                     ? ", reads in the automatic mode (read-only transactions, repository finders,"
-                        + " JdbcTemplate queries and MyBatis selects outside a transaction) and"
+                        + " JdbcTemplate, MyBatis and jOOQ queries outside a transaction) and"
                         + " under @ReadYourWrites to "
                     : ", reads under @ReadYourWrites to ")
             .append(String.join(", ", replicas))

@@ -51,6 +51,10 @@ public final class ReadYourWritesBeanPostProcessor
           "org.apache.ibatis.binding.MapperProxy",
           ReadYourWritesBeanPostProcessor.class.getClassLoader());
 
+  private static final boolean JOOQ =
+      ClassUtils.isPresent(
+          "org.jooq.ConnectionProvider", ReadYourWritesBeanPostProcessor.class.getClassLoader());
+
   /**
    * Advises with reads through {@code reader}, scopes in {@code store} and every {@code
    * instrumentation}, each looked up at the first call; expressions are evaluated against {@code
@@ -89,6 +93,7 @@ public final class ReadYourWritesBeanPostProcessor
   private final MethodInterceptor readOnlyTransactions;
   private final MethodInterceptor plainQueries;
   private final MethodInterceptor mapperSelects;
+  private final ReadYourWritesInterceptor reads;
   private @Nullable BeanFactory beans;
   private @Nullable Integer order;
   private boolean automatic;
@@ -103,9 +108,9 @@ public final class ReadYourWritesBeanPostProcessor
 
   /**
    * Runs every read-only transactional method (a {@code @Transactional(readOnly = true)} method, a
-   * Spring Data repository's query method) that is not annotated, and every JdbcTemplate query and
-   * MyBatis mapper select outside a transaction, through the read path too, with the configured
-   * defaults.
+   * Spring Data repository's query method) that is not annotated, and every JdbcTemplate query,
+   * MyBatis mapper select and jOOQ query outside a transaction, through the read path too, with the
+   * configured defaults.
    */
   public void setAutomatic(boolean automatic) {
     this.automatic = automatic;
@@ -135,6 +140,9 @@ public final class ReadYourWritesBeanPostProcessor
     }
     if (automatic && MYBATIS && beans != null && !(bean instanceof Advised)) {
       bean = MapperSelects.advise(bean, beans, annotated(), mapperSelects, getProxyClassLoader());
+    }
+    if (automatic && JOOQ) {
+      bean = JooqStatements.advise(bean, reads);
     }
     if (bean instanceof Advised advised && !advised.isFrozen()) {
       if (automatic) {
@@ -203,6 +211,7 @@ public final class ReadYourWritesBeanPostProcessor
     this.readOnlyTransactions = reads.readOnlyTransactions();
     this.plainQueries = reads.plainQueries();
     this.mapperSelects = reads.mapperSelects();
+    this.reads = reads;
     setProxyTargetClass(true);
   }
 }

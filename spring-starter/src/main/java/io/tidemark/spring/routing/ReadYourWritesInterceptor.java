@@ -9,7 +9,7 @@ import io.tidemark.internal.ReplicaRefusedException;
 import io.tidemark.internal.SqlText;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
-import io.tidemark.jdbc.ReadResult;
+import io.tidemark.jdbc.SqlFunction;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.Revisioned;
 import java.lang.reflect.Method;
@@ -207,13 +207,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       }
       return invocation.proceed();
     }
-    Deadline request = context.deadline();
-    ReadOptions options =
-        attrs.options(consistentReader.defaults(), request == null ? null : request.remaining());
-    ConsistencyLevel requested = context.requestedLevel();
-    if (attrs.level() == null && requested != null) {
-      options = options.withLevel(requested);
-    }
+    ReadOptions options = options(attrs, consistentReader, context);
     ToLongFunction<Object> revisionOf = null;
     if (!attrs.minRevision().isEmpty()) {
       Long min =
@@ -222,23 +216,77 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       options = options.withMinRevision(min);
       revisionOf = value -> revisionOf(value, method);
     }
-    ReadOptions finalOptions = options;
-    ToLongFunction<Object> finalRevisionOf = revisionOf;
     GtidSet required = context.gtids();
+    return observed(
+        consistentReader,
+        attrs.name(),
+        options,
+        connection -> {
+          try (PinnedRead.Binding binding = PinnedRead.pin(connection, required)) {
+            return proceed(invocation);
+          }
+        },
+        revisionOf,
+        () -> proceedAgain(invocation));
+  }
+
+  /**
+   * Runs a query the automatic mode found outside any transaction and that no advice can wrap (a
+   * jOOQ query's statement) as a read of its own with the defaults, named {@code name} in metrics
+   * and traces. {@code again} runs it as it would without Tidemark, for when the read's read-only
+   * session refuses it.
+   */
+  @Nullable Object readStatement(String name, SqlFunction<Object> query, Rerun again)
+      throws Throwable {
+    ConsistencyContext bound = ConsistencyContext.currentOrNull();
+    try (ConsistencyContext.Binding binding =
+        bound != null ? bound.attach() : ConsistencyContext.open()) {
+      if (bound == null) {
+        // As for a read-only transaction on such a thread: only the source is sure to have its
+        // writes.
+        binding.context().markDirty("no consistency context on this thread captured its writes");
+      }
+      ConsistentReader consistentReader = reader.getObject();
+      ReadAttributes attrs = ReadAttributes.implicit(name);
+      return observed(
+          consistentReader,
+          name,
+          options(attrs, consistentReader, binding.context()),
+          query,
+          null,
+          again);
+    }
+  }
+
+  /** What runs a query again as it would without Tidemark. */
+  @FunctionalInterface
+  interface Rerun {
+    @Nullable Object run() throws Throwable;
+  }
+
+  /** The read's options: the attributes', within the request's deadline, at its level. */
+  private static ReadOptions options(
+      ReadAttributes attrs, ConsistentReader consistentReader, ConsistencyContext context) {
+    Deadline request = context.deadline();
+    ReadOptions options =
+        attrs.options(consistentReader.defaults(), request == null ? null : request.remaining());
+    ConsistencyLevel requested = context.requestedLevel();
+    if (attrs.level() == null && requested != null) {
+      options = options.withLevel(requested);
+    }
+    return options;
+  }
+
+  private @Nullable Object observed(
+      ConsistentReader consistentReader,
+      String name,
+      ReadOptions options,
+      SqlFunction<Object> query,
+      @Nullable ToLongFunction<Object> revisionOf,
+      Rerun again)
+      throws Throwable {
     ReadInstrumentation.ObservedRead<Object> run =
-        () -> {
-          ReadResult<Object> result =
-              consistentReader.read(
-                  finalOptions,
-                  connection -> {
-                    try (PinnedRead.Binding binding = PinnedRead.pin(connection, required)) {
-                      return proceed(invocation);
-                    }
-                  },
-                  finalRevisionOf);
-          return result.value();
-        };
-    String name = attrs.name();
+        () -> consistentReader.read(options, query, revisionOf).value();
     try {
       List<ReadInstrumentation> observers = instrumentation.orderedStream().toList();
       for (ReadInstrumentation observer : observers) {
@@ -255,7 +303,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       // The read-only session refused what the method sent: a locking read that MySQL runs in no
       // read-only transaction, a function that writes. The method runs again as it would without
       // Tidemark: on the source, its writes captured.
-      return proceedAgain(invocation);
+      return again.run();
     }
   }
 

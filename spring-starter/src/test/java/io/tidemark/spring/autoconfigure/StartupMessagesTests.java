@@ -140,9 +140,9 @@ class StartupMessagesTests {
         .singleElement()
         .asString()
         .contains(
-            "reads in the automatic mode (read-only transactions, repository finders, JdbcTemplate"
-                + " queries and MyBatis selects outside a transaction) and under @ReadYourWrites"
-                + " to replica-1");
+            "reads in the automatic mode (read-only transactions, repository finders,"
+                + " JdbcTemplate, MyBatis and jOOQ queries outside a transaction) and under"
+                + " @ReadYourWrites to replica-1");
   }
 
   private static void isTidemarks(Throwable failure) {

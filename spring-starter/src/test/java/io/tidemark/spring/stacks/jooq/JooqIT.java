@@ -2,15 +2,18 @@ package io.tidemark.spring.stacks.jooq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.ConsistencyContext;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.Record2;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
@@ -64,27 +67,85 @@ class JooqIT {
   }
 
   @Test
-  void inTheAutomaticModeAReadOnlyTransactionThroughTheDslContextSeesTheInsert() {
+  void inTheAutomaticModeReadsThroughTheDslContextSeeTheInsert() {
     try (StackApplication automatic =
         StackApplication.start(
             Application.class, app.topology(), "jooqauto", "tidemark.read.automatic=true")) {
-      readOnlyTransactionSeesTheInsert(automatic);
+      readsSeeTheInsert(automatic);
     }
   }
 
   @Test
-  void onPostgresqlInTheAutomaticModeAReadOnlyTransactionThroughTheDslContextSeesTheInsert() {
+  void onPostgresqlInTheAutomaticModeReadsThroughTheDslContextSeeTheInsert() {
     try (StackApplication automatic =
         StackApplication.startOnPostgres(
             Application.class, "jooqpg", "tidemark.read.automatic=true")) {
-      readOnlyTransactionSeesTheInsert(automatic);
+      readsSeeTheInsert(automatic);
     }
   }
 
-  private static void readOnlyTransactionSeesTheInsert(StackApplication automatic) {
+  @Test
+  void inTheAutomaticModeALockingQueryOutsideATransactionRunsOnTheSource() {
+    try (StackApplication automatic =
+        StackApplication.start(
+            Application.class, app.topology(), "jooqlock", "tidemark.read.automatic=true")) {
+      OrderStore orders = automatic.bean(OrderStore.class);
+
+      StackApplication.Read<Optional<String>> read =
+          automatic.readAfterWrite(
+              () -> {
+                long id = ids.incrementAndGet();
+                orders.create(id, "edsger");
+                return id;
+              },
+              orders::locked);
+
+      assertThat(read.records()).as("reads of the read path").isEmpty();
+      assertThat(read.value()).contains("edsger");
+    }
+  }
+
+  @Test
+  void inTheAutomaticModeAQueryCallingAFunctionThatWritesRunsOnTheSourceAndIsCaptured() {
+    MySqlTopology topology = app.topology();
+    try (StackApplication automatic =
+        StackApplication.start(
+            Application.class, topology, "jooqfn", "tidemark.read.automatic=true")) {
+      topology
+          .source()
+          .execute(
+              "CREATE TABLE `" + automatic.db() + "`.numbers (n BIGINT AUTO_INCREMENT PRIMARY KEY)",
+              "CREATE FUNCTION `"
+                  + automatic.db()
+                  + "`.next_number() RETURNS BIGINT DETERMINISTIC MODIFIES SQL DATA BEGIN"
+                  + " INSERT INTO numbers VALUES (NULL); RETURN LAST_INSERT_ID(); END");
+      topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+      OrderStore orders = automatic.bean(OrderStore.class);
+
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+        long number = orders.nextNumber();
+
+        assertThat(
+                topology
+                    .source()
+                    .queryString("SELECT MAX(n) FROM `" + automatic.db() + "`.numbers"))
+            .isEqualTo(String.valueOf(number));
+        assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
+      }
+      assertThat(topology.replica().gtidExecuted())
+          .as("no errant transaction on the replica")
+          .doesNotContain(topology.replica().serverUuid());
+    }
+  }
+
+  /**
+   * A read-only transaction, and a query outside any transaction: jOOQ gives no hook around a
+   * query, so this one is read through the statement jOOQ prepares.
+   */
+  private static void readsSeeTheInsert(StackApplication automatic) {
     OrderStore orders = automatic.bean(OrderStore.class);
 
-    StackApplication.Read<Optional<String>> read =
+    StackApplication.Read<Optional<String>> inTransaction =
         automatic.readAfterWrite(
             () -> {
               long id = ids.incrementAndGet();
@@ -92,8 +153,20 @@ class JooqIT {
               return id;
             },
             orders::readOnly);
+    StackApplication.Read<Optional<Record2<Long, String>>> outside =
+        automatic.readAfterWrite(
+            () -> {
+              long id = ids.incrementAndGet();
+              orders.create(id, "grace");
+              return id;
+            },
+            orders::outside);
 
-    assertThat(read.waitedOnTheReplica().value()).contains("barbara");
+    assertThat(inTransaction.waitedOnTheReplica().value()).contains("barbara");
+    assertThat(outside.waitedOnTheReplica().value())
+        .map(row -> row.value1() + " " + row.value2())
+        .contains(outside.value().orElseThrow().value1() + " grace");
+    assertThat(outside.value().orElseThrow().value1()).isPositive();
   }
 
   /** Without JPA, so that the transaction manager is the DataSource's, as with jOOQ alone. */
@@ -127,6 +200,18 @@ class JooqIT {
     @Transactional(readOnly = true)
     public Optional<String> readOnly(long id) {
       return dsl.select(CUSTOMER).from(ORDERS).where(ID.eq(id)).fetchOptional(CUSTOMER);
+    }
+
+    Optional<Record2<Long, String>> outside(long id) {
+      return dsl.select(ID, CUSTOMER).from(ORDERS).where(ID.eq(id)).fetchOptional();
+    }
+
+    Optional<String> locked(long id) {
+      return dsl.select(CUSTOMER).from(ORDERS).where(ID.eq(id)).forUpdate().fetchOptional(CUSTOMER);
+    }
+
+    long nextNumber() {
+      return dsl.select(DSL.field("next_number()", Long.class)).fetchSingle().value1();
     }
   }
 }
