@@ -108,6 +108,27 @@ public final class StackApplication implements AutoCloseable {
     return db;
   }
 
+  /**
+   * Creates {@code next_number()}, a function that writes (a row of {@code numbers}) and returns
+   * the row's number, on MySQL: the kind of write that hides in a query.
+   */
+  public void createWritingFunction() {
+    topology()
+        .source()
+        .execute(
+            "CREATE TABLE `" + db + "`.numbers (n BIGINT AUTO_INCREMENT PRIMARY KEY)",
+            "CREATE FUNCTION `"
+                + db
+                + "`.next_number() RETURNS BIGINT DETERMINISTIC MODIFIES SQL DATA BEGIN"
+                + " INSERT INTO numbers VALUES (NULL); RETURN LAST_INSERT_ID(); END");
+    topology().awaitReplicasCaughtUp(Duration.ofSeconds(10));
+  }
+
+  /** The number {@code next_number()} last gave, read on the source. */
+  public String lastNumberOnTheSource() {
+    return topology().source().queryString("SELECT MAX(n) FROM `" + db + "`.numbers");
+  }
+
   /** A read's value, and what the read path recorded while it ran (newest first). */
   public record Read<T>(T value, List<ExecutionRecord> records) {
 

@@ -7,7 +7,6 @@ import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
@@ -111,25 +110,13 @@ class JooqIT {
     try (StackApplication automatic =
         StackApplication.start(
             Application.class, topology, "jooqfn", "tidemark.read.automatic=true")) {
-      topology
-          .source()
-          .execute(
-              "CREATE TABLE `" + automatic.db() + "`.numbers (n BIGINT AUTO_INCREMENT PRIMARY KEY)",
-              "CREATE FUNCTION `"
-                  + automatic.db()
-                  + "`.next_number() RETURNS BIGINT DETERMINISTIC MODIFIES SQL DATA BEGIN"
-                  + " INSERT INTO numbers VALUES (NULL); RETURN LAST_INSERT_ID(); END");
-      topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+      automatic.createWritingFunction();
       OrderStore orders = automatic.bean(OrderStore.class);
 
       try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         long number = orders.nextNumber();
 
-        assertThat(
-                topology
-                    .source()
-                    .queryString("SELECT MAX(n) FROM `" + automatic.db() + "`.numbers"))
-            .isEqualTo(String.valueOf(number));
+        assertThat(automatic.lastNumberOnTheSource()).isEqualTo(String.valueOf(number));
         assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
       }
       assertThat(topology.replica().gtidExecuted())

@@ -129,14 +129,7 @@ class MyBatisIT {
         StackApplication.start(
             Application.class, topology, "mybatiswrites", "tidemark.read.automatic=true")) {
       String db = "`" + automatic.db() + "`";
-      topology
-          .source()
-          .execute(
-              "CREATE TABLE " + db + ".numbers (n BIGINT AUTO_INCREMENT PRIMARY KEY)",
-              "CREATE FUNCTION "
-                  + db
-                  + ".next_number() RETURNS BIGINT DETERMINISTIC MODIFIES SQL DATA BEGIN"
-                  + " INSERT INTO numbers VALUES (NULL); RETURN LAST_INSERT_ID(); END");
+      automatic.createWritingFunction();
       OrderMapper mapper = automatic.bean(OrderMapper.class);
       long id = insert(mapper, "katherine");
       topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
@@ -151,8 +144,7 @@ class MyBatisIT {
           assertThat(mapper.lockedCustomer(id)).as("the locking read").contains("dorothy");
 
           long number = mapper.nextNumber();
-          assertThat(topology.source().queryString("SELECT MAX(n) FROM " + db + ".numbers"))
-              .isEqualTo(String.valueOf(number));
+          assertThat(automatic.lastNumberOnTheSource()).isEqualTo(String.valueOf(number));
           assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
         }
       } finally {
