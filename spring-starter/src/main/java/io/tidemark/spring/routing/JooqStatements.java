@@ -127,8 +127,10 @@ final class JooqStatements implements ConnectionProvider {
         throws Throwable {
       switch (method.getName()) {
         case "prepareStatement" -> {
-          // Not the forms that ask for generated keys: those are for inserts.
-          if (args != null
+          // Not the forms that ask for generated keys: those are for inserts. Not on a connection
+          // used before: a transaction jOOQ began on it itself (autocommit off) holds it.
+          if (acquired == null
+              && args != null
               && args[0] instanceof String sql
               && (args.length == 1 || args[1] instanceof Integer && args.length > 2)
               && readsAlone(sql)) {

@@ -7,14 +7,17 @@ import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.topology.ExecutionHistory;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jooq.Configuration;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.Record2;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
+import org.jooq.impl.DefaultTransactionProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,6 +104,24 @@ class JooqIT {
 
       assertThat(read.records()).as("reads of the read path").isEmpty();
       assertThat(read.value()).contains("edsger");
+    }
+  }
+
+  @Test
+  void inTheAutomaticModeAQueryInATransactionJooqBeganItselfStaysInIt() {
+    try (StackApplication automatic =
+        StackApplication.start(
+            Application.class, app.topology(), "jooqtx", "tidemark.read.automatic=true")) {
+      OrderStore orders = automatic.bean(OrderStore.class);
+      ExecutionHistory history = automatic.bean(ExecutionHistory.class);
+      int before = history.recent().size();
+
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+        assertThat(orders.createAndReadInOwnTransaction(ids.incrementAndGet(), "frances"))
+            .as("the transaction's own insert")
+            .contains("frances");
+      }
+      assertThat(history.recent()).as("no read of the read path").hasSize(before);
     }
   }
 
@@ -195,6 +216,24 @@ class JooqIT {
 
     Optional<String> locked(long id) {
       return dsl.select(CUSTOMER).from(ORDERS).where(ID.eq(id)).forUpdate().fetchOptional(CUSTOMER);
+    }
+
+    /** An insert and a read in one transaction that jOOQ begins on its connection, not Spring. */
+    Optional<String> createAndReadInOwnTransaction(long id, String customer) {
+      Configuration own =
+          dsl.configuration()
+              .derive(new DefaultTransactionProvider(dsl.configuration().connectionProvider()));
+      return DSL.using(own)
+          .transactionResult(
+              transaction -> {
+                transaction.dsl().insertInto(ORDERS, ID, CUSTOMER).values(id, customer).execute();
+                return transaction
+                    .dsl()
+                    .select(CUSTOMER)
+                    .from(ORDERS)
+                    .where(ID.eq(id))
+                    .fetchOptional(CUSTOMER);
+              });
     }
 
     long nextNumber() {
