@@ -49,6 +49,9 @@ final class NodeProbe {
           + " (SELECT SERVICE_STATE FROM performance_schema.replication_applier_status"
           + CHANNEL
           + "),"
+          + " (SELECT SOURCE_UUID FROM performance_schema.replication_connection_status"
+          + CHANNEL
+          + "),"
           + " (SELECT MAX(TIMESTAMPDIFF(MICROSECOND,"
           + " APPLYING_TRANSACTION_ORIGINAL_COMMIT_TIMESTAMP, NOW(6)))"
           + " FROM performance_schema.replication_applier_status_by_worker"
@@ -190,8 +193,12 @@ final class NodeProbe {
     GtidSet executed = GtidSet.parse(rs.getString(4));
     boolean superReadOnly = rs.getBoolean(5);
     boolean replica = rs.getInt(6) > 0;
-    boolean replicating = "ON".equals(rs.getString(7)) && "ON".equals(rs.getString(8));
-    long applyingMicros = rs.getLong(9);
+    boolean receiving = "ON".equals(rs.getString(7));
+    boolean replicating = receiving && "ON".equals(rs.getString(8));
+    String channelSource = rs.getString(9);
+    String replicatesFrom =
+        !receiving || channelSource == null || channelSource.isEmpty() ? null : channelSource;
+    long applyingMicros = rs.getLong(10);
     boolean applying = !rs.wasNull();
     GtidSet errant = writable ? GtidSet.EMPTY : own(executed.subtract(timeline.latest()), uuid);
     Duration lag = Duration.ZERO;
@@ -213,6 +220,7 @@ final class NodeProbe {
         superReadOnly,
         replica,
         replicating,
+        replicatesFrom,
         gtidModeOn,
         executed,
         errant,
@@ -233,6 +241,7 @@ final class NodeProbe {
         false,
         standby,
         standby && server.receiving() && !server.replayPaused(),
+        null,
         true,
         executed,
         GtidSet.EMPTY,

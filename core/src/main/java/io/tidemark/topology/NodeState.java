@@ -21,6 +21,9 @@ import org.jspecify.annotations.Nullable;
  * @param superReadOnly whether {@code super_read_only} is on
  * @param replica whether it has a replication channel configured
  * @param replicating whether its replication receiver and applier both run
+ * @param replicatesFrom the {@code server_uuid} of the source its replication receiver is connected
+ *     to now (its applier may be stopped), or {@code null} when none is, or it is not told
+ *     (PostgreSQL)
  * @param gtidModeOn whether {@code gtid_mode} is {@code ON}; always for PostgreSQL, whose WAL
  *     positions need no setting
  * @param gtidExecuted its {@code gtid_executed}
@@ -40,6 +43,7 @@ public record NodeState(
     boolean superReadOnly,
     boolean replica,
     boolean replicating,
+    @Nullable String replicatesFrom,
     boolean gtidModeOn,
     GtidSet gtidExecuted,
     GtidSet errant,
@@ -89,6 +93,7 @@ public record NodeState(
         false,
         false,
         false,
+        null,
         false,
         GtidSet.EMPTY,
         GtidSet.EMPTY,

@@ -2,6 +2,7 @@ package io.tidemark.topology;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The nodes as last probed, in configuration order.
@@ -15,10 +16,46 @@ public record TopologySnapshot(List<NodeState> nodes) {
   }
 
   /**
-   * The available nodes that accept writes: one normally, none mid-failover, two in split brain.
+   * The available nodes that accept writes and could each be the source: one normally, none
+   * mid-failover, two in split brain. A {@linkplain #writableReplicas() replica left writable} is
+   * none of them.
    */
   public List<NodeState> writable() {
+    List<NodeState> accepting = accepting();
+    return accepting.size() < 2
+        ? accepting
+        : accepting.stream().filter(n -> !leftWritable(n, accepting)).toList();
+  }
+
+  /**
+   * Replicas that accept writes though no source would let them be one (a replica restarted without
+   * a persisted {@code read_only}): each receives from another node that accepts writes and is not
+   * received from by it, and that node never executed a transaction of the replica's own. Neither
+   * written to nor read from, and misconfigured until {@code read_only} is on.
+   */
+  public List<NodeState> writableReplicas() {
+    List<NodeState> accepting = accepting();
+    return accepting.stream().filter(n -> leftWritable(n, accepting)).toList();
+  }
+
+  private List<NodeState> accepting() {
     return nodes.stream().filter(n -> n.available() && n.writable()).toList();
+  }
+
+  private static boolean leftWritable(NodeState node, List<NodeState> accepting) {
+    String from = node.replicatesFrom();
+    String uuid = node.serverUuid();
+    if (from == null || uuid == null) {
+      return false;
+    }
+    for (NodeState source : accepting) {
+      if (from.equals(source.serverUuid())
+          && !uuid.equals(source.replicatesFrom())
+          && !source.gtidExecuted().uuids().contains(UUID.fromString(uuid))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

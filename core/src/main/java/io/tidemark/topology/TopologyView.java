@@ -177,8 +177,9 @@ public final class TopologyView implements AutoCloseable {
     if (state.serverUuid() != null) {
       lastUuids.put(name, state.serverUuid());
     }
-    compareWithSource(state);
-    if (state.available() && state.writable()) {
+    boolean source = isSource(state);
+    compareWithSource(state, source);
+    if (source) {
       timeline.record(state.gtidExecuted());
     }
     reportSplitBrain();
@@ -196,8 +197,13 @@ public final class TopologyView implements AutoCloseable {
     return notOnSource;
   }
 
-  private synchronized void compareWithSource(NodeState probed) {
-    if (probed.available() && probed.writable()) {
+  /** Whether {@code state} could be the source: writable, and no replica left writable. */
+  private boolean isSource(NodeState state) {
+    return snapshot().writable().stream().anyMatch(n -> n.name().equals(state.name()));
+  }
+
+  private synchronized void compareWithSource(NodeState probed, boolean source) {
+    if (source) {
       executedBySources = executedBySources.union(probed.gtidExecuted());
     }
     TopologySnapshot snapshot = snapshot();

@@ -142,6 +142,7 @@ class NodeSelectorTests {
         !writable,
         !writable,
         !writable,
+        writable ? null : SOURCE_UUID,
         true,
         executed,
         errant,

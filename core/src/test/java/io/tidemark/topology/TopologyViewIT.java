@@ -68,6 +68,41 @@ class TopologyViewIT {
   }
 
   @Test
+  void aReplicaLeftWritableIsNoSecondSource() {
+    // As a replica restarted without a persisted read_only: writable, still receiving.
+    replica2.execute("SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF");
+    try {
+      TopologySnapshot snapshot = view.refreshNow().join();
+
+      NodeState left = snapshot.node("replica2").orElseThrow();
+      assertThat(left.writable()).isTrue();
+      assertThat(left.replicatesFrom()).isEqualTo(source.serverUuid());
+      assertThat(snapshot.writable()).extracting(NodeState::name).containsExactly("source");
+      assertThat(snapshot.writableReplicas())
+          .extracting(NodeState::name)
+          .containsExactly("replica2");
+      NodeSelector selector = new NodeSelector(view, Duration.ofSeconds(1));
+      assertThat(selector.writer().node().name()).isEqualTo("source");
+      assertThat(selector.replicaFor(GtidSet.EMPTY).node().name())
+          .as("not read from either")
+          .isEqualTo("replica1");
+
+      // Its receiver stopped, it could take writes the source lacks: two sources.
+      replica2.stopReceiver();
+      try {
+        awaitState(n -> n.name().equals("replica2") && n.replicatesFrom() == null);
+        NodeSelector.Choice writer = selector.writer();
+        assertThat(writer.reason()).isEqualTo(Reason.SPLIT_BRAIN);
+      } finally {
+        replica2.startReceiver();
+      }
+    } finally {
+      replica2.execute("SET GLOBAL read_only = ON", "SET GLOBAL super_read_only = ON");
+      awaitState(n -> n.name().equals("replica2") && !n.writable() && n.replicating());
+    }
+  }
+
+  @Test
   void replicaBehindTheThresholdIsSkippedAndBothBehindIsReported() {
     NodeSelector selector = new NodeSelector(view, Duration.ofMillis(500));
     replica1.pauseApplier();

@@ -10,6 +10,8 @@ import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisServer;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import org.awaitility.Awaitility;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
 
@@ -132,6 +135,32 @@ class DemoFaultsIT {
 
   @Test
   @Order(5)
+  void aReplicaRestartedWritableLeavesWritesOnTheSource() {
+    MySqlNode replica = topology.replica();
+    // As a replica restarted without a persisted read_only: writable, still replicating.
+    replica.execute("SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF");
+    try {
+      // Two probes of the view, so that it has seen the replica writable.
+      LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(2));
+      for (int i = 0; i < 20; i++) {
+        ResponseEntity<String> created =
+            page.post()
+                .uri("/api/orders?customer={c}", "writable-replica-" + i)
+                .retrieve()
+                .onStatus(status -> true, (request, response) -> {})
+                .toEntity(String.class);
+        assertThat(created.getStatusCode().value()).as(created.getBody()).isEqualTo(201);
+      }
+    } finally {
+      replica.execute("SET GLOBAL read_only = ON", "SET GLOBAL super_read_only = ON");
+    }
+    assertThat(replica.gtidExecuted())
+        .as("nothing written on the replica")
+        .doesNotContain(replica.serverUuid());
+  }
+
+  @Test
+  @Order(6)
   void withRedisKilledWritesAndReadsGoOn() {
     apply("kill-redis", HOLD.toSeconds());
     long reads = live().feed().totals().onReads();
@@ -143,7 +172,7 @@ class DemoFaultsIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void afterTheFailoverReadsAreAnsweredFromTheNewSourceAndReplicaFaultsAreOff() {
     MySqlNode replica = topology.replica();
     apply("fail-over", 1);

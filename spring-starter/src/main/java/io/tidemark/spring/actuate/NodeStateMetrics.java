@@ -23,6 +23,7 @@ final class NodeStateMetrics implements MeterBinder {
   static final String UNSCOPED = "tidemark.capture.unscoped";
   static final String LAG = "tidemark.node.lag";
   static final String AVAILABLE = "tidemark.node.available";
+  static final String MISCONFIGURED = "tidemark.node.misconfigured";
 
   private final Supplier<TopologySnapshot> topology;
   private final Supplier<CaptureStats> captures;
@@ -59,11 +60,25 @@ final class NodeStateMetrics implements MeterBinder {
           .description("Whether the node answered its last probe (1) or not (0)")
           .tag("node", name)
           .register(registry);
+      Gauge.builder(MISCONFIGURED, this, m -> m.misconfigured(name))
+          .description(
+              "Whether the node is a replica left writable or with errant GTIDs (1): its data may"
+                  + " change outside replication, so it is not read from")
+          .tag("node", name)
+          .register(registry);
     }
   }
 
   private double lagMillis(String name) {
     return topology.get().node(name).map(n -> (double) n.lag().toMillis()).orElse(Double.NaN);
+  }
+
+  private double misconfigured(String name) {
+    TopologySnapshot snapshot = topology.get();
+    return snapshot
+        .node(name)
+        .map(n -> !n.errant().isEmpty() || snapshot.writableReplicas().contains(n) ? 1.0 : 0.0)
+        .orElse(Double.NaN);
   }
 
   private double available(String name) {

@@ -64,7 +64,11 @@ final class TidemarkHealthIndicator implements HealthIndicator {
     Map<String, Object> nodes = new LinkedHashMap<>();
     for (NodeState node : snapshot.nodes()) {
       nodes.put(node.name(), details(node));
-      String problem = problem(node);
+      String problem =
+          snapshot.writableReplicas().contains(node)
+              ? "is a replica that accepts writes (read_only off) and replicates from the source:"
+                  + " it is neither written to nor read from until read_only is on"
+              : problem(node);
       if (problem != null) {
         problems.add(node.name() + " " + problem);
       }

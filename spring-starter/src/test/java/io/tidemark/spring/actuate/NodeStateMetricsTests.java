@@ -76,4 +76,27 @@ class NodeStateMetricsTests {
     assertThat(registry.get(NodeStateMetrics.AVAILABLE).tag("node", "source").gauge().value())
         .isEqualTo(1);
   }
+
+  @Test
+  void flagsAReplicaLeftWritableOrWithErrantGtidsAsMisconfigured() {
+    NodeState source = TestNodes.source("source", TestNodes.SOURCE_UUID);
+    NodeState replica = TestNodes.replica("replica-1", TestNodes.REPLICA_UUID, Duration.ZERO);
+    assertThat(
+            registry.get(NodeStateMetrics.MISCONFIGURED).tag("node", "replica-1").gauge().value())
+        .isEqualTo(0);
+
+    topology.set(new TopologySnapshot(List.of(source, TestNodes.writable(replica))));
+    assertThat(
+            registry.get(NodeStateMetrics.MISCONFIGURED).tag("node", "replica-1").gauge().value())
+        .isEqualTo(1);
+    assertThat(registry.get(NodeStateMetrics.MISCONFIGURED).tag("node", "source").gauge().value())
+        .isEqualTo(0);
+
+    topology.set(
+        new TopologySnapshot(
+            List.of(source, TestNodes.withErrant(replica, TestNodes.REPLICA_UUID + ":1-2"))));
+    assertThat(
+            registry.get(NodeStateMetrics.MISCONFIGURED).tag("node", "replica-1").gauge().value())
+        .isEqualTo(1);
+  }
 }

@@ -59,11 +59,23 @@ class TidemarkHealthIndicatorTests {
 
   @Test
   void downInSplitBrain() {
-    Health health = health(SOURCE, TestNodes.writable(REPLICA), SECOND_REPLICA);
+    Health health =
+        health(SOURCE, TestNodes.writable(TestNodes.notReplicating(REPLICA)), SECOND_REPLICA);
 
     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
     assertThat(problems(health))
         .anyMatch(p -> p.startsWith("split brain: source, replica-1 all accept writes"));
+  }
+
+  @Test
+  void upWithAReplicaLeftWritableAsAProblem() {
+    Health health = health(SOURCE, TestNodes.writable(REPLICA), SECOND_REPLICA);
+
+    assertThat(health.getStatus()).isEqualTo(Status.UP);
+    assertThat(problems(health))
+        .containsExactly(
+            "replica-1 is a replica that accepts writes (read_only off) and replicates from the"
+                + " source: it is neither written to nor read from until read_only is on");
   }
 
   @ParameterizedTest
