@@ -16,6 +16,9 @@ public final class CommitOutcomeUnknownException extends SQLNonTransientConnecti
 
   private static final long serialVersionUID = 1L;
 
+  /** SQLSTATE "unable to establish connection": a write that ran nowhere, as no source took it. */
+  private static final String NOT_CONNECTED = "08001";
+
   /** An unknown outcome the driver reported as {@code cause}. */
   public CommitOutcomeUnknownException(SQLException cause) {
     super(
@@ -27,10 +30,13 @@ public final class CommitOutcomeUnknownException extends SQLNonTransientConnecti
 
   /**
    * {@code failure} as an unknown outcome when it reports a lost connection (SQLState class 08),
-   * else {@code failure} itself: a commit the server refused did not happen.
+   * else {@code failure} itself: a commit the server refused did not happen, nor did a write that
+   * no connection took ({@code 08001}: a writer that found no source, or whose source refused it).
    */
   static Throwable ifConnectionLost(Throwable failure) {
-    return failure instanceof SQLException sql && ConnectionFailures.isConnectionFailure(sql)
+    return failure instanceof SQLException sql
+            && ConnectionFailures.isConnectionFailure(sql)
+            && !NOT_CONNECTED.equals(sql.getSQLState())
         ? new CommitOutcomeUnknownException(sql)
         : failure;
   }

@@ -1,5 +1,6 @@
 package io.tidemark.topology;
 
+import io.tidemark.Reason;
 import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.internal.JdbcProxies;
 import java.io.PrintWriter;
@@ -24,14 +25,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link DataSource} for writes that connects to whichever node is the writable source when the
  * connection is asked for, and refuses (with the reason) when none or several are. A statement
- * refused because the node turned read-only, or a failed connection, makes the view check the roles
- * at once; a wait for a connection of a node ends when the view sees the node is no longer the
- * source.
+ * refused because the node turned read-only is refused as {@code NO_WRITABLE_SOURCE}: it did not
+ * write, and a retry once the view sees the new source may. That, or a failed connection, makes the
+ * view check the roles at once; a wait for a connection of a node ends when the view sees the node
+ * is no longer the source.
  */
 final class WriterDataSource implements DataSource {
 
   private static final int READ_ONLY = 1290;
   private static final int SUPER_READ_ONLY = 1836;
+  private static final String READ_ONLY_TRANSACTION = "25006";
 
   private final TopologyView view;
   private final NodeSelector selector;
@@ -158,8 +161,15 @@ final class WriterDataSource implements DataSource {
       try {
         result = JdbcProxies.handleCommon(proxy, target, "Writer", method, args);
       } catch (SQLException e) {
-        if (refusedOrBroken(e)) {
+        boolean refused = refusedAsReadOnly(e, target);
+        if (refused || ConnectionFailures.isConnectionFailure(e)) {
           view.refreshNow();
+        }
+        if (refused) {
+          throw new NoWritableSourceException(
+              Reason.NO_WRITABLE_SOURCE,
+              "the source refused the write as read-only, as during a failover: " + e.getMessage(),
+              e);
         }
         throw e;
       }
@@ -176,10 +186,26 @@ final class WriterDataSource implements DataSource {
     }
   }
 
-  private static boolean refusedOrBroken(SQLException e) {
-    return e.getErrorCode() == READ_ONLY
-        || e.getErrorCode() == SUPER_READ_ONLY
-        || ConnectionFailures.isConnectionFailure(e);
+  /**
+   * Whether the server refused a write because it is read-only (MySQL's {@code read_only} and
+   * {@code super_read_only}; on PostgreSQL a standby or {@code default_transaction_read_only}), not
+   * because the application made its own transaction read-only: SQLSTATE {@code 25006} is both on
+   * PostgreSQL, so a connection set read-only keeps the driver's refusal.
+   */
+  private static boolean refusedAsReadOnly(SQLException e, Object target) {
+    if (e.getErrorCode() == READ_ONLY || e.getErrorCode() == SUPER_READ_ONLY) {
+      return true;
+    }
+    if (!READ_ONLY_TRANSACTION.equals(e.getSQLState()) || e.getErrorCode() != 0) {
+      return false; // MySQL's 25006 (error 1792) is the application's read-only transaction
+    }
+    try {
+      Connection connection =
+          target instanceof Statement statement ? statement.getConnection() : (Connection) target;
+      return !connection.isReadOnly();
+    } catch (SQLException | ClassCastException notKnown) {
+      return false;
+    }
   }
 
   @Override

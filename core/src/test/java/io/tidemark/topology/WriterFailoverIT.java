@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
 import io.tidemark.Reason;
+import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import java.sql.Connection;
@@ -20,14 +22,19 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * A write that waits for a connection of the source's pool when the source dies: the pool alone
- * would keep it waiting for its whole connection timeout (Hikari's default, 30 s, here), creating
- * connections to a dead server; the writer gives up as soon as the view sees the node is no longer
- * the source, with the reason.
+ * A write the source refuses as read-only, as a fenced primary does, is refused as no writable
+ * source, its outcome known. A write that waits for a connection of the source's pool when the
+ * source dies: the pool alone would keep it waiting for its whole connection timeout (Hikari's
+ * default, 30 s, here), creating connections to a dead server; the writer gives up as soon as the
+ * view sees the node is no longer the source, with the reason.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WriterFailoverIT {
 
   private static final Duration REFRESH = Duration.ofMillis(500);
@@ -64,6 +71,58 @@ class WriterFailoverIT {
   }
 
   @Test
+  @Order(1)
+  void aWriteTheSourceRefusesAsReadOnlyWroteNothingAndIsRefusedAsNoWritableSource()
+      throws Exception {
+    DataSource writes =
+        CapturingDataSource.wrap(
+            new NodeSelector(view, Duration.ofSeconds(1)).writer(Map.copyOf(pools)));
+    PostgresNode primary = topology.primary();
+    try (Connection c = writes.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE refused (id int PRIMARY KEY)");
+      // The application's own read-only transaction refuses too: that is no failover.
+      c.setAutoCommit(false);
+      c.setReadOnly(true);
+      assertThat(catchThrowable(() -> s.execute("INSERT INTO refused VALUES (0)")))
+          .isNotInstanceOf(NoWritableSourceException.class)
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("25006"));
+      c.rollback();
+      c.setReadOnly(false);
+      c.setAutoCommit(true);
+    }
+    // As a primary fenced before a failover: its sessions turn read-only once they reload.
+    primary.execute(
+        "ALTER SYSTEM SET default_transaction_read_only = on", "SELECT pg_reload_conf()");
+    try {
+      Throwable refused = null;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      for (int id = 1; refused == null && System.nanoTime() < deadline; id++) {
+        try (ConsistencyContext.Binding binding = ConsistencyContext.open();
+            Connection c = writes.getConnection();
+            Statement s = c.createStatement()) {
+          s.execute("INSERT INTO refused VALUES (" + id + ")");
+        } catch (SQLException e) {
+          refused = e;
+        }
+      }
+
+      assertThat(refused)
+          .as("refused in autocommit, the outcome known: nothing written")
+          .isInstanceOf(NoWritableSourceException.class)
+          .hasCauseInstanceOf(SQLException.class);
+      assertThat(((NoWritableSourceException) refused).reason())
+          .isEqualTo(Reason.NO_WRITABLE_SOURCE);
+      assertThat(((SQLException) refused.getCause()).getSQLState()).isEqualTo("25006");
+    } finally {
+      primary.execute(
+          "ALTER SYSTEM RESET default_transaction_read_only", "SELECT pg_reload_conf()");
+    }
+  }
+
+  @Test
+  @Order(2)
   void aWriteWaitingForAConnectionOfADeadSourceIsRefusedOnceTheViewSeesItGone() throws Exception {
     DataSource writer = new NodeSelector(view, Duration.ofSeconds(1)).writer(Map.copyOf(pools));
     Connection busy = writer.getConnection();

@@ -131,9 +131,39 @@ class SourceConnectionLostHttpIT {
         .isEqualTo("0");
   }
 
+  @Test
+  void aWriteTheSourceRefusesAsReadOnlyIsA503NotA500() {
+    // The view probes once at start: a source turned read-only after that, as one fenced before a
+    // failover, still gets the writes until a refusal makes the view look again.
+    ConfigurableApplicationContext instance =
+        ShopApplication.startWeb(topology, db, "tidemark.topology.refresh-interval=1h");
+    long id = System.nanoTime();
+    try {
+      assertThat(post(instance, "/orders/" + id + "?customer=ada").getStatusCode().value())
+          .isEqualTo(201);
+      source.execute("SET GLOBAL super_read_only = ON");
+
+      ResponseEntity<String> write =
+          post(instance, "/orders/" + (id + 1) + "/transactional?customer=ada");
+
+      assertThat(write.getStatusCode().value()).as(write.toString()).isEqualTo(503);
+      assertThat(write.getBody())
+          .contains("\"type\":\"urn:tidemark:problem:no-writable-source\"")
+          .contains("\"reason\":\"NO_WRITABLE_SOURCE\"");
+      assertThat(write.getHeaders().getFirst("Retry-After")).isNotBlank();
+    } finally {
+      source.execute("SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF");
+      instance.close();
+    }
+  }
+
   private static ResponseEntity<String> post(String path) {
+    return post(writer, path);
+  }
+
+  private static ResponseEntity<String> post(ConfigurableApplicationContext instance, String path) {
     return http.post()
-        .uri(url(writer, path))
+        .uri(url(instance, path))
         .exchange(
             (request, response) ->
                 ResponseEntity.status(response.getStatusCode())
