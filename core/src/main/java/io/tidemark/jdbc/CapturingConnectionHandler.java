@@ -24,6 +24,9 @@ final class CapturingConnectionHandler implements InvocationHandler {
   private final Connection target;
   private final CaptureSession session;
 
+  /** Whether a statement or the commit lost the connection: the server rolled back then. */
+  private boolean lost;
+
   private CapturingConnectionHandler(Connection target, CaptureSession session) {
     this.target = target;
     this.session = session;
@@ -67,6 +70,10 @@ final class CapturingConnectionHandler implements InvocationHandler {
         return null;
       }
       case "rollback" -> {
+        if (args == null && lost) {
+          rollbackLost(method);
+          return null;
+        }
         JdbcProxies.invoke(target, method, args);
         if (args == null) {
           session.afterRollback();
@@ -100,10 +107,32 @@ final class CapturingConnectionHandler implements InvocationHandler {
     try {
       JdbcProxies.invoke(target, method, args);
     } catch (Throwable failed) {
+      noteLoss(failed);
       session.commitFailed(failed);
       throw CommitOutcomeUnknownException.ifConnectionLost(failed);
     }
     session.afterCommit();
+  }
+
+  /**
+   * The rollback of a transaction whose connection was lost: the server rolled it back when it lost
+   * the connection, and the pool has likely closed it since. A failure of this rollback, thrown,
+   * would take the place of the failure that lost the connection (Spring's transaction managers
+   * throw the rollback's), turning a write known not to have committed into an untyped error.
+   */
+  private void rollbackLost(Method method) throws Throwable {
+    try {
+      JdbcProxies.invoke(target, method, null);
+    } catch (SQLException alreadyRolledBack) {
+      // As above: nothing is left to roll back.
+    }
+    session.afterRollback();
+  }
+
+  private void noteLoss(Throwable failed) {
+    if (failed instanceof SQLException sql && CommitOutcomeUnknownException.lostConnection(sql)) {
+      lost = true;
+    }
   }
 
   private Statement statementProxy(
@@ -156,6 +185,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
       try {
         result = JdbcProxies.invoke(statement, method, SqlText.withoutHint(args));
       } catch (Throwable failed) {
+        noteLoss(failed);
         boolean mayHaveWritten = !name.equals("executeQuery") || session.rowsMayHideWrites();
         // In autocommit a write commits as it runs: its answer lost, so is its outcome.
         Throwable answer =

@@ -34,11 +34,15 @@ public final class CommitOutcomeUnknownException extends SQLNonTransientConnecti
    * no connection took ({@code 08001}: a writer that found no source, or whose source refused it).
    */
   static Throwable ifConnectionLost(Throwable failure) {
-    return failure instanceof SQLException sql
-            && ConnectionFailures.isConnectionFailure(sql)
-            && !NOT_CONNECTED.equals(sql.getSQLState())
+    return failure instanceof SQLException sql && lostConnection(sql)
         ? new CommitOutcomeUnknownException(sql)
         : failure;
+  }
+
+  /** Whether {@code failure} lost a connection a statement or commit was sent on. */
+  static boolean lostConnection(SQLException failure) {
+    return ConnectionFailures.isConnectionFailure(failure)
+        && !NOT_CONNECTED.equals(failure.getSQLState());
   }
 
   /** {@link Reason#COMMIT_OUTCOME_UNKNOWN}. */

@@ -132,6 +132,38 @@ class SourceConnectionLostHttpIT {
   }
 
   @Test
+  void aTransactionWhoseConnectionIsLostMidwayIsA503NotA500() throws Exception {
+    long id = System.nanoTime();
+    FaultLink link = source.link(LINK);
+    // After an earlier test reset the link, its pooled connections fail once each and the view
+    // probes the source again: the writes go on once both are done.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    for (long warmUp = id - 1;
+        post("/orders/" + warmUp + "?customer=ada").getStatusCode().value() != 201;
+        warmUp--) {
+      assertThat(System.nanoTime()).as("a write succeeds again").isLessThan(deadline);
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+    }
+    CompletableFuture<ResponseEntity<String>> answer =
+        CompletableFuture.supplyAsync(() -> post("/orders/" + id + "/transactional?customer=slow"));
+    await("SELECT COUNT(*) FROM information_schema.processlist WHERE state = 'User sleep'");
+    // The insert runs on the server, its transaction open: the connection goes now.
+    link.resetConnections();
+
+    ResponseEntity<String> write = answer.get(30, TimeUnit.SECONDS);
+
+    // The pool has closed the connection by the time the transaction manager rolls back: that
+    // rollback's failure must not hide the failure that lost the connection.
+    assertThat(write.getStatusCode().value()).as(write.toString()).isEqualTo(503);
+    assertThat(write.getBody()).contains("\"reason\":\"SOURCE_ERROR\"");
+    assertThat(write.getHeaders().getFirst("Retry-After")).isNotBlank();
+    await("SELECT COUNT(*) = 0 FROM information_schema.processlist WHERE state = 'User sleep'");
+    assertThat(source.queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id))
+        .as("rolled back by the server")
+        .isEqualTo("0");
+  }
+
+  @Test
   void aWriteTheSourceRefusesAsReadOnlyIsA503NotA500() {
     // The view probes once at start: a source turned read-only after that, as one fenced before a
     // failover, still gets the writes until a refusal makes the view look again.
