@@ -16,7 +16,6 @@ import org.jooq.ConnectionProvider;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * jOOQ in the automatic mode: a statement jOOQ prepares outside any transaction and other read,
@@ -79,9 +78,7 @@ final class JooqStatements implements ConnectionProvider {
 
   /** Whether a statement of {@code sql} prepared now runs as a read of its own. */
   private static boolean readsAlone(String sql) {
-    return PinnedRead.current() == null
-        && !TransactionSynchronizationManager.isSynchronizationActive()
-        && SqlText.plainQuery(sql);
+    return ReadYourWritesInterceptor.outsideTransactionsAndReads() && SqlText.plainQuery(sql);
   }
 
   /** Calls {@code method} on {@code target}, as a SQL failure where it threw something checked. */

@@ -157,11 +157,18 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
   private MethodInterceptor queriesOutsideTransactions(Predicate<MethodInvocation> plain) {
     MethodInterceptor reads = readOnlyTransactions();
     return invocation ->
-        PinnedRead.current() != null
-                || TransactionSynchronizationManager.isSynchronizationActive()
-                || !plain.test(invocation)
+        !outsideTransactionsAndReads() || !plain.test(invocation)
             ? invocation.proceed()
             : reads.invoke(invocation);
+  }
+
+  /**
+   * Whether a query run now is outside any transaction and any other read: the automatic mode reads
+   * such a query alone.
+   */
+  static boolean outsideTransactionsAndReads() {
+    return PinnedRead.current() == null
+        && !TransactionSynchronizationManager.isSynchronizationActive();
   }
 
   private @Nullable Object read(MethodInvocation invocation, Method method, ReadAttributes attrs)
