@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.internal.JdbcProxies;
 import io.tidemark.internal.SqlText;
@@ -17,27 +18,51 @@ import org.jspecify.annotations.Nullable;
  * Proxy handler of a checked-out source connection (and of its statements): it only tells the
  * {@link CaptureSession} when statements ran and transactions ended; the session decides. Its
  * statements reach the server without the {@code tidemark:source} hint ({@link
- * SqlText#withoutHint}).
+ * SqlText#withoutHint}). With a deadline, each statement, commit and rollback has what is left of
+ * it for every socket read ({@link ReadBudget#millisLeft}), and closing restores the pool's bound.
  */
 final class CapturingConnectionHandler implements InvocationHandler {
 
   private final Connection target;
   private final CaptureSession session;
+  private final @Nullable Deadline deadline;
+  private final @Nullable SocketTimeout bound;
 
   /** Whether a statement or the commit lost the connection: the server rolled back then. */
   private boolean lost;
 
-  private CapturingConnectionHandler(Connection target, CaptureSession session) {
+  private CapturingConnectionHandler(
+      Connection target,
+      CaptureSession session,
+      @Nullable Deadline deadline,
+      @Nullable SocketTimeout bound) {
     this.target = target;
     this.session = session;
+    this.deadline = deadline;
+    this.bound = bound;
   }
 
-  static Connection proxy(Connection target, CaptureSession session) {
+  /**
+   * @param deadline when the write must end, or {@code null}
+   * @param bound the socket bound set on {@code target} for {@code deadline}, restored on close
+   */
+  static Connection proxy(
+      Connection target,
+      CaptureSession session,
+      @Nullable Deadline deadline,
+      @Nullable SocketTimeout bound) {
     return (Connection)
         Proxy.newProxyInstance(
             Connection.class.getClassLoader(),
             new Class<?>[] {Connection.class},
-            new CapturingConnectionHandler(target, session));
+            new CapturingConnectionHandler(target, session, deadline, bound));
+  }
+
+  /** Bounds the socket reads of the next call by what is left of the deadline. */
+  private void tighten() throws SQLException {
+    if (deadline != null) {
+      SocketTimeout.tighten(target, ReadBudget.millisLeft(deadline));
+    }
   }
 
   /**
@@ -74,6 +99,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
           rollbackLost(method);
           return null;
         }
+        tighten();
         JdbcProxies.invoke(target, method, args);
         if (args == null) {
           session.afterRollback();
@@ -87,6 +113,9 @@ final class CapturingConnectionHandler implements InvocationHandler {
       }
       case "close" -> {
         session.close();
+        if (bound != null) {
+          bound.close();
+        }
         return JdbcProxies.invoke(target, method, args);
       }
       case "createStatement", "prepareStatement", "prepareCall" -> {
@@ -104,6 +133,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
 
   private void commit(Method method, @Nullable Object[] args) throws Throwable {
     session.beforeCommit();
+    tighten();
     try {
       JdbcProxies.invoke(target, method, args);
     } catch (Throwable failed) {
@@ -181,6 +211,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
         session.statementText(preparedSql);
       }
       boolean autoCommit = session.beforeStatement();
+      tighten();
       Object result;
       try {
         result = JdbcProxies.invoke(statement, method, SqlText.withoutHint(args));

@@ -1,13 +1,16 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.ConsistencyContext;
+import io.tidemark.Deadline;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLTransientConnectionException;
 import java.util.Objects;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link DataSource} over the source's pool that captures the GTID of every commit made through
@@ -22,6 +25,12 @@ import javax.sql.DataSource;
  * does not report one, {@code @@GLOBAL.gtid_executed} is read on the same connection right after
  * the commit. With PostgreSQL, the primary's WAL position is read there ({@link
  * io.tidemark.postgres.PostgresServer#committed}), and a token holds WAL positions.
+ *
+ * <p>When the context has a deadline (the request's), the write ends by it too: the connection is
+ * taken within what is left ({@link BoundedAcquire}), and every socket read of its statements, its
+ * commit and its rollback is bounded by what is left then, at least a floor. A write cut before its
+ * commit fails as a lost connection, and one cut while committing is of unknown outcome ({@link
+ * CommitOutcomeUnknownException}).
  */
 public final class CapturingDataSource implements DataSource {
 
@@ -39,19 +48,39 @@ public final class CapturingDataSource implements DataSource {
 
   @Override
   public Connection getConnection() throws SQLException {
-    return capture(target.getConnection());
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    Deadline deadline = context == null ? null : context.deadline();
+    if (deadline == null) {
+      return capture(target.getConnection(), context, null);
+    }
+    if (deadline.isExpired()) {
+      throw new SQLTransientConnectionException(
+          "the request's deadline passed before the write took a connection", "08001");
+    }
+    return capture(
+        BoundedAcquire.connection(target, deadline.remaining().toNanos()), context, deadline);
   }
 
+  /** As {@link #getConnection()}, but the check-out itself is bounded only by the pool. */
   @Override
   public Connection getConnection(String username, String password) throws SQLException {
-    return capture(target.getConnection(username, password));
+    ConsistencyContext context = ConsistencyContext.currentOrNull();
+    return capture(
+        target.getConnection(username, password),
+        context,
+        context == null ? null : context.deadline());
   }
 
-  private Connection capture(Connection connection) throws SQLException {
+  private Connection capture(
+      Connection connection, @Nullable ConsistencyContext context, @Nullable Deadline deadline)
+      throws SQLException {
+    SocketTimeout bound = null;
     try {
+      if (context != null && deadline != null) {
+        bound = SocketTimeout.limit(connection, ReadBudget.millisLeft(deadline));
+      }
       DriverSession driver = DriverSession.of(connection);
       PhysicalConnection.writable(driver);
-      ConsistencyContext context = ConsistencyContext.currentOrNull();
       if (context == null) {
         counters.unscoped.increment();
         return connection;
@@ -59,8 +88,11 @@ public final class CapturingDataSource implements DataSource {
       CaptureSession session =
           new CaptureSession(
               connection, PhysicalConnection.of(connection, driver), context, counters);
-      return CapturingConnectionHandler.proxy(connection, session);
+      return CapturingConnectionHandler.proxy(connection, session, deadline, bound);
     } catch (SQLException | RuntimeException e) {
+      if (bound != null) {
+        bound.close();
+      }
       connection.close();
       throw e;
     }

@@ -584,7 +584,10 @@ public class TidemarkProperties {
     /** What a request with a token that does not verify gets. */
     private InvalidToken invalidToken = InvalidToken.REJECT;
 
-    /** Budget of a whole request; reads under it wait at most what is left. None when not set. */
+    /**
+     * Budget of a whole request: reads under it wait at most what is left, and its writes end by it
+     * (a 503 before their commit, an unknown outcome while committing). None when not set.
+     */
     private @Nullable Duration requestTimeout;
 
     /**

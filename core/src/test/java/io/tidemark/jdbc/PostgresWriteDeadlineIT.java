@@ -1,0 +1,134 @@
+package io.tidemark.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.ConsistencyContext;
+import io.tidemark.Deadline;
+import io.tidemark.GtidSet;
+import io.tidemark.Ticker;
+import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.testkit.PostgresTopology;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A write whose context has a deadline (a request's) ends by it on PostgreSQL: one the primary
+ * still runs fails as a lost connection before its commit, one that commits as it runs is of
+ * unknown outcome, and one waiting for a connection of a busy pool is refused, each within the
+ * deadline and its floor rather than when the server or the pool lets go.
+ */
+class PostgresWriteDeadlineIT {
+
+  private static final Duration DEADLINE = Duration.ofMillis(500);
+
+  /** The statement floor and a loaded 2-core machine's scheduling. */
+  private static final Duration SLACK = Duration.ofMillis(300);
+
+  private static PostgresTopology topology;
+  private static PostgresOrders orders;
+  private static HikariDataSource pool;
+  private static CapturingDataSource source;
+
+  @BeforeAll
+  static void start() {
+    topology = PostgresTopology.builder().standbys(1).start();
+    orders = new PostgresOrders(topology);
+    pool = orders.pool(topology.primary());
+    source = CapturingDataSource.wrap(pool);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (pool != null) {
+      pool.close();
+    }
+    if (topology != null) {
+      topology.close();
+    }
+  }
+
+  @Test
+  void aStatementStillRunningAtTheDeadlineFailsAsALostConnectionAndNothingCommits()
+      throws SQLException {
+    long id = PostgresOrders.nextId();
+    long started;
+    try (ConsistencyContext.Binding request = withDeadline();
+        Connection connection = source.getConnection()) {
+      connection.setAutoCommit(false);
+      insert(connection, id, "SELECT ?, 'new', 1");
+      started = System.nanoTime();
+      assertThatThrownBy(
+              () -> {
+                try (Statement s = connection.createStatement()) {
+                  s.execute("SELECT pg_sleep(3)");
+                }
+              })
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e -> assertThat(ConnectionFailures.isConnectionFailure(e)).as(e.toString()).isTrue());
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(DEADLINE.plus(SLACK));
+      connection.rollback();
+    }
+    try (Connection c = pool.getConnection()) {
+      assertThat(PostgresOrders.status(c, id)).as("never committed").isNull();
+    }
+  }
+
+  @Test
+  void anAutocommitWriteCutAtTheDeadlineIsOfUnknownOutcome() throws SQLException {
+    long id = PostgresOrders.nextId();
+    try (ConsistencyContext.Binding request = withDeadline();
+        Connection connection = source.getConnection()) {
+      long started = System.nanoTime();
+
+      assertThatThrownBy(() -> insert(connection, id, "SELECT ?, 'new', 1 FROM pg_sleep(2)"))
+          .isInstanceOf(CommitOutcomeUnknownException.class);
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(DEADLINE.plus(SLACK));
+    }
+  }
+
+  @Test
+  void aWriteWaitingForABusyPoolIsRefusedAtTheDeadline() throws SQLException {
+    List<Connection> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < pool.getMaximumPoolSize(); i++) {
+        held.add(pool.getConnection());
+      }
+      try (ConsistencyContext.Binding request = withDeadline()) {
+        long started = System.nanoTime();
+
+        assertThatThrownBy(() -> source.getConnection().close())
+            .isInstanceOf(SQLTransientConnectionException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(DEADLINE.plus(SLACK));
+      }
+    } finally {
+      for (Connection c : held) {
+        c.close();
+      }
+    }
+  }
+
+  private static ConsistencyContext.Binding withDeadline() {
+    return ConsistencyContext.create(GtidSet.EMPTY, Deadline.after(DEADLINE, Ticker.systemTicker()))
+        .attach();
+  }
+
+  private static void insert(Connection connection, long id, String select) throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO orders (id, status, revision) " + select)) {
+      insert.setLong(1, id);
+      insert.executeUpdate();
+    }
+  }
+}
