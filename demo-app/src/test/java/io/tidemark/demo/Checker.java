@@ -16,21 +16,21 @@ import java.util.stream.Collectors;
 /**
  * Checks a recorded history against the read-your-writes contract: a read that carries the token
  * (or scope) of an acknowledged write returns that write or a later one, never an older row and
- * never "not found"; a chain's reads never go back; every read answers within its deadline;
- * anything else is an explicit, counted refusal; a write lost in a failover is reported to the
- * chain that made it ({@code TOKEN_NOT_ON_SOURCE}), never read past (once reported, the chain's
- * reads need only what survived); a write answered as a failure did not commit, and one answered as
- * done carries its row; a write answered with an unknown outcome that did commit is seen by every
- * later read of its chain; the answer of an acknowledged write, or of one of unknown outcome,
- * carries a token that covers it.
+ * never "not found"; a chain's reads never go back; every read and write answers within the
+ * request's deadline; anything else is an explicit, counted refusal; a write lost in a failover is
+ * reported to the chain that made it ({@code TOKEN_NOT_ON_SOURCE}), never read past (once reported,
+ * the chain's reads need only what survived); a write answered as a failure did not commit, and one
+ * answered as done carries its row; a write answered with an unknown outcome that did commit is
+ * seen by every later read of its chain; the answer of an acknowledged write, or of one of unknown
+ * outcome, carries a token that covers it.
  */
 final class Checker {
 
   private Checker() {}
 
   /**
-   * The slack a read may take past its deadline, measured at the client: the read path's own
-   * allowance (a statement begun just before the deadline gets its 20 ms floor) and the HTTP
+   * The slack a read or write may take past its deadline, measured at the client: the read path's
+   * own allowance (a statement begun just before the deadline gets its 20 ms floor) and the HTTP
    * answer. With the 2 cores of the machine saturated by the run (20 to 40 runnable threads), 50 ms
    * was exceeded by 1 to 3 of about 10 000 reads a run, by 5 to 126 ms.
    */
@@ -64,7 +64,7 @@ final class Checker {
    * @param stale reads that returned a row older than their chain's last acknowledged write
    * @param notFound reads that said "not found" for an acknowledged write
    * @param nonMonotonic reads that returned an older row than an earlier read of their chain
-   * @param pastDeadline reads answered later than their deadline plus {@link #SLACK}
+   * @param pastDeadline reads and writes answered later than their deadline plus {@link #SLACK}
    * @param lostWrites acknowledged writes the final source does not have
    * @param unreportedLostWrites lost writes no later read of their chain was refused for
    * @param committedAnsweredAsFailure writes answered as a failure that are on the final source
@@ -182,7 +182,7 @@ final class Checker {
   }
 
   /** Checks {@code history}, asking {@code outcomes} what became of its writes. */
-  static Verdict check(List<Operation> history, Duration readDeadline, Outcomes outcomes) {
+  static Verdict check(List<Operation> history, Duration deadline, Outcomes outcomes) {
     long writes = 0;
     long reads = 0;
     long stale = 0;
@@ -217,6 +217,10 @@ final class Checker {
         if (op.sent() != null && op.returned() == null && op.status() != 0 && op.status() != 400) {
           tokenDropped++;
           example(examples, origin, "token dropped", op);
+        }
+        if (op.serviceNanos() > deadline.plus(SLACK).toNanos()) {
+          pastDeadline++;
+          example(examples, origin, "late", op);
         }
         if (op.kind() == Kind.WRITE) {
           if (op.outcomeUnknown()) {
@@ -262,10 +266,6 @@ final class Checker {
           }
           surviving = op.revision();
           continue;
-        }
-        if (op.serviceNanos() > readDeadline.plus(SLACK).toNanos()) {
-          pastDeadline++;
-          example(examples, origin, "late", op);
         }
         if (!op.servedRead()) {
           refusals.merge(op.status() + " " + op.reason(), 1L, Long::sum);

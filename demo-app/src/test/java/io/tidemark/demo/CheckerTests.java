@@ -78,7 +78,8 @@ class CheckerTests {
             read(3, 2, 0, LATEST + MS, 200, 4, 4, "SOURCE_FALLBACK"),
             read(4, 1, 0, 30 * MS, 503, -1, 1, "WAIT_TIMEOUT"),
             write(5, 0, 0, 1 * MS, 503, -1),
-            write(6, 0, 0, 1 * MS, 200, -1));
+            write(6, 0, 0, 1 * MS, 200, -1),
+            write(7, 0, 0, LATEST + MS, 503, -1));
 
     Checker.Verdict verdict = Checker.check(history, DEADLINE, Checker.Outcomes.nothingLost());
 
@@ -87,9 +88,11 @@ class CheckerTests {
     assertThat(verdict.stale()).isEqualTo(1);
     assertThat(verdict.nonMonotonic()).as("older than the read before it").isEqualTo(1);
     assertThat(verdict.notFound()).isEqualTo(1);
-    assertThat(verdict.pastDeadline()).as("only past deadline + slack").isEqualTo(1);
+    assertThat(verdict.pastDeadline())
+        .as("only past deadline + slack, a write as a read")
+        .isEqualTo(2);
     assertThat(verdict.refusals()).isEqualTo(Map.of("503 WAIT_TIMEOUT", 1L));
-    assertThat(verdict.failedWrites()).isEqualTo(Map.of("503 ", 1L));
+    assertThat(verdict.failedWrites()).isEqualTo(Map.of("503 ", 2L));
     assertThat(verdict.doneWithoutResult())
         .as("a 200 without the row is not acknowledged, and read as done by a client")
         .isEqualTo(1);

@@ -173,7 +173,7 @@ final class ReliabilityRun {
       row(out, "non-monotonic reads", verdict.nonMonotonic(), control.nonMonotonic());
       row(
           out,
-          "reads past deadline + " + Checker.SLACK.toMillis() + " ms",
+          "reads and writes past deadline + " + Checker.SLACK.toMillis() + " ms",
           verdict.pastDeadline(),
           control.pastDeadline());
       out.append(
