@@ -196,8 +196,10 @@ final class NodeProbe {
     boolean receiving = "ON".equals(rs.getString(7));
     boolean replicating = receiving && "ON".equals(rs.getString(8));
     String channelSource = rs.getString(9);
+    // A receiver retrying a source that is down still makes this node that source's replica.
+    boolean receiverRuns = receiving || "CONNECTING".equals(rs.getString(7));
     String replicatesFrom =
-        !receiving || channelSource == null || channelSource.isEmpty() ? null : channelSource;
+        !receiverRuns || channelSource == null || channelSource.isEmpty() ? null : channelSource;
     long applyingMicros = rs.getLong(10);
     boolean applying = !rs.wasNull();
     GtidSet errant = writable ? GtidSet.EMPTY : own(executed.subtract(timeline.latest()), uuid);

@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  * @param replica whether it has a replication channel configured
  * @param replicating whether its replication receiver and applier both run
  * @param replicatesFrom the {@code server_uuid} of the source its replication receiver is connected
- *     to now (its applier may be stopped), or {@code null} when none is, or it is not told
- *     (PostgreSQL)
+ *     or connecting to now (its applier may be stopped), or {@code null} when the receiver is
+ *     stopped or there is none, or it is not told (PostgreSQL)
  * @param gtidModeOn whether {@code gtid_mode} is {@code ON}; always for PostgreSQL, whose WAL
  *     positions need no setting
  * @param gtidExecuted its {@code gtid_executed}

@@ -22,16 +22,15 @@ public record TopologySnapshot(List<NodeState> nodes) {
    */
   public List<NodeState> writable() {
     List<NodeState> accepting = accepting();
-    return accepting.size() < 2
-        ? accepting
-        : accepting.stream().filter(n -> !leftWritable(n, accepting)).toList();
+    return accepting.stream().filter(n -> !leftWritable(n, accepting)).toList();
   }
 
   /**
    * Replicas that accept writes though no source would let them be one (a replica restarted without
-   * a persisted {@code read_only}): each receives from another node that accepts writes and is not
-   * received from by it, and that node never executed a transaction of the replica's own. Neither
-   * written to nor read from, and misconfigured until {@code read_only} is on.
+   * a persisted {@code read_only}): each receives (or keeps trying to) from a node that does not
+   * accept writes or is not available, or from one that accepts writes, is not received from by it
+   * and never executed a transaction of the replica's own. Neither written to nor read from, and
+   * misconfigured until {@code read_only} is on.
    */
   public List<NodeState> writableReplicas() {
     List<NodeState> accepting = accepting();
@@ -49,13 +48,13 @@ public record TopologySnapshot(List<NodeState> nodes) {
       return false;
     }
     for (NodeState source : accepting) {
-      if (from.equals(source.serverUuid())
-          && !uuid.equals(source.replicatesFrom())
-          && !source.gtidExecuted().uuids().contains(UUID.fromString(uuid))) {
-        return true;
+      if (from.equals(source.serverUuid())) {
+        return !uuid.equals(source.replicatesFrom())
+            && !source.gtidExecuted().uuids().contains(UUID.fromString(uuid));
       }
     }
-    return false;
+    // Its source is down, unreachable or read-only: receiving from it, this node is no source.
+    return true;
   }
 
   /**

@@ -103,6 +103,32 @@ class TopologyViewIT {
   }
 
   @Test
+  void aReplicaLeftWritableIsNoSourceWhileItsSourceIsDown() {
+    String sourceUuid = source.serverUuid();
+    replica2.execute("SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF");
+    source.kill();
+    try {
+      // Its receiver keeps trying the source: still a replica, so writing to it would make
+      // transactions the source never had.
+      awaitState(n -> n.name().equals("source") && !n.available());
+      TopologySnapshot snapshot = view.refreshNow().join();
+      assertThat(snapshot.node("replica2").orElseThrow().replicatesFrom()).isEqualTo(sourceUuid);
+      assertThat(snapshot.writable()).isEmpty();
+      assertThat(snapshot.writableReplicas())
+          .extracting(NodeState::name)
+          .containsExactly("replica2");
+      NodeSelector.Choice writer = new NodeSelector(view, Duration.ofSeconds(1)).writer();
+      assertThat(writer.node()).as(writer.detail()).isNull();
+      assertThat(writer.reason()).isEqualTo(Reason.NO_WRITABLE_SOURCE);
+    } finally {
+      source.restart();
+      replica2.execute("SET GLOBAL read_only = ON", "SET GLOBAL super_read_only = ON");
+      awaitState(n -> n.name().equals("replica2") && !n.writable() && n.replicating());
+      awaitState(n -> n.name().equals("replica1") && n.replicating());
+    }
+  }
+
+  @Test
   void replicaBehindTheThresholdIsSkippedAndBothBehindIsReported() {
     NodeSelector selector = new NodeSelector(view, Duration.ofMillis(500));
     replica1.pauseApplier();
