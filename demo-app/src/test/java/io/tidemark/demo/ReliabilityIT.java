@@ -2,6 +2,7 @@ package io.tidemark.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,16 @@ class ReliabilityIT {
         .anyMatch(fault -> fault.startsWith("instance1 cut from replica1"))
         .anyMatch(fault -> fault.startsWith("replica2 black-holed"))
         .anyMatch(fault -> fault.startsWith("instance1 cut from the source during commits"));
+    ReliabilityRun.UnderFault writableReplica =
+        report.byFault().entrySet().stream()
+            .filter(fault -> fault.getKey().startsWith("replica2 writable"))
+            .map(Map.Entry::getValue)
+            .findFirst()
+            .orElseThrow();
+    assertThat(writableReplica.writes()).isPositive();
+    assertThat(writableReplica.refusedWrites())
+        .as("writes while a replica was left writable: the source takes them")
+        .isZero();
     assertThat(report.openInView()).as("JPA with Spring Boot's defaults").isTrue();
     assertGuaranteesHeld(report);
   }

@@ -110,6 +110,7 @@ final class ReliabilityRun {
    * @param refused refused with a reason
    * @param rounds how many times it was applied
    * @param writes writes begun while it held
+   * @param refusedWrites of those, the ones refused as the database unavailable (503)
    * @param slowestWrite the longest of those writes took from when it was due, in milliseconds
    */
   record UnderFault(
@@ -119,6 +120,7 @@ final class ReliabilityRun {
       long onSource,
       long refused,
       long writes,
+      long refusedWrites,
       long slowestWrite) {
 
     double replicaShare() {
@@ -267,13 +269,13 @@ final class ReliabilityRun {
       out.append("\nOperations begun while each fault held, over all its rounds:\n\n");
       out.append(
           "| fault | rounds | reads | served by a replica | by the source | refused | writes |"
-              + " slowest write (ms) |\n");
-      out.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+              + " writes refused (503) | slowest write (ms) |\n");
+      out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       byFault.forEach(
           (fault, under) ->
               out.append(
                   String.format(
-                      "| %s | %d | %d | %.1f %% | %d | %d | %d | %d |%n",
+                      "| %s | %d | %d | %.1f %% | %d | %d | %d | %d | %d |%n",
                       fault,
                       under.rounds(),
                       under.reads(),
@@ -281,6 +283,7 @@ final class ReliabilityRun {
                       under.onSource(),
                       under.refused(),
                       under.writes(),
+                      under.refusedWrites(),
                       under.slowestWrite())));
       if (!faults.isEmpty()) {
         out.append(
@@ -471,7 +474,7 @@ final class ReliabilityRun {
       List<Operation> history, List<FaultSchedule.Applied> applied) {
     Map<String, long[]> counts = new LinkedHashMap<>();
     for (FaultSchedule.Applied fault : applied) {
-      long[] count = counts.computeIfAbsent(fault.name(), name -> new long[7]);
+      long[] count = counts.computeIfAbsent(fault.name(), name -> new long[8]);
       count[0]++;
       for (Operation op : history) {
         if (op.started() < fault.inflicted() || op.started() >= fault.undone()) {
@@ -479,7 +482,8 @@ final class ReliabilityRun {
         }
         if (op.kind() == Kind.WRITE) {
           count[5]++;
-          count[6] = Math.max(count[6], op.latencyNanos() / 1_000_000);
+          count[6] += op.status() == 503 ? 1 : 0;
+          count[7] = Math.max(count[7], op.latencyNanos() / 1_000_000);
           continue;
         }
         count[1]++;
@@ -494,7 +498,8 @@ final class ReliabilityRun {
     }
     Map<String, UnderFault> byFault = new LinkedHashMap<>();
     counts.forEach(
-        (name, c) -> byFault.put(name, new UnderFault(c[0], c[1], c[2], c[3], c[4], c[5], c[6])));
+        (name, c) ->
+            byFault.put(name, new UnderFault(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])));
     return byFault;
   }
 
@@ -575,6 +580,11 @@ final class ReliabilityRun {
             "replica2 killed, restarted after 2 s",
             second::kill,
             second::restart,
+            Duration.ofSeconds(2))
+        .then(
+            "replica2 writable 2 s while replicating (read_only not persisted across a restart)",
+            () -> second.execute("SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF"),
+            () -> second.execute("SET GLOBAL read_only = ON", "SET GLOBAL super_read_only = ON"),
             Duration.ofSeconds(2))
         .then(
             "Redis killed, restarted after 2 s", redis::kill, redis::restart, Duration.ofSeconds(2))
