@@ -81,18 +81,21 @@ final class Demo implements AutoCloseable {
    */
   static Demo start(
       MySqlTopology topology, RedisServer redis, int firstPort, Map<String, Object> overrides) {
-    return start(topology, redis, firstPort, overrides, false);
+    return start(topology, redis, firstPort, overrides, Map.of(), false);
   }
 
   /**
    * As {@link #start(MySqlTopology, RedisServer, int, Map)}, each instance reaching every MySQL
    * node and Redis through a {@link io.tidemark.testkit.FaultLink} of its own, named {@value
    * #FIRST} or {@value #SECOND} ({@code node.link(Demo.FIRST)}), for network faults between one
-   * instance and one server.
+   * instance and one server; {@code secondOnly} are properties of the second instance alone.
    */
   static Demo startLinked(
-      MySqlTopology topology, RedisServer redis, Map<String, Object> overrides) {
-    return start(topology, redis, 0, overrides, true);
+      MySqlTopology topology,
+      RedisServer redis,
+      Map<String, Object> overrides,
+      Map<String, Object> secondOnly) {
+    return start(topology, redis, 0, overrides, secondOnly, true);
   }
 
   /** Name of the links of the first instance. */
@@ -106,6 +109,7 @@ final class Demo implements AutoCloseable {
       RedisServer redis,
       int firstPort,
       Map<String, Object> overrides,
+      Map<String, Object> secondOnly,
       boolean linked) {
     String db = topology.createDatabase("demo");
     topology
@@ -117,9 +121,11 @@ final class Demo implements AutoCloseable {
                 + " status VARCHAR(20) NOT NULL, revision BIGINT NOT NULL, KEY (customer))");
     DemoFaults faults = new DemoFaults(topology, redis, Clock.systemUTC());
     try {
+      Map<String, Object> second = servers(topology, redis, db, linked ? SECOND : null);
+      second.putAll(secondOnly);
       return start(
           servers(topology, redis, db, linked ? FIRST : null),
-          servers(topology, redis, db, linked ? SECOND : null),
+          second,
           shared(topology.source().user(), topology.source().password(), overrides),
           firstPort,
           db,
@@ -145,17 +151,21 @@ final class Demo implements AutoCloseable {
    */
   static Demo start(
       PostgresTopology topology, RedisServer redis, int firstPort, Map<String, Object> overrides) {
-    return start(topology, redis, firstPort, overrides, false);
+    return start(topology, redis, firstPort, overrides, Map.of(), false);
   }
 
   /**
    * As {@link #start(PostgresTopology, RedisServer, int, Map)}, each instance reaching every
    * PostgreSQL node and Redis through a {@link io.tidemark.testkit.FaultLink} of its own, named
-   * {@value #FIRST} or {@value #SECOND}, for network faults between one instance and one server.
+   * {@value #FIRST} or {@value #SECOND}, for network faults between one instance and one server;
+   * {@code secondOnly} are properties of the second instance alone.
    */
   static Demo startLinked(
-      PostgresTopology topology, RedisServer redis, Map<String, Object> overrides) {
-    return start(topology, redis, 0, overrides, true);
+      PostgresTopology topology,
+      RedisServer redis,
+      Map<String, Object> overrides,
+      Map<String, Object> secondOnly) {
+    return start(topology, redis, 0, overrides, secondOnly, true);
   }
 
   private static Demo start(
@@ -163,6 +173,7 @@ final class Demo implements AutoCloseable {
       RedisServer redis,
       int firstPort,
       Map<String, Object> overrides,
+      Map<String, Object> secondOnly,
       boolean linked) {
     String db = topology.createDatabase("demo");
     PostgresNode primary = topology.primary();
@@ -178,9 +189,11 @@ final class Demo implements AutoCloseable {
       throw new IllegalStateException("creating the demo's table on " + primary, e);
     }
     topology.awaitStandbysCaughtUp(Duration.ofSeconds(30));
+    Map<String, Object> second = servers(topology, redis, db, linked ? SECOND : null);
+    second.putAll(secondOnly);
     return start(
         servers(topology, redis, db, linked ? FIRST : null),
-        servers(topology, redis, db, linked ? SECOND : null),
+        second,
         shared(primary.user(), primary.password(), overrides),
         firstPort,
         db,
@@ -321,9 +334,14 @@ final class Demo implements AutoCloseable {
         .isEmpty();
   }
 
-  /** The class of the instances' reads: annotated, or for the starter's automatic mode. */
+  /**
+   * The class of the instances' reads: annotated, or for the starter's automatic mode; both, first
+   * instance's first, when they differ.
+   */
   String reads() {
-    return ClassUtils.getUserClass(first.getBean(OrderReads.class)).getSimpleName();
+    String ofFirst = ClassUtils.getUserClass(first.getBean(OrderReads.class)).getSimpleName();
+    String ofSecond = ClassUtils.getUserClass(second.getBean(OrderReads.class)).getSimpleName();
+    return ofFirst.equals(ofSecond) ? ofFirst : ofFirst + " and " + ofSecond;
   }
 
   /** The token clock of the instance {@link #FIRST} or {@link #SECOND}. */

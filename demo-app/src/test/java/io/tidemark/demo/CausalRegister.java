@@ -43,6 +43,7 @@ import org.springframework.web.client.RestClientException;
 final class CausalRegister {
 
   private static final String HEADER = "Consistency-Token";
+  private static final String LEVEL = "Consistency-Level";
   private static final String SCOPE_UNRECORDED = "Consistency-Scope-Unrecorded";
   private static final Pattern REASON = Pattern.compile("\"reason\"\\s*:\\s*\"([A-Z_]+)\"");
   private static final int STEPS_PER_WRITE = 3;
@@ -264,8 +265,18 @@ final class CausalRegister {
     }
   }
 
+  /**
+   * The client of chain {@code id}: even chains send tokens, odd ones rely on their customer's
+   * scope, and every other odd one sends neither and reads at the {@code GLOBAL} level.
+   */
+  static Client client(long id) {
+    return id % 2 == 0
+        ? Client.HEADER
+        : id % 4 == 3 && !isLongSession(id) ? Client.GLOBAL : Client.SESSION;
+  }
+
   private void chain(long id, int writes, long due) {
-    Chain chain = new Chain(id, id % 2 == 0 ? Client.HEADER : Client.SESSION, customers + "-" + id);
+    Chain chain = new Chain(id, client(id), customers + "-" + id);
     chains.put(id, chain);
     long intended = due;
     for (int step = 0; step < writes * STEPS_PER_WRITE; step++) {
@@ -358,7 +369,7 @@ final class CausalRegister {
     var request =
         chain.order < 0
             ? instance.post().uri("/api/orders?customer={c}", chain.customer)
-            : chain.client == Client.HEADER
+            : chain.client != Client.SESSION
                 ? instance.put().uri("/api/orders/{id}/status?status={s}", chain.order, status)
                 : instance
                     .put()
@@ -418,10 +429,11 @@ final class CausalRegister {
 
   private Answer read(RestClient instance, Chain chain, @Nullable String token, boolean cache) {
     var request =
-        chain.client == Client.HEADER
+        chain.client != Client.SESSION
             ? instance
                 .get()
                 .uri("/api/orders/{id}?tidemark={t}&cache={c}", chain.order, tidemark, cache)
+                .headers(h -> level(h, chain))
             : instance
                 .get()
                 .uri(
@@ -448,6 +460,12 @@ final class CausalRegister {
               }
               return new Answer(code, -1, -1, reason(response.bodyTo(String.class)), returned, -1);
             });
+  }
+
+  private static void level(HttpHeaders headers, Chain chain) {
+    if (chain.client == Client.GLOBAL) {
+      headers.set(LEVEL, "GLOBAL");
+    }
   }
 
   private static void send(HttpHeaders headers, @Nullable String token) {

@@ -1,5 +1,6 @@
 package io.tidemark.demo;
 
+import io.tidemark.demo.Operation.Client;
 import io.tidemark.demo.Operation.Kind;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,14 +16,16 @@ import java.util.stream.Collectors;
 
 /**
  * Checks a recorded history against the read-your-writes contract: a read that carries the token
- * (or scope) of an acknowledged write returns that write or a later one, never an older row and
- * never "not found"; a chain's reads never go back; every read and write answers within the
- * request's deadline; anything else is an explicit, counted refusal; a write lost in a failover is
- * reported to the chain that made it ({@code TOKEN_NOT_ON_SOURCE}), never read past (once reported,
- * the chain's reads need only what survived); a write answered as a failure did not commit, and one
- * answered as done carries its row; a write answered with an unknown outcome that did commit is
- * seen by every later read of its chain; the answer of an acknowledged write, or of one of unknown
- * outcome, carries a token that covers it.
+ * (or scope) of an acknowledged write, or asks for the {@code GLOBAL} level after it, returns that
+ * write or a later one, never an older row and never "not found"; a chain's reads never go back;
+ * every read and write answers within the request's deadline; anything else is an explicit, counted
+ * refusal; a write lost in a failover is reported to the chain that made it ({@code
+ * TOKEN_NOT_ON_SOURCE}), never read past (once reported, the chain's reads need only what survived;
+ * a {@code GLOBAL} chain, with neither token nor scope, cannot be told, and its reads need only
+ * what survived from the loss on); a write answered as a failure did not commit, and one answered
+ * as done carries its row; a write answered with an unknown outcome that did commit is seen by
+ * every later read of its chain; the answer of an acknowledged write, or of one of unknown outcome,
+ * carries a token that covers it.
  */
 final class Checker {
 
@@ -210,6 +213,7 @@ final class Checker {
       // Once a loss was reported to the chain, its reads need only what survived the failover.
       long surviving = -1;
       boolean lossReported = false;
+      boolean lostUntold = false;
       // What a write of unknown outcome that committed wrote: the chain's later reads must see it.
       long committedUnknown = -1;
       for (int i = 0; i < chain.size(); i++) {
@@ -255,7 +259,11 @@ final class Checker {
             example(examples, origin, "without a covering token", op);
           } else if (outcomes.lost().test(op)) {
             lostWrites++;
-            if (!reportedLater(chain, i)) {
+            if (op.client() == Client.GLOBAL) {
+              // Nothing can tell a client without a token: after the failover its reads need only
+              // what survived, and go back to it once.
+              lostUntold = true;
+            } else if (!reportedLater(chain, i)) {
               unreported++;
               example(examples, origin, "unreported lost", op);
               examples
@@ -278,7 +286,7 @@ final class Checker {
         reads++;
         served.merge(op.reason(), 1L, Long::sum);
         long required = Math.max(op.required(), committedUnknown);
-        required = lossReported ? Math.min(required, surviving) : required;
+        required = lossReported || lostUntold ? Math.min(required, surviving) : required;
         if (op.revision() < 0) {
           if (required >= 0) {
             notFound++;
@@ -287,6 +295,9 @@ final class Checker {
         } else if (op.revision() < required) {
           stale++;
           example(examples, origin, "stale", op);
+        }
+        if (lostUntold && op.revision() >= surviving && op.revision() < newestRead) {
+          newestRead = op.revision();
         }
         if (op.revision() >= 0 && op.revision() < newestRead) {
           nonMonotonic++;

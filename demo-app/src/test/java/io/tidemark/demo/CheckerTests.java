@@ -7,6 +7,7 @@ import io.tidemark.demo.Operation.Kind;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class CheckerTests {
@@ -216,6 +217,52 @@ class CheckerTests {
         op.reason(),
         sent,
         returned,
+        op.serverMillis());
+  }
+
+  @Test
+  void aGlobalClientsReadsNeedOnlyWhatSurvivedAFailoverThatNobodyCouldTellItOf() {
+    List<Operation> history =
+        Stream.of(
+                write(1, 0, 0, MS, 201, 1),
+                read(1, 1, MS, 2 * MS, 200, 1, 1, "REPLICA_AFTER_WAIT"),
+                write(1, 2, 2 * MS, 3 * MS, 200, 2),
+                read(1, 3, 3 * MS, 4 * MS, 200, 2, 2, "REPLICA_AFTER_WAIT"),
+                read(1, 4, 4 * MS, 5 * MS, 200, 1, 2, "REPLICA_AFTER_WAIT"),
+                read(1, 5, 5 * MS, 6 * MS, 404, -1, 2, "REPLICA_AFTER_WAIT"),
+                write(2, 0, 0, MS, 201, 1),
+                write(2, 1, MS, 2 * MS, 200, 2),
+                read(2, 2, 2 * MS, 3 * MS, 200, 1, 2, "REPLICA_AFTER_WAIT"))
+            .map(CheckerTests::global)
+            .toList();
+    Checker.Outcomes outcomes =
+        new Checker.Outcomes(
+            write -> write.chain() == 1 && write.revision() == 2, write -> false, write -> true);
+
+    Checker.Verdict verdict = Checker.check(history, DEADLINE, outcomes);
+
+    assertThat(verdict.lostWrites()).isEqualTo(1);
+    assertThat(verdict.unreportedLostWrites()).as("nothing could tell a tokenless client").isZero();
+    assertThat(verdict.nonMonotonic()).as("back to what survived, once").isZero();
+    assertThat(verdict.notFound()).as("what survived must still be found").isEqualTo(1);
+    assertThat(verdict.stale()).as("chain 2 lost nothing").isEqualTo(1);
+  }
+
+  private static Operation global(Operation op) {
+    return new Operation(
+        op.chain(),
+        op.step(),
+        Client.GLOBAL,
+        op.kind(),
+        op.intended(),
+        op.started(),
+        op.ended(),
+        op.status(),
+        op.revision(),
+        op.required(),
+        op.reason(),
+        op.sent(),
+        op.returned(),
         op.serverMillis());
   }
 

@@ -43,8 +43,12 @@ record Operation(
   }
 
   enum Client {
+    /** Sends the token of its last answer in the header. */
     HEADER,
-    SESSION
+    /** Sends no token: its customer's scope holds its writes. */
+    SESSION,
+    /** Sends no token and no scope: its reads ask for the {@code GLOBAL} level. */
+    GLOBAL
   }
 
   /** A write the service said it made and answered with the row: its revision is known. */

@@ -35,7 +35,12 @@ final class PostgresReliabilityRun {
     try (PostgresTopology topology =
             PostgresTopology.builder().standbys(2).synchronousStandbys(1).start();
         RedisServer redis = RedisServer.startPersistent();
-        Demo demo = Demo.startLinked(topology, redis, ReliabilityRun.instanceSettings(LOG))) {
+        Demo demo =
+            Demo.startLinked(
+                topology,
+                redis,
+                ReliabilityRun.instanceSettings(LOG),
+                ReliabilityRun.secondInstanceSettings())) {
       Checker.Verdict control =
           ReliabilityRun.control(
               demo, topology.standbys(), (s, held) -> ReplicationLag.start(s, held, ms(50)));

@@ -80,11 +80,15 @@ class ReliabilityIT {
     assertThat(report.cachedReads()).isPositive();
     assertThat(report.cacheFills()).isPositive();
     assertThat(report.jpaReads()).isPositive();
+    assertThat(report.globalReads()).as("reads at the GLOBAL level, without a token").isPositive();
     assertThat(verdict.writes()).isGreaterThan(report.settings().chains());
     assertThat(verdict.reads()).isGreaterThan(verdict.writes());
     assertThat(report.writesAfterFailover()).as("writes on the promoted source").isPositive();
     assertThat(report.reads())
         .as("the instances' reads")
-        .isEqualTo(ReliabilityRun.AUTOMATIC ? "AutomaticOrderReads" : "AnnotatedOrderReads");
+        .isEqualTo(
+            ReliabilityRun.AUTOMATIC
+                ? "AutomaticOrderReads"
+                : "AnnotatedOrderReads and AutomaticOrderReads");
   }
 }

@@ -146,6 +146,7 @@ final class ReliabilityRun {
       long cachedReads,
       long cacheFills,
       long jpaReads,
+      long globalReads,
       boolean openInView,
       long toldScopeUnrecorded,
       String reads) {
@@ -154,8 +155,8 @@ final class ReliabilityRun {
       StringBuilder out = new StringBuilder();
       out.append(
           String.format(
-              "Reliability run on %s: %d operations (%d chains at %d/s, header and session"
-                  + " clients alternating) in %d s, 1 source + 2 replicas, 2 instances, read budget"
+              "Reliability run on %s: %d operations (%d chains at %d/s: header, session and"
+                  + " GLOBAL clients) in %d s, 1 source + 2 replicas, 2 instances, read budget"
                   + " %d ms, reads by %s%n%n",
               server,
               operations,
@@ -227,6 +228,10 @@ final class ReliabilityRun {
           String.format(
               "| JPA reads served (session clients; open-in-view %s, Boot's default) | %d | - |%n",
               openInView ? "on" : "off", jpaReads));
+      out.append(
+          String.format(
+              "| GLOBAL reads served (clients with neither token nor scope) | %d | - |%n",
+              globalReads));
       out.append(
           String.format(
               "| session clients told their scope missed a write (then sending tokens) | %d | - |%n",
@@ -315,7 +320,8 @@ final class ReliabilityRun {
     long begun = System.nanoTime();
     try (MySqlTopology topology = MySqlTopology.builder().replicas(2).start();
         RedisServer redis = RedisServer.startPersistent();
-        Demo demo = Demo.startLinked(topology, redis, instanceSettings(LOG))) {
+        Demo demo =
+            Demo.startLinked(topology, redis, instanceSettings(LOG), secondInstanceSettings())) {
       Checker.Verdict control =
           control(demo, topology.replicas(), (r, held) -> ReplicationLag.start(r, held, ms(50)));
       warmUp(demo);
@@ -463,6 +469,9 @@ final class ReliabilityRun {
         ran.register().cacheFills(),
         history.stream()
             .filter(op -> op.client() == Operation.Client.SESSION && op.servedRead())
+            .count(),
+        history.stream()
+            .filter(op -> op.client() == Operation.Client.GLOBAL && op.servedRead())
             .count(),
         demo.openInView(),
         ran.register().toldScopeUnrecorded(),
@@ -720,11 +729,22 @@ final class ReliabilityRun {
   static Map<String, Object> instanceSettings(Path log) {
     Map<String, Object> settings = new TreeMap<>(basicSettings(log));
     if (AUTOMATIC) {
-      settings.put("tidemark.read.automatic", "true");
-      settings.put("demo.reads", "automatic");
+      settings.putAll(AUTOMATIC_MODE);
     }
     return settings;
   }
+
+  /**
+   * The settings of the second instance alone: it reads in the automatic mode, the first through
+   * {@code @ReadYourWrites}, so that every run has both in the mix (with {@link #AUTOMATIC}, both
+   * instances do already).
+   */
+  static Map<String, Object> secondInstanceSettings() {
+    return AUTOMATIC ? Map.of() : AUTOMATIC_MODE;
+  }
+
+  private static final Map<String, Object> AUTOMATIC_MODE =
+      Map.of("tidemark.read.automatic", "true", "demo.reads", "automatic");
 
   private static Map<String, Object> basicSettings(Path log) {
     return Map.of(
