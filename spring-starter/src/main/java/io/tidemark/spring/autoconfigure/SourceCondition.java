@@ -16,6 +16,7 @@ import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.core.type.MethodMetadata;
+import org.springframework.util.ClassUtils;
 
 /**
  * Whether the application has a {@code DataSource} Tidemark can protect, told from the settings and
@@ -52,7 +53,10 @@ abstract class SourceCondition extends SpringBootCondition implements Configurat
     }
     String[] dataSources = beans.getBeanNamesForType(DataSource.class, true, false);
     if (dataSources.length == 0) {
-      return "the application has no DataSource";
+      return usesR2dbc(beans, classLoader)
+          ? "the application has no DataSource; its R2DBC ConnectionFactory is not protected (Tidemark"
+              + " routes JDBC only)"
+          : "the application has no DataSource";
     }
     String named = environment.getProperty(ApplicationDataSource.PROPERTY);
     if (named != null && !named.isBlank()) {
@@ -74,6 +78,16 @@ abstract class SourceCondition extends SpringBootCondition implements Configurat
       }
     }
     return null;
+  }
+
+  /** Whether the application has an R2DBC {@code ConnectionFactory}, asked without R2DBC's API. */
+  private static boolean usesR2dbc(
+      ConfigurableListableBeanFactory beans, @Nullable ClassLoader classLoader) {
+    String type = "io.r2dbc.spi.ConnectionFactory";
+    return ClassUtils.isPresent(type, classLoader)
+        && beans.getBeanNamesForType(ClassUtils.resolveClassName(type, classLoader), true, false)
+                .length
+            > 0;
   }
 
   private static boolean madeByBoot(ConfigurableListableBeanFactory beans, String name) {

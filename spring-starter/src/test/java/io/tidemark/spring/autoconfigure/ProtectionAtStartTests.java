@@ -3,6 +3,9 @@ package io.tidemark.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.ConnectionFactoryMetadata;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
 import io.tidemark.spring.web.TidemarkReactiveWebAutoConfiguration;
@@ -10,6 +13,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.reactivestreams.Publisher;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -247,6 +251,37 @@ class ProtectionAtStartTests {
         .withClassLoader(new FilteredClassLoader("org.h2", "org.hsqldb", "org.apache.derby"))
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(NodeRuntime.class));
     assertThat(linesWith(output, OFF + "the application has no DataSource")).isEqualTo(1);
+  }
+
+  @Test
+  void anR2dbcApplicationIsToldItsReadsAreNotProtected(CapturedOutput output) {
+    new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                TidemarkAutoConfiguration.class, TidemarkOffAutoConfiguration.class))
+        .withClassLoader(new FilteredClassLoader("org.h2", "org.hsqldb", "org.apache.derby"))
+        .withBean(ConnectionFactory.class, R2dbcConnections::new)
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(NodeRuntime.class));
+    assertThat(
+            linesWith(
+                output,
+                OFF
+                    + "the application has no DataSource; its R2DBC ConnectionFactory is not"
+                    + " protected (Tidemark routes JDBC only)"))
+        .isEqualTo(1);
+  }
+
+  /** What an R2DBC application has instead of a DataSource; never asked for a connection here. */
+  private static final class R2dbcConnections implements ConnectionFactory {
+    @Override
+    public Publisher<? extends Connection> create() {
+      throw new UnsupportedOperationException("not connected in this test");
+    }
+
+    @Override
+    public ConnectionFactoryMetadata getMetadata() {
+      return () -> "PostgreSQL";
+    }
   }
 
   private static ReactiveWebApplicationContextRunner reactiveRunner() {
