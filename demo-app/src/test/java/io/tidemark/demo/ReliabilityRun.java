@@ -149,7 +149,8 @@ final class ReliabilityRun {
       long globalReads,
       boolean openInView,
       long toldScopeUnrecorded,
-      String reads) {
+      String reads,
+      String chart) {
 
     String table() {
       StringBuilder out = new StringBuilder();
@@ -294,7 +295,8 @@ final class ReliabilityRun {
         out.append(
             String.format(
                 "%nThe faults ran one after another in the order of this table, round after round,"
-                    + " from %.1f s to %.1f s; the failovers last.%n",
+                    + " from %.1f s to %.1f s; the failovers last. The history chart numbers them"
+                    + " in this order.%n",
                 faults.get(0).at(), faults.get(faults.size() - 1).at()));
       }
       return out.toString();
@@ -305,11 +307,13 @@ final class ReliabilityRun {
     }
 
     /** Writes the table to {@code target/reliability/} as {@code name}. */
+    /** Writes the table to {@code name} and the history chart beside it, as {@code .svg}. */
     void save(String name) {
       Path file = Path.of("target", "reliability", name);
       try {
         Files.createDirectories(file.getParent());
         Files.writeString(file, table());
+        Files.writeString(file.resolveSibling(name.replaceFirst("\\.md$", ".svg")), chart);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -475,7 +479,13 @@ final class ReliabilityRun {
             .count(),
         demo.openInView(),
         ran.register().toldScopeUnrecorded(),
-        demo.reads());
+        demo.reads(),
+        HistoryChart.svg(
+            "Reliability run on " + server + ": slowest operations and refusals under the faults",
+            history,
+            ran.applied(),
+            ran.started(),
+            READ_DEADLINE));
   }
 
   /** The operations begun while each kind of fault held, in the order the faults first came. */
