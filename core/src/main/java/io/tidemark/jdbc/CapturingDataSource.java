@@ -6,7 +6,6 @@ import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLTransientConnectionException;
 import java.util.Objects;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -26,11 +25,13 @@ import org.jspecify.annotations.Nullable;
  * the commit. With PostgreSQL, the primary's WAL position is read there ({@link
  * io.tidemark.postgres.PostgresServer#committed}), and a token holds WAL positions.
  *
- * <p>When the context has a deadline (the request's), the write ends by it too: the connection is
- * taken within what is left ({@link BoundedAcquire}), and every socket read of its statements, its
- * commit and its rollback is bounded by what is left then, at least a floor. A write cut before its
- * commit fails as a lost connection, and one cut while committing is of unknown outcome ({@link
- * CommitOutcomeUnknownException}).
+ * <p>When the context has a deadline (the request's), a write begun before it ends by it too: the
+ * connection is taken within what is left ({@link BoundedAcquire}), and every socket read of its
+ * statements, its commit and its rollback is bounded by what is left then, at least a floor. A
+ * write cut before its commit fails as a lost connection, and one cut while committing is of
+ * unknown outcome ({@link CommitOutcomeUnknownException}). A write begun after the deadline runs as
+ * without one: a task the request handed its context to may outlive the request, and refusing its
+ * writes would lose them.
  */
 public final class CapturingDataSource implements DataSource {
 
@@ -50,12 +51,8 @@ public final class CapturingDataSource implements DataSource {
   public Connection getConnection() throws SQLException {
     ConsistencyContext context = ConsistencyContext.currentOrNull();
     Deadline deadline = context == null ? null : context.deadline();
-    if (deadline == null) {
+    if (deadline == null || deadline.isExpired()) {
       return capture(target.getConnection(), context, null);
-    }
-    if (deadline.isExpired()) {
-      throw new SQLTransientConnectionException(
-          "the request's deadline passed before the write took a connection", "08001");
     }
     return capture(
         BoundedAcquire.connection(target, deadline.remaining().toNanos()), context, deadline);
@@ -65,10 +62,11 @@ public final class CapturingDataSource implements DataSource {
   @Override
   public Connection getConnection(String username, String password) throws SQLException {
     ConsistencyContext context = ConsistencyContext.currentOrNull();
+    Deadline deadline = context == null ? null : context.deadline();
     return capture(
         target.getConnection(username, password),
         context,
-        context == null ? null : context.deadline());
+        deadline == null || deadline.isExpired() ? null : deadline);
   }
 
   private Connection capture(

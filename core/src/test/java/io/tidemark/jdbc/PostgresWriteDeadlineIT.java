@@ -119,6 +119,24 @@ class PostgresWriteDeadlineIT {
     }
   }
 
+  @Test
+  void aWriteBegunAfterTheDeadlineRunsAsWithoutOneAndIsCaptured() throws SQLException {
+    long id = PostgresOrders.nextId();
+    // As a task the request handed its context to, running once the request's time is up.
+    try (ConsistencyContext.Binding task =
+            ConsistencyContext.create(
+                    GtidSet.EMPTY, Deadline.after(Duration.ZERO, Ticker.systemTicker()))
+                .attach();
+        Connection connection = source.getConnection()) {
+      insert(connection, id, "SELECT ?, 'new', 1 FROM pg_sleep(0.1)");
+
+      assertThat(task.context().gtids().isEmpty()).as("captured into the context").isFalse();
+    }
+    try (Connection c = pool.getConnection()) {
+      assertThat(PostgresOrders.status(c, id)).as("committed, not refused").isEqualTo("new");
+    }
+  }
+
   private static ConsistencyContext.Binding withDeadline() {
     return ConsistencyContext.create(GtidSet.EMPTY, Deadline.after(DEADLINE, Ticker.systemTicker()))
         .attach();

@@ -585,8 +585,9 @@ public class TidemarkProperties {
     private InvalidToken invalidToken = InvalidToken.REJECT;
 
     /**
-     * Budget of a whole request: reads under it wait at most what is left, and its writes end by it
-     * (a 503 before their commit, an unknown outcome while committing). None when not set.
+     * Budget of a whole request: reads under it wait at most what is left, and writes begun within
+     * it end by it (a 503 before their commit, an unknown outcome while committing). None when not
+     * set.
      */
     private @Nullable Duration requestTimeout;
 
