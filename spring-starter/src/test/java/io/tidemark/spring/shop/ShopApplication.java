@@ -118,6 +118,20 @@ class ShopApplication {
     Replication.mysql(topology, db).execute(ORDERS);
   }
 
+  /** Makes the insert of an order of customer {@code slow} run {@code seconds} on the source. */
+  static void slowInsertsOfCustomerSlow(MySqlTopology topology, String db, int seconds) {
+    topology
+        .source()
+        .execute(
+            "CREATE TRIGGER `"
+                + db
+                + "`.slow_insert BEFORE INSERT ON `"
+                + db
+                + "`.orders FOR EACH ROW BEGIN IF NEW.customer = 'slow' THEN DO SLEEP("
+                + seconds
+                + "); END IF; END");
+  }
+
   /**
    * With {@code shop.token-clock-skew} set, this instance's clock runs that far ahead (behind when
    * negative) of the others': the starter stamps and ages its tokens with it.

@@ -46,12 +46,7 @@ class SourceConnectionLostHttpIT {
     ShopApplication.createSchema(topology, db);
     // The insert of a slow customer's order runs a second on the server: time enough to lose
     // its answer once the server has it, without losing those of the round trips before it.
-    source.execute(
-        "CREATE TRIGGER `"
-            + db
-            + "`.slow_insert BEFORE INSERT ON `"
-            + db
-            + "`.orders FOR EACH ROW BEGIN IF NEW.customer = 'slow' THEN DO SLEEP(1); END IF; END");
+    ShopApplication.slowInsertsOfCustomerSlow(topology, db, 1);
     // Local session state: the driver would otherwise ask the server whether the session is
     // read-only before the write, and with that answer lost never send the write.
     writer =

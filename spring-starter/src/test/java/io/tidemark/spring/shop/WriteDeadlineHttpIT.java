@@ -43,12 +43,7 @@ class WriteDeadlineHttpIT {
     db = topology.createDatabase("write_deadline");
     ShopApplication.createSchema(topology, db);
     // A slow customer's insert runs four seconds on the server, far past the request's deadline.
-    source.execute(
-        "CREATE TRIGGER `"
-            + db
-            + "`.slow_insert BEFORE INSERT ON `"
-            + db
-            + "`.orders FOR EACH ROW BEGIN IF NEW.customer = 'slow' THEN DO SLEEP(4); END IF; END");
+    ShopApplication.slowInsertsOfCustomerSlow(topology, db, 4);
     instance =
         ShopApplication.startWeb(
             topology,
