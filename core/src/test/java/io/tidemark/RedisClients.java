@@ -1,5 +1,6 @@
 package io.tidemark;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -14,6 +15,8 @@ import io.tidemark.testkit.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -43,7 +46,7 @@ public final class RedisClients implements AutoCloseable, AfterAllCallback {
         ClientOptions.builder()
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .build());
-    open.add(client::shutdown);
+    open.add(() -> shutdown(client));
     StatefulRedisConnection<String, String> connection = client.connect();
     open.add(connection);
     return connection;
@@ -51,7 +54,7 @@ public final class RedisClients implements AutoCloseable, AfterAllCallback {
 
   public StatefulRedisPubSubConnection<String, String> connectPubSub(RedisServer redis) {
     RedisClient client = RedisClient.create(redis.uri());
-    open.add(client::shutdown);
+    open.add(() -> shutdown(client));
     StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub();
     open.add(connection);
     return connection;
@@ -60,7 +63,7 @@ public final class RedisClients implements AutoCloseable, AfterAllCallback {
   public StatefulRedisPubSubConnection<String, String> connectPubSub(RedisCluster cluster) {
     RedisClusterClient client =
         RedisClusterClient.create(cluster.uris().stream().map(RedisURI::create).toList());
-    open.add(client::shutdown);
+    open.add(() -> shutdown(client));
     StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub();
     open.add(connection);
     return connection;
@@ -73,10 +76,22 @@ public final class RedisClients implements AutoCloseable, AfterAllCallback {
         ClusterClientOptions.builder()
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .build());
-    open.add(client::shutdown);
+    open.add(() -> shutdown(client));
     StatefulRedisClusterConnection<String, String> connection = client.connect();
     open.add(connection);
     return connection;
+  }
+
+  /**
+   * Shuts {@code client} down, waiting at most 10 s: a cluster client's shutdown has waited on its
+   * futures for good once. Its threads are daemons, so one left behind ends with the JVM.
+   */
+  private static void shutdown(AbstractRedisClient client) throws Exception {
+    try {
+      client.shutdownAsync().get(10, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      System.err.println("A Redis client did not shut down within 10 s; left to the JVM's exit.");
+    }
   }
 
   @Override
