@@ -11,6 +11,7 @@ import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -118,6 +119,18 @@ class WriterFailoverIT {
     } finally {
       primary.execute(
           "ALTER SYSTEM RESET default_transaction_read_only", "SELECT pg_reload_conf()");
+      // The reload reaches the pooled session asynchronously, after a command at the latest.
+      Conditions.awaitTrue(WriterFailoverIT::sourceSessionIsWritable);
+    }
+  }
+
+  private static boolean sourceSessionIsWritable() {
+    try (Connection c = pools.get(topology.primary().name()).getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW default_transaction_read_only")) {
+      return rs.next() && rs.getString(1).equals("off");
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
     }
   }
 
