@@ -10,11 +10,17 @@ public final class ConnectionFailures {
 
   private ConnectionFailures() {}
 
-  /** Whether {@code e} reports a lost or refused connection (SQLState class 08, or its types). */
+  /**
+   * Whether {@code e} reports a lost or refused connection: SQLState class 08 or its types, or a
+   * session the server ended while it ran ({@code 57P01} when PostgreSQL is shut down, its
+   * postmaster dies or an administrator terminates the session; {@code 57P02} when it crashes).
+   */
   public static boolean isConnectionFailure(SQLException e) {
+    String state = e.getSQLState();
     return e instanceof SQLNonTransientConnectionException
         || e instanceof SQLTransientConnectionException
-        || (e.getSQLState() != null && e.getSQLState().startsWith("08"));
+        || (state != null
+            && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")));
   }
 
   /** Whether {@code e} or one of its causes is a connection failure. */
