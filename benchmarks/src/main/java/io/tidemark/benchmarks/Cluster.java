@@ -77,12 +77,7 @@ final class Cluster implements AutoCloseable {
 
   /** A replica pool as the starter builds it: reads take its connections on their own thread. */
   HikariDataSource replicaPool(int size) {
-    return replicaPool(size, "");
-  }
-
-  /** {@link #replicaPool(int)} with {@code options} ({@code &name=value...}) on its URL. */
-  HikariDataSource replicaPool(int size, String options) {
-    HikariDataSource pool = ReplicaPools.create(config(replica, size, options));
+    HikariDataSource pool = ReplicaPools.create(config(replica, size, ""));
     closeables.add(pool);
     warm(pool, size);
     return pool;

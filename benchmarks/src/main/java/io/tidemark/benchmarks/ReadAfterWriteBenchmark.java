@@ -44,9 +44,9 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@code floor}: nothing but the observer's answer, so its time is commit acknowledgement to
  *       the write being visible on the replica: the physical limit of reading one's write there.
  *   <li>{@code tidemark}: {@link ConsistentReader} with the captured token and the default budget
- *       of 1 s; {@code tidemarkTwoSecondBudget} the same with 2 s; {@code tidemarkPipelined} the
- *       same query through {@link ConsistentReader#query}, which sends the wait and the query in
- *       one round trip (a replica pool with {@code allowMultiQueries=true}).
+ *       of 1 s, the wait sent with the query in one round trip, as every read that waits does;
+ *       {@code tidemarkTwoSecondBudget} the same with 2 s; {@code tidemarkPipelined} the same query
+ *       through {@link ConsistentReader#query}.
  *   <li>{@code pinnedWaitThenRead} and {@code pinnedWaitAndReadTogether}: what no reader can beat
  *       here, with no pool, checks or budget: on a connection pinned up front, the wait for the
  *       token then the read, as two round trips, and as one text of both.
@@ -113,9 +113,7 @@ public class ReadAfterWriteBenchmark {
     replicaPool = cluster.replicaPool(4);
     capturing = CapturingDataSource.wrap(sourcePool);
     reader = ConsistentReader.builder(replicaPool, capturing).build();
-    pipelining =
-        ConsistentReader.builder(cluster.replicaPool(4, "&allowMultiQueries=true"), capturing)
-            .build();
+    pipelining = ConsistentReader.builder(cluster.replicaPool(4), capturing).build();
     oneSecond = ReadOptions.defaults();
     twoSeconds = ReadOptions.defaults().withTimeout(Duration.ofSeconds(2));
     observer =

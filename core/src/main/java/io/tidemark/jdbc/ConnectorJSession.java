@@ -1,7 +1,10 @@
 package io.tidemark.jdbc;
 
+import com.mysql.cj.NativeSession;
 import com.mysql.cj.conf.PropertyKey;
+import com.mysql.cj.exceptions.CJException;
 import com.mysql.cj.jdbc.JdbcConnection;
+import com.mysql.cj.jdbc.exceptions.SQLExceptionsMapping;
 import com.mysql.cj.protocol.ServerSessionStateController;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -63,6 +66,20 @@ final class ConnectorJSession implements DriverSession {
   @Override
   public void readOnly(boolean readOnly) throws SQLException {
     connection.setReadOnly(readOnly);
+  }
+
+  @Override
+  public void multiStatements(boolean on) throws SQLException {
+    try {
+      NativeSession session = (NativeSession) connection.getSession();
+      if (on) {
+        session.enableMultiQueries();
+      } else {
+        session.disableMultiQueries();
+      }
+    } catch (CJException e) {
+      throw SQLExceptionsMapping.translateException(e);
+    }
   }
 
   @Override

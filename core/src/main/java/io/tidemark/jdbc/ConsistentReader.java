@@ -11,8 +11,9 @@ import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
 import io.tidemark.internal.ConnectionFailures;
-import io.tidemark.internal.SqlText;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
@@ -103,17 +104,12 @@ public final class ConsistentReader {
   public <T> ReadResult<T> read(
       ReadOptions options, SqlFunction<T> query, @Nullable ToLongFunction<? super T> revisionOf)
       throws SQLException {
-    return execute(options, query, revisionOf, null);
+    return execute(options, query, revisionOf);
   }
 
   /**
    * Runs one {@code SELECT}, {@code sql} with {@code parameters} bound to its {@code ?}s, and makes
-   * {@code rows} of its result; where the replica must be waited for, the wait and the query go to
-   * the server in one round trip instead of two (each still its own transaction, the query's rows
-   * used only when the wait succeeded). That needs {@code allowMultiQueries=true} on the replica
-   * pool's URL and MySQL Connector/J; {@code sql} must be one statement. A statement only the
-   * source may run (a locking read, the {@code tidemark:source} hint) runs there, as with {@link
-   * #read}.
+   * {@code rows} of its result: {@link #read} for a single query.
    *
    * <pre>{@code
    * ReadResult<String> status =
@@ -121,27 +117,46 @@ public final class ConsistentReader {
    *         rows -> rows.next() ? rows.getString(1) : null, 101);
    * }</pre>
    *
-   * @throws IllegalArgumentException when {@code sql} holds a {@code ;}
-   * @throws IllegalStateException when a wait is to be sent on a connection that does not allow
-   *     several statements in one text
+   * @throws IllegalArgumentException when {@code sql} is not one statement: it holds a {@code ;}
+   *     but at its end (bind a literal that has one as a parameter), or nothing
    * @throws ConsistentReadException when the read cannot be served as the policy allows
    * @throws SQLException when the query itself fails
    */
   public <T> ReadResult<T> query(
       ReadOptions options, String sql, ResultSetFunction<T> rows, Object... parameters)
       throws SQLException {
-    PipelinedQuery<T> pipelined = new PipelinedQuery<>(sql, parameters, rows);
-    // Sent with a replica's wait, a statement only the source may run would pass the guard that
-    // refuses it there and sends the read to the source.
+    String statement = oneStatement(sql);
+    Object[] bound = parameters.clone();
     return execute(
-        options, pipelined.alone(), null, SqlText.sourceOnly(sql) == null ? pipelined : null);
+        options,
+        connection -> {
+          try (PreparedStatement ps = connection.prepareStatement(statement)) {
+            for (int i = 0; i < bound.length; i++) {
+              ps.setObject(i + 1, bound[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+              return rows.apply(rs);
+            }
+          }
+        },
+        null);
+  }
+
+  private static String oneStatement(String sql) {
+    String trimmed = sql.strip();
+    if (trimmed.endsWith(";")) {
+      trimmed = trimmed.substring(0, trimmed.length() - 1).strip();
+    }
+    if (trimmed.isEmpty() || trimmed.indexOf(';') >= 0) {
+      throw new IllegalArgumentException(
+          "a query is one statement, without ';' (not even in a literal; bind it as a parameter): "
+              + sql);
+    }
+    return trimmed;
   }
 
   private <T> ReadResult<T> execute(
-      ReadOptions options,
-      SqlFunction<T> query,
-      @Nullable ToLongFunction<? super T> revisionOf,
-      @Nullable PipelinedQuery<T> pipelined)
+      ReadOptions options, SqlFunction<T> query, @Nullable ToLongFunction<? super T> revisionOf)
       throws SQLException {
     if (options.minRevision() != Long.MIN_VALUE && revisionOf == null) {
       throw new IllegalArgumentException(
@@ -165,8 +180,7 @@ public final class ConsistentReader {
         sourceUnknown = true;
       }
     }
-    ReadRun<T> read =
-        new ReadRun<>(options, query, revisionOf, pipelined, budget, floor, lostWrites, ticker);
+    ReadRun<T> read = new ReadRun<>(options, query, revisionOf, budget, floor, lostWrites, ticker);
     try {
       ReadResult<T> result = sourceUnknown ? source.run(read, Reason.SOURCE_FALLBACK) : run(read);
       record(read, result.record());

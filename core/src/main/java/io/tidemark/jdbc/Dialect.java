@@ -4,6 +4,7 @@ import io.tidemark.GtidSet;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,6 +39,29 @@ interface Dialect {
    * budget under one millisecond sends no wait, only a non-blocking check.
    */
   boolean await(Connection connection, GtidSet required, long budgetNanos) throws SQLException;
+
+  /**
+   * The wait for {@code required}, at most {@code millis} (at least 1), and {@code query} as one
+   * text the server runs in one round trip, the query in a read view taken after the wait returned
+   * and only when it did; {@code null} where they cannot be sent so. The session must let the
+   * server run several statements of one text.
+   */
+  default @Nullable String waitThen(GtidSet required, long millis, String query) {
+    return null;
+  }
+
+  /**
+   * Whether the wait a {@link #waitThen} text opens with returned in time: {@code statement} has
+   * just executed that text, and its current result is the wait's.
+   */
+  default boolean waitReturned(Statement statement) throws SQLException {
+    throw new SQLFeatureNotSupportedException("no wait is sent with a query here");
+  }
+
+  /** Whether {@code failure}, thrown where a wait ran, says that its time ran out. */
+  default boolean waitTimedOut(SQLException failure) {
+    return false;
+  }
 
   /**
    * Whether {@link Connection#setReadOnly} refuses writes only inside a transaction, so that a

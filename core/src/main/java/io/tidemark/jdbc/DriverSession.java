@@ -40,6 +40,12 @@ interface DriverSession {
    */
   void readOnly(boolean readOnly) throws SQLException;
 
+  /**
+   * Lets the server run several statements sent in one text on this session, or stops it: one round
+   * trip ({@code COM_SET_OPTION}). The driver's {@code allowMultiQueries} setting is left as it is.
+   */
+  void multiStatements(boolean on) throws SQLException;
+
   /** Whether the driver sends several statements in one text ({@code allowMultiQueries}). */
   boolean allowsMultiQueries();
 

@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,6 +28,9 @@ final class MySqlDialect implements Dialect {
 
   /** {@code ER_QUERY_TIMEOUT}: the statement timer ended the statement. */
   static final int STATEMENT_TIMER_EXPIRED = 3024;
+
+  /** What a GTID set's text holds: nothing that could end a quoted literal. */
+  private static final Pattern LITERAL = Pattern.compile("[0-9A-Za-z_:,\\-\\s]+");
 
   private static final String EXECUTED = "SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed)";
   private static final String MISSING = "SELECT GTID_SUBTRACT(?, @@GLOBAL.gtid_executed)";
@@ -71,37 +75,63 @@ final class MySqlDialect implements Dialect {
     if (millis <= 0) {
       return hasExecuted(connection, required);
     }
-    try (PreparedStatement ps = connection.prepareStatement(waitStatement(millis))) {
+    try (PreparedStatement ps = connection.prepareStatement(waitStatement("?", millis))) {
       ps.setString(1, required.toString());
       try (ResultSet rs = ps.executeQuery()) {
         return reached(rs);
       }
     } catch (SQLException e) {
-      if (timerEnded(e)) {
+      if (waitTimedOut(e)) {
         return false;
       }
       throw e;
     }
   }
 
+  /**
+   * Each statement of a text runs in autocommit as a transaction of its own; in a transaction, the
+   * wait reads no table, and InnoDB takes a transaction's read view at its first read of one. The
+   * server runs no statement after one that failed, so a wait its timer ended sends back no rows.
+   * Not one statement with the wait in it: the server may read the rows before it evaluates the
+   * wait.
+   */
+  @Override
+  public @Nullable String waitThen(GtidSet required, long millis, String query) {
+    String positions = required.toString();
+    if (!LITERAL.matcher(positions).matches() || query.indexOf(';') >= 0) {
+      return null;
+    }
+    return waitStatement("'" + positions + "'", millis) + "; " + query;
+  }
+
+  @Override
+  public boolean waitReturned(Statement statement) throws SQLException {
+    try (ResultSet wait = statement.getResultSet()) {
+      return wait != null && reached(wait);
+    }
+  }
+
+  @Override
+  public boolean waitTimedOut(SQLException failure) {
+    return failure.getErrorCode() == STATEMENT_TIMER_EXPIRED;
+  }
+
   /** Whether the result of a {@link #waitStatement} says the set was executed (0). */
-  static boolean reached(ResultSet waitResult) throws SQLException {
+  private static boolean reached(ResultSet waitResult) throws SQLException {
     return waitResult.next() && waitResult.getInt(1) == 0 && !waitResult.wasNull();
   }
 
-  /** Whether {@code e} is a wait ended by its statement timer: the budget ran out. */
-  static boolean timerEnded(SQLException e) {
-    return e.getErrorCode() == STATEMENT_TIMER_EXPIRED;
-  }
-
   /**
-   * The wait of {@code millis} (at least 1) for the GTID set of its one parameter: its own timeout
-   * in whole seconds, at least as long, the statement timer ending it at the millisecond.
+   * The wait of {@code millis} (at least 1) for the GTID set {@code positions} (a parameter or a
+   * literal): its own timeout in whole seconds, at least as long, the statement timer ending it at
+   * the millisecond.
    */
-  static String waitStatement(long millis) {
+  private static String waitStatement(String positions, long millis) {
     return "SELECT /*+ MAX_EXECUTION_TIME("
         + millis
-        + ") */ WAIT_FOR_EXECUTED_GTID_SET(?, "
+        + ") */ WAIT_FOR_EXECUTED_GTID_SET("
+        + positions
+        + ", "
         + (millis + 999) / 1000
         + ")";
   }

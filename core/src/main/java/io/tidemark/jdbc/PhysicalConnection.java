@@ -29,6 +29,7 @@ final class PhysicalConnection {
   private volatile @Nullable GtidSet executedWhenSeen;
   private volatile boolean tracksGtids;
   private volatile @Nullable Consumer<String> gtidSink;
+  private volatile boolean multiStatements;
 
   /** Keeps the listener registered with the driver reachable; the driver holds it weakly. */
   private @Nullable Object driverListener;
@@ -185,10 +186,39 @@ final class PhysicalConnection {
     return true;
   }
 
-  /** Makes a connection taken for writes writable, if a read left it read-only. */
+  /**
+   * Lets the server run the statements of one text on this connection, for a read whose wait
+   * travels with its query, and leaves it so for the next read, as {@link #keepReadOnly} does;
+   * returns {@code false}, changing nothing, with drivers other than Connector/J.
+   */
+  boolean keepMultiStatements(@Nullable DriverSession driver) throws SQLException {
+    if (driver == null) {
+      return false;
+    }
+    if (!multiStatements && !driver.allowsMultiQueries()) {
+      driver.multiStatements(true);
+      multiStatements = true;
+    }
+    return true;
+  }
+
+  /**
+   * Makes a connection taken for writes writable, if a read left it read-only, and one statement
+   * per text again, if a read let it run several: a write runs as the application configured its
+   * driver, so a text an injection extended is refused as it would be without Tidemark.
+   */
   static void writable(@Nullable DriverSession driver) throws SQLException {
-    if (driver != null && driver.readOnly()) {
+    if (driver == null) {
+      return;
+    }
+    if (driver.readOnly()) {
       driver.readOnly(false);
+    }
+    Object key = driver.physicalConnection();
+    PhysicalConnection known = KNOWN[System.identityHashCode(key) & (KNOWN.length - 1)].get(key);
+    if (known != null && known.multiStatements) {
+      driver.multiStatements(false);
+      known.multiStatements = false;
     }
   }
 }

@@ -26,7 +26,6 @@ final class ReadRun<T> {
   private final ReadOptions options;
   private final SqlFunction<T> query;
   private final @Nullable ToLongFunction<? super T> revisionOf;
-  private final @Nullable PipelinedQuery<T> pipelined;
   private final ReadBudget budget;
   private final GtidSet required;
   private final @Nullable ConsistencyContext context;
@@ -44,7 +43,6 @@ final class ReadRun<T> {
       ReadOptions options,
       SqlFunction<T> query,
       @Nullable ToLongFunction<? super T> revisionOf,
-      @Nullable PipelinedQuery<T> pipelined,
       ReadBudget budget,
       GtidSet floor,
       LostWrites lostWrites,
@@ -52,7 +50,6 @@ final class ReadRun<T> {
     this.options = options;
     this.query = query;
     this.revisionOf = revisionOf;
-    this.pipelined = pipelined;
     this.budget = budget;
     this.context = ConsistencyContext.currentOrNull();
     GtidSet required = options.required();
@@ -69,11 +66,6 @@ final class ReadRun<T> {
 
   ReadOptions options() {
     return options;
-  }
-
-  /** The query as one statement the wait may be sent with, or {@code null}. */
-  @Nullable PipelinedQuery<T> pipelined() {
-    return pipelined;
   }
 
   ReadBudget budget() {

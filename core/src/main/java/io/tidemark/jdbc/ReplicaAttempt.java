@@ -158,8 +158,9 @@ final class ReplicaAttempt {
     String uuid;
     boolean keptReadOnly;
     Dialect dialect;
+    DriverSession driver;
     try {
-      DriverSession driver = DriverSession.of(connection);
+      driver = DriverSession.of(connection);
       dialect = Dialect.of(connection, driver);
       physical = PhysicalConnection.of(connection, driver);
       PhysicalConnection.endOpenTransaction(connection, driver);
@@ -176,7 +177,7 @@ final class ReplicaAttempt {
     read.onReplica(uuid);
     lastReplicaUuid = uuid;
     Reason served;
-    PipelinedQuery.Rows<T> rows = null;
+    PipelinedWait pipelined = null;
     if (required.isEmpty()) {
       served = Reason.REPLICA_NO_TOKEN;
     } else if (progress.contains(uuid, required)) {
@@ -185,67 +186,66 @@ final class ReplicaAttempt {
         lead.finish(true);
       }
     } else {
-      long budget = waitDeadline.remaining().toNanos() - queryReserveNanos;
-      long begun = ticker.read();
-      WaitListener.Ended ended = listener.waiting(node, false);
-      boolean executed;
+      served = Reason.REPLICA_AFTER_WAIT;
       try {
         SocketTimeout.tighten(connection, ReadBudget.socketMillis(waitDeadline));
-        PipelinedQuery<T> pipelined = read.pipelined();
-        if (pipelined != null && keptReadOnly && TimeUnit.NANOSECONDS.toMillis(budget) > 0) {
-          // Its time counts as waited: one round trip cannot be split.
-          rows = pipelined.afterWait(connection, required, budget);
-          executed = rows != null;
+        if (keptReadOnly && physical.keepMultiStatements(driver)) {
+          pipelined =
+              PipelinedWait.on(
+                  connection,
+                  dialect,
+                  required,
+                  () -> waitDeadline.remaining().toNanos() - queryReserveNanos,
+                  observer(read, node, uuid, lead),
+                  ticker);
         } else {
-          executed = dialect.await(connection, required, budget);
+          Outcome<T> failed = awaitAlone(read, connection, dialect, node, uuid, lead);
+          if (failed != null) {
+            return failed;
+          }
         }
       } catch (SQLException e) {
-        read.waited(ticker.read() - begun);
-        ended.ended(false);
         ConnectionFailures.abortIfBroken(connection, e);
         return new Failed<>(Reason.REPLICA_ERROR, "wait failed on replica " + uuid + ": " + e);
       }
-      read.waited(ticker.read() - begun);
-      ended.ended(executed);
-      if (!executed) {
-        return new Failed<>(
-            budget <= 0 ? Reason.BUDGET_EXHAUSTED : Reason.WAIT_TIMEOUT,
-            "replica "
-                + uuid
-                + " did not reach the token within "
-                + Duration.ofNanos(Math.max(0, budget)).toMillis()
-                + " ms");
-      }
-      progress.advance(uuid, required);
-      if (lead != null) {
-        // Followers need not wait for this read's query, only for the replica.
-        lead.finish(true);
-      }
-      served = Reason.REPLICA_AFTER_WAIT;
     }
     // The query ends with the replica attempt too: a replica that stops answering mid-query must
     // leave the fallback its share, or the read is refused at its deadline with the source idle.
     T value;
     try {
-      Connection forQuery = SourceOnlyStatements.guard(dialect.forReplicaQuery(connection));
+      Connection forQuery =
+          SourceOnlyStatements.guard(
+              dialect.forReplicaQuery(pipelined != null ? pipelined.connection() : connection));
       value =
-          rows != null
-              ? rows.value()
-              : keptReadOnly
-                  ? read.query(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA)
-                  : read.readOnly(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
-    } catch (SQLException e) {
+          keptReadOnly
+              ? read.query(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA)
+              : read.readOnly(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
+      if (pipelined != null) {
+        pipelined.settle();
+      }
+    } catch (SQLException | RuntimeException e) {
+      // Whatever the query made of it, a wait that ended without the token ends the attempt.
+      if (pipelined != null && pipelined.endedWithoutToken()) {
+        return notReached(pipelined, connection, uuid);
+      }
+      if (e instanceof RuntimeException unchecked) {
+        throw unchecked;
+      }
+      SQLException failure = (SQLException) e;
       // The replica is fine and the read can run elsewhere: the policy decides. Only here, on the
       // replica: the same failure on the source is the read's own.
-      if (e instanceof ReplicaRefusedException refusal && refusal.sourceOnly()) {
+      if (failure instanceof ReplicaRefusedException refusal && refusal.sourceOnly()) {
         return new SourceOnly<>("replica " + uuid + " " + refusal.getMessage());
       }
-      String refused = dialect.refusedOnReplica(e);
+      String refused = dialect.refusedOnReplica(failure);
       if (refused == null) {
-        throw e;
+        throw failure;
       }
       return new Failed<>(
-          Reason.REPLICA_ERROR, "replica " + uuid + " " + refused + ": " + e.getMessage());
+          Reason.REPLICA_ERROR, "replica " + uuid + " " + refused + ": " + failure.getMessage());
+    }
+    if (pipelined != null && pipelined.endedWithoutToken()) {
+      return notReached(pipelined, connection, uuid);
     }
     if (!read.meetsRevision(value)) {
       return new Failed<>(
@@ -257,5 +257,79 @@ final class ReplicaAttempt {
     }
     read.observe(connection, knownSources);
     return new Served<>(new ReadResult<>(value, read.record(uuid, NodeRole.REPLICA, served)));
+  }
+
+  /**
+   * The wait alone, before the query: where the session cannot take the wait and the query in one
+   * text. {@code null} when the replica executed the token in time.
+   */
+  private <T> @Nullable Outcome<T> awaitAlone(
+      ReadRun<T> read,
+      Connection connection,
+      Dialect dialect,
+      String node,
+      String uuid,
+      WaitCoalescer.@Nullable Lead lead)
+      throws SQLException {
+    Deadline waitDeadline = read.budget().waitDeadline();
+    long budget = waitDeadline.remaining().toNanos() - queryReserveNanos;
+    PipelinedWait.Observer observer = observer(read, node, uuid, lead);
+    observer.waiting();
+    long begun = ticker.read();
+    boolean executed = false;
+    try {
+      executed = dialect.await(connection, read.required(), budget);
+    } finally {
+      observer.ended(executed, ticker.read() - begun);
+    }
+    return executed ? null : timedOut(uuid, budget);
+  }
+
+  /** Tells the listener, the read and the wait's followers how a wait on {@code node} went. */
+  private PipelinedWait.Observer observer(
+      ReadRun<?> read, String node, String uuid, WaitCoalescer.@Nullable Lead lead) {
+    return new PipelinedWait.Observer() {
+      private WaitListener.@Nullable Ended ended;
+
+      @Override
+      public void waiting() {
+        ended = listener.waiting(node, false);
+      }
+
+      @Override
+      public void ended(boolean reached, long nanos) {
+        read.waited(nanos);
+        if (ended != null) {
+          ended.ended(reached);
+        }
+        if (reached) {
+          progress.advance(uuid, read.required());
+          if (lead != null) {
+            // Followers need not wait for this read's query, only for the replica.
+            lead.finish(true);
+          }
+        }
+      }
+    };
+  }
+
+  private static <T> Outcome<T> notReached(
+      PipelinedWait pipelined, Connection connection, String uuid) {
+    SQLException failure = pipelined.failure();
+    if (pipelined.state() == PipelinedWait.State.FAILED && failure != null) {
+      ConnectionFailures.abortIfBroken(connection, failure);
+      return new Failed<>(Reason.REPLICA_ERROR, "wait failed on replica " + uuid + ": " + failure);
+    }
+    return timedOut(uuid, pipelined.sentBudgetNanos());
+  }
+
+  private static <T> Outcome<T> timedOut(String uuid, long budgetNanos) {
+    return new Failed<>(
+        budgetNanos <= 0 ? Reason.BUDGET_EXHAUSTED : Reason.WAIT_TIMEOUT,
+        "replica "
+            + uuid
+            + " did not reach the token within "
+            + Duration.ofNanos(Math.max(0, budgetNanos)).toMillis()
+            + " ms");
   }
 }

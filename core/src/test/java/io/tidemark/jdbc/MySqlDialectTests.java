@@ -41,6 +41,20 @@ class MySqlDialectTests {
   }
 
   @Test
+  void sendsTheWaitBeforeTheQueryInOneTextWithTheSetAsALiteral() {
+    GtidSet scattered = GtidSet.parse(SOURCE_GTIDS + ":9-12," + REPLICA + ":1-3");
+
+    assertThat(waiter.waitThen(scattered, 250, "SELECT status FROM orders WHERE id = ?"))
+        .isEqualTo(
+            "SELECT /*+ MAX_EXECUTION_TIME(250) */ WAIT_FOR_EXECUTED_GTID_SET('"
+                + scattered
+                + "', 1); SELECT status FROM orders WHERE id = ?");
+    assertThat(waiter.waitThen(TOKEN, 250, "SELECT 1; SELECT 2"))
+        .as("a text of several statements waits alone")
+        .isNull();
+  }
+
+  @Test
   void waitsOnceOnTheServerForTheBudgetToTheMillisecond() throws SQLException {
     long start = ticker.read();
 

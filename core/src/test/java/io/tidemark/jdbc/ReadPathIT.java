@@ -209,10 +209,10 @@ class ReadPathIT {
   }
 
   @Test
-  void aQuerySendsItsWaitAndItsStatementInOneRoundTrip() throws Exception {
-    try (HikariDataSource pipelining = Pools.replica(replica, db, 1, "&allowMultiQueries=true");
+  void aReadSendsItsWaitWithItsFirstQueryInOneRoundTrip() throws Exception {
+    try (HikariDataSource pool = Pools.replica(replica, db, 1);
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = ConsistentReader.builder(pipelining, source).build();
+      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
       reader.read(c -> status(c, 0)); // the connection's first look at the replica
       replica.pauseApplier();
       long id = create("created");
@@ -221,12 +221,23 @@ class ReadPathIT {
 
       Future<ReadResult<String>> pending =
           background.submit(
-              () ->
-                  reader.query(
-                      reader.defaults().requiring(binding.context().gtids()),
-                      "SELECT status FROM orders WHERE id = ? /* " + marker + " */",
-                      rows -> rows.next() ? rows.getString(1) : null,
-                      id));
+              binding
+                  .context()
+                  .wrap(
+                      () ->
+                          reader.read(
+                              c -> {
+                                try (PreparedStatement ps =
+                                    c.prepareStatement(
+                                        "SELECT status FROM orders WHERE id = ? /* "
+                                            + marker
+                                            + " */")) {
+                                  ps.setLong(1, id);
+                                  try (ResultSet rs = ps.executeQuery()) {
+                                    return rs.next() ? rs.getString(1) : null;
+                                  }
+                                }
+                              })));
       RunningWaits.awaitOne(replica);
       replica.resumeApplier();
       ReadResult<String> read = pending.get(10, TimeUnit.SECONDS);
@@ -247,8 +258,66 @@ class ReadPathIT {
   }
 
   @Test
+  void aFirstStatementThatIsNoQueryIsSentAfterAWaitOfItsOwn() throws Exception {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+      long id = create("created");
+      String marker = "alone-" + id;
+      String since = replica.queryString("SELECT NOW(6)");
+
+      ReadResult<String> read =
+          reader.read(
+              c -> {
+                try (Statement s = c.createStatement()) {
+                  s.execute(
+                      "SHOW SESSION VARIABLES LIKE 'transaction_read_only' /* " + marker + " */");
+                }
+                return status(c, id);
+              });
+
+      assertThat(read.value()).isEqualTo("created");
+      assertThat(loggedSince(since))
+          .filteredOn(sql -> sql.startsWith("SELECT /*+") || sql.contains(marker))
+          .satisfiesExactly(
+              wait -> assertThat(wait).contains("WAIT_FOR_EXECUTED_GTID_SET").doesNotEndWith(";"),
+              show -> assertThat(show).contains(marker));
+    }
+  }
+
+  /**
+   * A query that swallows the failure its wait's timeout throws still gets no answer from the
+   * replica: the read's attempt there is over, and the query runs again on the source.
+   */
+  @Test
+  void rowsReadUnderAWaitThatTimedOutAreNeverHandedOut() throws SQLException {
+    replica.pauseApplier();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = create("lagging");
+      ConsistentReader reader = reader(ReadPolicy.FALLBACK_TO_SOURCE);
+      ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(400));
+      SqlFunction<@Nullable String> swallowing =
+          c -> {
+            try {
+              return status(c, id);
+            } catch (SQLException e) {
+              return "swallowed: " + e.getMessage();
+            }
+          };
+
+      ReadResult<@Nullable String> fallback = reader.read(options, swallowing);
+
+      assertThat(fallback.value()).isEqualTo("lagging");
+      assertThat(fallback.record().role()).isEqualTo(NodeRole.SOURCE);
+      assertThatThrownBy(() -> reader.read(options.withPolicy(ReadPolicy.FAIL), swallowing))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
+    }
+  }
+
+  @Test
   void aQueryWhoseWaitTimesOutNeverAnswersNotFound() throws SQLException {
-    try (HikariDataSource pipelining = Pools.replica(replica, db, 2, "&allowMultiQueries=true");
+    try (HikariDataSource pipelining = Pools.replica(replica, db, 2);
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       ConsistentReader reader = ConsistentReader.builder(pipelining, source).build();
       replica.pauseApplier();
@@ -280,7 +349,7 @@ class ReadPathIT {
    */
   @Test
   void aQueryOnlyTheSourceMayRunIsNotSentWithTheReplicasWait() throws SQLException {
-    try (HikariDataSource pipelining = Pools.replica(replica, db, 1, "&allowMultiQueries=true");
+    try (HikariDataSource pipelining = Pools.replica(replica, db, 1);
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       ConsistentReader reader = ConsistentReader.builder(pipelining, source).build();
       reader.read(c -> status(c, 0)); // the connection's first look at the replica
@@ -304,21 +373,32 @@ class ReadPathIT {
     }
   }
 
+  /**
+   * A read lets its replica connection run several statements of one text; a write that takes the
+   * same connection (a replica's pool serves a promoted source's writes) runs one statement per
+   * text again, as the driver was configured.
+   */
   @Test
-  void aQueryThatMustWaitNeedsSeveralStatementsAllowed() {
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+  void aConnectionTakenForWritesRunsOneStatementPerTextAgain() throws Exception {
+    try (HikariDataSource pool = Pools.replica(topology.source(), db, 1);
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      CapturingDataSource writes = CapturingDataSource.wrap(pool);
+      ConsistentReader reader = ConsistentReader.builder(pool, writes).build();
+      reader.read(c -> status(c, 0)); // the connection's first look at its server
       long id = create("created");
+      // Written since: the read waits for it, with its query.
+      assertThat(reader.read(c -> status(c, id)).value()).isEqualTo("created");
+      try (Connection c = pool.getConnection();
+          Statement s = c.createStatement()) {
+        assertThat(s.execute("SELECT 1; SELECT 2")).as("a read left it so").isTrue();
+      }
 
-      assertThatThrownBy(
-              () ->
-                  reader(ReadPolicy.FAIL)
-                      .query(
-                          ReadOptions.defaults(),
-                          "SELECT status FROM orders WHERE id = ?",
-                          rows -> rows.next() ? rows.getString(1) : null,
-                          id))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("allowMultiQueries=true");
+      try (Connection c = writes.getConnection();
+          Statement s = c.createStatement()) {
+        assertThatThrownBy(() -> s.execute("SELECT 1; SELECT 2"))
+            .isInstanceOfSatisfying(
+                SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1064));
+      }
     }
   }
 
@@ -646,7 +726,9 @@ class ReadPathIT {
             .requiring(GtidSet.parse(ahead))
             .withPolicy(ReadPolicy.FALLBACK_TO_SOURCE)
             .withTimeout(Duration.ofMillis(300));
-    AtomicLong queries = new AtomicLong();
+    // The replica's wait goes with the query's statement, which the server then skips: the query
+    // may be called there, but no statement of it returns.
+    AtomicLong answered = new AtomicLong();
     long started = System.nanoTime();
 
     assertThatThrownBy(
@@ -655,15 +737,16 @@ class ReadPathIT {
                     .read(
                         options,
                         c -> {
-                          queries.incrementAndGet();
-                          return status(c, 1);
+                          String status = status(c, 1);
+                          answered.incrementAndGet();
+                          return status;
                         }))
         .isInstanceOfSatisfying(
             ConsistentReadException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE));
     assertThat(Duration.ofNanos(System.nanoTime() - started))
         .isLessThan(options.timeout().plus(Duration.ofMillis(500)));
-    assertThat(queries).hasValue(0);
+    assertThat(answered).hasValue(0);
   }
 
   @Test

@@ -68,8 +68,7 @@ final class PlainJdbcSamples {
   static void fastReads(HikariConfig replicaConfig, DataSource source) throws SQLException {
     // tag::fast-reads[]
     // Reads take this pool's connections on their own thread, its validation bounded by them.
-    // allowMultiQueries=true only for query(...), which sends the wait and the query together.
-    replicaConfig.setJdbcUrl("jdbc:mysql://replica-1:3306/shop?allowMultiQueries=true");
+    replicaConfig.setJdbcUrl("jdbc:mysql://replica-1:3306/shop");
     HikariDataSource replicaPool = ReplicaPools.create(replicaConfig);
     ConsistentReader reader = ConsistentReader.builder(replicaPool, source).build();
 

@@ -6,16 +6,19 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
+import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import io.tidemark.topology.ExecutionHistory;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -129,15 +132,28 @@ public final class StackApplication implements AutoCloseable {
     return topology().source().queryString("SELECT MAX(n) FROM `" + db + "`.numbers");
   }
 
-  /** A read's value, and what the read path recorded while it ran (newest first). */
-  public record Read<T>(T value, List<ExecutionRecord> records) {
+  /**
+   * A read's value, what the read path recorded while it ran (newest first), and on MySQL the waits
+   * the replica received meanwhile, as its general log shows them ({@code null} on PostgreSQL).
+   */
+  public record Read<T>(T value, List<ExecutionRecord> records, @Nullable List<String> waits) {
 
-    /** Asserts that it was one read, on the replica once that had waited for the write. */
+    /**
+     * Asserts that it was one read, on the replica once that had waited for the write; on MySQL,
+     * that the wait went with the read's first query, in one round trip (the server logs each
+     * statement of a text apart, the wait's with the ';' after it).
+     */
     public Read<T> waitedOnTheReplica() {
       assertThat(records).as("reads of the read path").hasSize(1);
       ExecutionRecord read = records.get(0);
       assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
       assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      if (waits != null) {
+        assertThat(waits)
+            .as("waits sent, each with the query after it")
+            .isNotEmpty()
+            .allSatisfy(wait -> assertThat(wait).endsWith(";"));
+      }
       return this;
     }
   }
@@ -159,11 +175,15 @@ public final class StackApplication implements AutoCloseable {
           .as("a read on the replica without the wait would miss the write")
           .isFalse();
       int before = history.recent().size();
+      String logged = nodes.logStatements();
       CompletableFuture<Void> resume = nodes.resumeAfter(Duration.ofMillis(300));
       try {
         T value = read.apply(id);
         List<ExecutionRecord> recent = history.recent();
-        return new Read<>(value, List.copyOf(recent.subList(0, recent.size() - before)));
+        return new Read<>(
+            value,
+            List.copyOf(recent.subList(0, recent.size() - before)),
+            nodes.waitsSince(logged));
       } finally {
         resume.join();
       }
@@ -202,9 +222,46 @@ public final class StackApplication implements AutoCloseable {
     void resume();
 
     boolean replicaHas(String db, long id);
+
+    /** Starts logging the replica's statements, if it can; returns from when. */
+    String logStatements();
+
+    /** The waits the replica received since {@code since}, logging stopped; {@code null}: none. */
+    @Nullable List<String> waitsSince(String since);
   }
 
   private record MySqlNodes(MySqlTopology topology) implements Nodes {
+    @Override
+    public String logStatements() {
+      MySqlNode replica = topology.replica();
+      replica.execute("SET GLOBAL log_output = 'TABLE'", "SET GLOBAL general_log = 'ON'");
+      return replica.queryString("SELECT NOW(6)");
+    }
+
+    @Override
+    public List<String> waitsSince(String since) {
+      MySqlNode replica = topology.replica();
+      replica.execute("SET GLOBAL general_log = 'OFF'");
+      List<String> waits = new ArrayList<>();
+      try (Connection c = replica.openConnection();
+          PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
+                      + " WHERE command_type = 'Query' AND event_time >= ?"
+                      + " AND argument LIKE 'SELECT /*+ MAX_EXECUTION_TIME(%'"
+                      + " ORDER BY event_time")) {
+        ps.setString(1, since);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            waits.add(rs.getString(1));
+          }
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+      return waits;
+    }
+
     @Override
     public String createOrders(String prefix) {
       String db = topology.createDatabase(prefix);
@@ -265,6 +322,16 @@ public final class StackApplication implements AutoCloseable {
   }
 
   private record PostgresNodes(PostgresTopology topology) implements Nodes {
+    @Override
+    public String logStatements() {
+      return "";
+    }
+
+    @Override
+    public @Nullable List<String> waitsSince(String since) {
+      return null;
+    }
+
     @Override
     public String createOrders(String prefix) {
       String db = topology.createDatabase(prefix);
