@@ -69,7 +69,11 @@ final class PipelinedWait implements InvocationHandler {
   private @Nullable SQLException failure;
   private long sentBudgetNanos;
 
-  private PipelinedWait(
+  /**
+   * @param connection the replica's connection, whose session runs several statements of one text
+   * @param budgetNanos the time the wait may take, asked when it is sent
+   */
+  PipelinedWait(
       Connection connection,
       Dialect dialect,
       GtidSet required,
@@ -82,20 +86,6 @@ final class PipelinedWait implements InvocationHandler {
     this.budgetNanos = budgetNanos;
     this.observer = observer;
     this.ticker = ticker;
-  }
-
-  /**
-   * @param connection the replica's connection, whose session runs several statements of one text
-   * @param budgetNanos the time the wait may take, asked when it is sent
-   */
-  static PipelinedWait on(
-      Connection connection,
-      Dialect dialect,
-      GtidSet required,
-      LongSupplier budgetNanos,
-      Observer observer,
-      Ticker ticker) {
-    return new PipelinedWait(connection, dialect, required, budgetNanos, observer, ticker);
   }
 
   /** The connection the read's query is given. */

@@ -191,7 +191,7 @@ final class ReplicaAttempt {
         SocketTimeout.tighten(connection, ReadBudget.socketMillis(waitDeadline));
         if (keptReadOnly && physical.keepMultiStatements(driver)) {
           pipelined =
-              PipelinedWait.on(
+              new PipelinedWait(
                   connection,
                   dialect,
                   required,
