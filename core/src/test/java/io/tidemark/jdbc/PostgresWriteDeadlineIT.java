@@ -203,7 +203,8 @@ class PostgresWriteDeadlineIT {
                   throw new CompletionException(e);
                 }
               });
-      awaitWaitingOnALock(pid);
+      PostgresOrders.awaitTrue(
+          () -> waitingOnALock(pid), Duration.ofSeconds(15), "the insert waits for the lock");
       orders.onPrimary("SELECT pg_terminate_backend(" + pid + ")");
       Throwable failure = catchThrowable(() -> blocked.get(30, TimeUnit.SECONDS));
       blocker.rollback();
@@ -211,21 +212,16 @@ class PostgresWriteDeadlineIT {
     }
   }
 
-  private static void awaitWaitingOnALock(int pid) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (true) {
-      try (Connection c = pool.getConnection();
-          PreparedStatement s =
-              c.prepareStatement("SELECT wait_event_type FROM pg_stat_activity WHERE pid = ?")) {
-        s.setInt(1, pid);
-        try (ResultSet rs = s.executeQuery()) {
-          if (rs.next() && "Lock".equals(rs.getString(1))) {
-            return;
-          }
-        }
+  private static boolean waitingOnALock(int pid) {
+    try (Connection c = pool.getConnection();
+        PreparedStatement s =
+            c.prepareStatement("SELECT wait_event_type FROM pg_stat_activity WHERE pid = ?")) {
+      s.setInt(1, pid);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() && "Lock".equals(rs.getString(1));
       }
-      assertThat(System.nanoTime()).as("the insert waits for the lock").isLessThan(deadline);
-      Thread.sleep(10);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
     }
   }
 
