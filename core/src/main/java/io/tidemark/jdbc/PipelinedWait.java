@@ -309,8 +309,9 @@ final class PipelinedWait implements InvocationHandler {
           String query = text != null ? text : preparedSql;
           sentBudgetNanos = budgetNanos.getAsLong();
           long millis = TimeUnit.NANOSECONDS.toMillis(sentBudgetNanos);
+          // A prepared statement is deferred only when its text is a plain query.
           String combined =
-              millis > 0 && SqlText.plainQuery(query)
+              millis > 0 && (text == null || SqlText.plainQuery(text))
                   ? dialect.waitThen(required, millis, query)
                   : null;
           if (combined != null && created(text == null ? combined : null)) {
