@@ -85,6 +85,18 @@ public final class SqlText {
   }
 
   /**
+   * Whether {@code sql} may hold several statements: a semicolon with more than blanks after it
+   * (read as sent, so one inside a string literal or a comment counts too).
+   */
+  public static boolean severalStatements(String sql) {
+    int end = sql.length();
+    while (end > 0 && (Character.isWhitespace(sql.charAt(end - 1)) || sql.charAt(end - 1) == ';')) {
+      end--;
+    }
+    return sql.lastIndexOf(';', end - 1) >= 0;
+  }
+
+  /**
    * Whether {@code sql} is a query a replica may answer: a {@code SELECT} or {@code WITH} that
    * neither writes nor runs on the source only. A function it calls may still write; the replica's
    * read-only session refuses that ({@link #refusedAsWrite}).

@@ -88,6 +88,12 @@ final class ConnectorJSession implements DriverSession {
   }
 
   @Override
+  public boolean preparesOnServer() {
+    return connection.getPropertySet().getBooleanProperty(PropertyKey.useServerPrepStmts).getValue()
+        || connection.getPropertySet().getBooleanProperty(PropertyKey.useCursorFetch).getValue();
+  }
+
+  @Override
   public boolean ping(int millis) {
     try {
       connection.pingInternal(false, millis);

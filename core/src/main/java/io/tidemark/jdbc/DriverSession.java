@@ -50,6 +50,12 @@ interface DriverSession {
   boolean allowsMultiQueries();
 
   /**
+   * Whether the driver prepares statements on the server ({@code useServerPrepStmts}, or {@code
+   * useCursorFetch}, which needs it): the server prepares one statement per text.
+   */
+  boolean preparesOnServer();
+
+  /**
    * Whether the server answers a ping within {@code millis}; a connection that does not is left
    * unusable.
    */

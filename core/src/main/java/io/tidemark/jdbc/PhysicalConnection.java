@@ -203,6 +203,14 @@ final class PhysicalConnection {
   }
 
   /**
+   * Whether Tidemark let this session run several statements of one text, which the driver was not
+   * configured to send: a text of several that a read sends is then refused on the replica.
+   */
+  boolean multiStatementsLetByTidemark() {
+    return multiStatements;
+  }
+
+  /**
    * Makes a connection taken for writes writable, if a read left it read-only, and one statement
    * per text again, if a read let it run several: a write runs as the application configured its
    * driver, so a text an injection extended is refused as it would be without Tidemark.

@@ -65,6 +65,7 @@ final class PipelinedWait implements InvocationHandler {
   private final LongSupplier budgetNanos;
   private final Observer observer;
   private final Ticker ticker;
+  private final boolean preparedWithWait;
   private State state = State.PENDING;
   private @Nullable SQLException failure;
   private long sentBudgetNanos;
@@ -72,6 +73,8 @@ final class PipelinedWait implements InvocationHandler {
   /**
    * @param connection the replica's connection, whose session runs several statements of one text
    * @param budgetNanos the time the wait may take, asked when it is sent
+   * @param preparedWithWait whether a prepared statement's text may carry the wait: not where the
+   *     driver prepares statements on the server, which prepares one statement per text
    */
   PipelinedWait(
       Connection connection,
@@ -79,13 +82,15 @@ final class PipelinedWait implements InvocationHandler {
       GtidSet required,
       LongSupplier budgetNanos,
       Observer observer,
-      Ticker ticker) {
+      Ticker ticker,
+      boolean preparedWithWait) {
     this.connection = connection;
     this.dialect = dialect;
     this.required = required;
     this.budgetNanos = budgetNanos;
     this.observer = observer;
     this.ticker = ticker;
+    this.preparedWithWait = preparedWithWait;
   }
 
   /** The connection the read's query is given. */
@@ -138,14 +143,17 @@ final class PipelinedWait implements InvocationHandler {
     if (name.equals("prepareStatement")) {
       String sql = (String) args[0];
       // The forms with generated keys are for writes, which the read-only session refuses.
-      boolean plain = args.length != 2 && SqlText.plainQuery(sql);
+      boolean plain = preparedWithWait && args.length != 2 && SqlText.plainQuery(sql);
       if (state == State.PENDING && plain) {
         return deferred(PreparedStatement.class, (Connection) proxy, method, args, sql);
       }
     }
     if (name.equals("createStatement")
         || name.equals("prepareStatement")
-        || name.equals("prepareCall")) {
+        || name.equals("prepareCall")
+        || name.equals("getMetaData")
+        || (name.equals("unwrap") && !((Class<?>) args[0]).isInstance(proxy))) {
+      // The driver's own connection, or its metadata's, reads without this proxy: after the wait.
       awaitAlone();
     }
     return JdbcProxies.handleCommon(proxy, connection, "Tidemark", method, args);
@@ -215,7 +223,12 @@ final class PipelinedWait implements InvocationHandler {
       if (!first) {
         throw e;
       }
-      end(dialect.waitTimedOut(e) ? State.NOT_REACHED : State.FAILED, e, begun);
+      State ended = failedStatement(e, ticker.read() - begun);
+      if (ended == State.REACHED) {
+        end(State.REACHED, null, begun);
+        throw e; // the query's own failure, as the replica would throw it without the wait
+      }
+      end(ended, e, begun);
       throw notReached();
     }
     if (first || !returned) {
@@ -224,6 +237,30 @@ final class PipelinedWait implements InvocationHandler {
     ended();
     if (!statement.getMoreResults()) {
       throw new SQLException("the query sent with the wait returned no rows");
+    }
+  }
+
+  /**
+   * Which statement of the text threw {@code e}, {@code elapsedNanos} after it was sent: the driver
+   * reads every result of a text before it returns, so the query's failure is thrown as the wait's
+   * would be. A lost connection is the wait's failure; a timer that expired before the wait's could
+   * is the query's own (a statement timer of the server's, say); any other failure is the query's
+   * when the replica has the token now, since a wait that failed leaves the rest of the text
+   * unsent, and the wait's when it lacks it.
+   */
+  private State failedStatement(SQLException e, long elapsedNanos) {
+    if (ConnectionFailures.isConnectionFailure(e)) {
+      return State.FAILED;
+    }
+    if (dialect.waitTimedOut(e)) {
+      long timer = TimeUnit.MILLISECONDS.toNanos(TimeUnit.NANOSECONDS.toMillis(sentBudgetNanos));
+      return elapsedNanos < timer ? State.REACHED : State.NOT_REACHED;
+    }
+    try {
+      return dialect.hasExecuted(connection, required) ? State.REACHED : State.FAILED;
+    } catch (SQLException unknown) {
+      e.addSuppressed(unknown);
+      return State.FAILED;
     }
   }
 
@@ -298,6 +335,15 @@ final class PipelinedWait implements InvocationHandler {
           // Everything below acts on the statement.
         }
       }
+      if (closed) {
+        throw new SQLException("the statement is closed", "HY010");
+      }
+      if (name.startsWith("execute")
+          || name.equals("addBatch")
+          || name.equals("getResultSet")
+          || name.equals("getMoreResults")) {
+        ended(); // no statement runs, nor are rows read, once the wait ended without the token
+      }
       if (created == null && (name.startsWith("set") || name.equals("clearParameters"))) {
         recorded.add(args == null ? new Object[0] : args.clone());
         recordedMethods.add(method);
@@ -340,9 +386,8 @@ final class PipelinedWait implements InvocationHandler {
     }
 
     /**
-     * Whether the statement could be created with {@code sql}: a driver that prepares statements on
-     * the server ({@code useServerPrepStmts}) may refuse a text of two, and the wait is sent alone
-     * then.
+     * Whether the statement could be created with {@code sql}: a driver that refuses to prepare a
+     * text of two gets the wait alone.
      */
     private boolean created(@Nullable String sql) throws Throwable {
       try {

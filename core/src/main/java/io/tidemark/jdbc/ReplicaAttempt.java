@@ -189,7 +189,7 @@ final class ReplicaAttempt {
       served = Reason.REPLICA_AFTER_WAIT;
       try {
         SocketTimeout.tighten(connection, ReadBudget.socketMillis(waitDeadline));
-        if (keptReadOnly && physical.keepMultiStatements(driver)) {
+        if (keptReadOnly && driver != null && physical.keepMultiStatements(driver)) {
           pipelined =
               new PipelinedWait(
                   connection,
@@ -197,7 +197,8 @@ final class ReplicaAttempt {
                   required,
                   () -> waitDeadline.remaining().toNanos() - queryReserveNanos,
                   observer(read, node, uuid, lead),
-                  ticker);
+                  ticker,
+                  !driver.preparesOnServer());
         } else {
           Outcome<T> failed = awaitAlone(read, connection, dialect, node, uuid, lead);
           if (failed != null) {
@@ -215,7 +216,8 @@ final class ReplicaAttempt {
     try {
       Connection forQuery =
           SourceOnlyStatements.guard(
-              dialect.forReplicaQuery(pipelined != null ? pipelined.connection() : connection));
+              dialect.forReplicaQuery(pipelined != null ? pipelined.connection() : connection),
+              physical.multiStatementsLetByTidemark());
       value =
           keptReadOnly
               ? read.query(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA)

@@ -102,6 +102,17 @@ class SqlTextTests {
   }
 
   @Test
+  void aSemicolonWithMoreThanBlanksAfterItMayStartAnotherStatement() {
+    assertThat(SqlText.severalStatements("SELECT 1; SET @x = 1")).isTrue();
+    assertThat(SqlText.severalStatements("SELECT 1;SELECT 2;")).isTrue();
+    assertThat(SqlText.severalStatements("SELECT ';'")).as("read as sent").isTrue();
+    assertThat(SqlText.severalStatements("SELECT 1")).isFalse();
+    assertThat(SqlText.severalStatements("SELECT 1;")).isFalse();
+    assertThat(SqlText.severalStatements("SELECT 1 ; ;\n ")).isFalse();
+    assertThat(SqlText.severalStatements(";")).isFalse();
+  }
+
+  @Test
   void aHintThatOpensTheStatementIsTakenAway() {
     assertThat(SqlText.withoutHint("/* tidemark:source */ SELECT 1")).isEqualTo(" SELECT 1");
     assertThat(SqlText.withoutHint("\n  /*TIDEMARK:SOURCE*/SELECT 1")).isEqualTo("SELECT 1");

@@ -402,6 +402,181 @@ class ReadPathIT {
     }
   }
 
+  /**
+   * A read's session runs several statements of a text since a read sent its wait with a query; a
+   * text of several that a later read sends (an injection extending a query, say) is refused there
+   * and fails on the source, as it would without Tidemark.
+   */
+  @Test
+  void aTextOfSeveralStatementsIsNotRunWhereTidemarkLetTheSessionRunSeveral() throws Exception {
+    try (HikariDataSource pool = Pools.replica(replica, db, 1);
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
+      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      long id = create("created");
+      assertThat(reader.read(c -> status(c, id)).value()).isEqualTo("created");
+
+      assertThatThrownBy(
+              () ->
+                  reader.read(
+                      c -> {
+                        try (Statement s = c.createStatement()) {
+                          return s.execute("SELECT 1; SET @tidemark_extended = 1");
+                        }
+                      }))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1064));
+      try (Connection c = pool.getConnection();
+          Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT @tidemark_extended")) {
+        rs.next();
+        assertThat(rs.getObject(1)).as("the replica's session ran none of it").isNull();
+      }
+    }
+  }
+
+  /** The query's own failure is thrown as the query's, whichever statement of the text it was. */
+  @Test
+  void aQuerysOwnFailureInTheTextOfItsWaitIsThrownAsItsOwn() throws Exception {
+    try (HikariDataSource pool = Pools.replica(replica, db, 1);
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader =
+          ConsistentReader.builder(pool, source)
+              .defaults(ReadOptions.defaults().withPolicy(ReadPolicy.FAIL))
+              .build();
+      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      create("created");
+      String since = replica.queryString("SELECT NOW(6)");
+
+      assertThatThrownBy(() -> reader.read(c -> query(c, "SELECT no_such_column FROM orders")))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1054));
+      create("created");
+      // Its own statement timer, far shorter than the wait's.
+      assertThatThrownBy(
+              () ->
+                  reader.read(
+                      c ->
+                          query(
+                              c,
+                              "SELECT /*+ MAX_EXECUTION_TIME(1) */ COUNT(*)"
+                                  + " FROM information_schema.COLUMNS a, information_schema.COLUMNS b")))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(3024));
+      assertThat(loggedSince(since))
+          .as("each was sent with its wait")
+          .filteredOn(sql -> sql.contains("WAIT_FOR_EXECUTED_GTID_SET"))
+          .hasSize(2)
+          .allSatisfy(wait -> assertThat(wait).endsWith(";"));
+    }
+  }
+
+  /**
+   * A query that catches the failure its wait's timeout throws and runs again on the same statement
+   * reads nothing: no statement runs on the replica once the wait ended without the token.
+   */
+  @Test
+  void aStatementRunAgainAfterItsWaitTimedOutReadsNothing() throws Exception {
+    try (HikariDataSource pool = Pools.replica(replica, db, 1);
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader =
+          ConsistentReader.builder(pool, source)
+              .defaults(
+                  ReadOptions.defaults()
+                      .withPolicy(ReadPolicy.FAIL)
+                      .withTimeout(Duration.ofMillis(300)))
+              .build();
+      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      replica.pauseApplier();
+      long id = create("lagging");
+      List<String> seen = new ArrayList<>();
+      List<SQLException> thrown = new ArrayList<>();
+
+      assertThatThrownBy(
+              () ->
+                  reader.read(
+                      c -> {
+                        try (Statement s = c.createStatement()) {
+                          for (int i = 0; i < 2; i++) {
+                            try (ResultSet rs =
+                                s.executeQuery("SELECT status FROM orders WHERE id = " + id)) {
+                              seen.add(rs.next() ? rs.getString(1) : "not found");
+                            } catch (SQLException e) {
+                              thrown.add(e);
+                            }
+                          }
+                        }
+                        return seen;
+                      }))
+          .isInstanceOfSatisfying(
+              ConsistentReadException.class,
+              e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
+      assertThat(seen).as("what the query saw on the lagging replica").isEmpty();
+      assertThat(thrown).hasSize(2);
+    }
+  }
+
+  /** The driver's own connection, which reads past Tidemark, is handed out after the wait. */
+  @Test
+  void theDriversOwnConnectionIsHandedOutAfterTheWait() throws Exception {
+    try (HikariDataSource pool = Pools.replica(replica, db, 1);
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
+      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      replica.pauseApplier();
+      long id = create("created");
+      CompletableFuture<Void> resume = replica.resumeApplierAfter(Duration.ofMillis(300));
+
+      ReadResult<@Nullable String> read =
+          reader.read(c -> status(c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class), id));
+      resume.join();
+
+      assertThat(read.value()).isEqualTo("created");
+      assertThat(read.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+    }
+  }
+
+  /**
+   * A driver that prepares statements on the server prepares one statement per text: a prepared
+   * query's wait is sent alone before it, not in a text the server would refuse first.
+   */
+  @Test
+  void whereTheDriverPreparesOnTheServerThePreparedQuerysWaitGoesAlone() throws Exception {
+    try (HikariDataSource pool = Pools.replica(replica, db, 1, "&useServerPrepStmts=true");
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
+      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      long id = create("created");
+      String since = replica.queryString("SELECT NOW(6)");
+
+      assertThat(reader.read(c -> status(c, id)).value()).isEqualTo("created");
+
+      // Prepared, then executed: each is logged, as is a text the server refused to prepare.
+      List<String> waits = new ArrayList<>();
+      try (Connection c = replica.openConnection();
+          PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
+                      + " WHERE event_time >= ? AND thread_id <> CONNECTION_ID()"
+                      + " AND CONVERT(argument USING utf8mb4) LIKE '%WAIT_FOR_EXECUTED_GTID_SET%'")) {
+        ps.setString(1, since);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            waits.add(rs.getString(1));
+          }
+        }
+      }
+      assertThat(waits).isNotEmpty().allSatisfy(wait -> assertThat(wait).doesNotContain(";"));
+    }
+  }
+
+  private static @Nullable Object query(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      return rs.next() ? rs.getObject(1) : null;
+    }
+  }
+
   @Test
   void aWriteInsideAReplicaReadIsRefusedEvenWhereTheReplicaWouldTakeIt() {
     // read_only alone lets a user with SUPER or CONNECTION_ADMIN write: an errant transaction.
