@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,7 +39,25 @@ interface Dialect {
    * Returns whether the server executed {@code required} before {@code budgetNanos} ran out. A
    * budget under one millisecond sends no wait, only a non-blocking check.
    */
-  boolean await(Connection connection, GtidSet required, long budgetNanos) throws SQLException;
+  default boolean await(Connection connection, GtidSet required, long budgetNanos)
+      throws SQLException {
+    return await(connection, required, budgetNanos, seen -> {});
+  }
+
+  /**
+   * As {@link #await(Connection, GtidSet, long)}, telling {@code seen} what the server was seen to
+   * have executed on the way, where the wait reads it ({@link #waitSeesPosition}).
+   */
+  boolean await(Connection connection, GtidSet required, long budgetNanos, Consumer<GtidSet> seen)
+      throws SQLException;
+
+  /**
+   * Whether a wait reads the server's position as it goes, and so can tell other reads waiting on
+   * the same server that it has their positions; else it tells only whether it reached its own.
+   */
+  default boolean waitSeesPosition() {
+    return false;
+  }
 
   /**
    * The wait for {@code required}, at most {@code millis} (at least 1), and {@code query} as one

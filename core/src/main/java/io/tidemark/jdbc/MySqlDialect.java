@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -69,7 +70,8 @@ final class MySqlDialect implements Dialect {
   }
 
   @Override
-  public boolean await(Connection connection, GtidSet required, long budgetNanos)
+  public boolean await(
+      Connection connection, GtidSet required, long budgetNanos, Consumer<GtidSet> seen)
       throws SQLException {
     long millis = TimeUnit.NANOSECONDS.toMillis(budgetNanos);
     if (millis <= 0) {

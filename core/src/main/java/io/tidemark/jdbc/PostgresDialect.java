@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -174,16 +175,18 @@ final class PostgresDialect implements Dialect {
   /**
    * Waits in one round trip when {@code required} is one position of this standby's cluster, as
    * most tokens are; else, or when the standby does not receive that position's timeline, reads the
-   * standby first to tell which position on its own timeline brings all of {@code required}.
+   * standby first to tell which position on its own timeline brings all of {@code required}. Each
+   * look at the standby tells {@code seen} where its replay was.
    */
   @Override
-  public boolean await(Connection connection, GtidSet required, long budgetNanos)
+  public boolean await(
+      Connection connection, GtidSet required, long budgetNanos, Consumer<GtidSet> seen)
       throws SQLException {
     long begun = System.nanoTime();
     WalPosition single = single(required);
     if (single != null && single.systemId() == PostgresServer.systemId(connection)) {
       long millis = TimeUnit.NANOSECONDS.toMillis(budgetNanos);
-      Boolean reached = millis > 0 ? waitFor(connection, single, millis) : null;
+      Boolean reached = millis > 0 ? waitFor(connection, single, millis, seen) : null;
       if (reached != null) {
         return reached;
       }
@@ -197,7 +200,13 @@ final class PostgresDialect implements Dialect {
     if (target == null || millis <= 0) {
       return false;
     }
-    return Boolean.TRUE.equals(waitFor(connection, target, millis));
+    return Boolean.TRUE.equals(waitFor(connection, target, millis, seen));
+  }
+
+  /** Every look at the standby reads its replay position. */
+  @Override
+  public boolean waitSeesPosition() {
+    return true;
   }
 
   /** The one WAL position {@code required} holds, or {@code null}. */
@@ -212,24 +221,25 @@ final class PostgresDialect implements Dialect {
    * not receive {@code target}'s timeline (or is no standby), and waiting for it is useless. An
    * interrupted thread stops polling, its interrupt kept.
    */
-  private static @Nullable Boolean waitFor(Connection connection, WalPosition target, long millis)
+  private static @Nullable Boolean waitFor(
+      Connection connection, WalPosition target, long millis, Consumer<GtidSet> seen)
       throws SQLException {
-    if (PostgresServer.major(connection) >= 19) {
-      return waitOnServer(connection, target, millis);
+    boolean onServer = PostgresServer.major(connection) >= 19;
+    Look look = new Look(connection, target, seen);
+    if (onServer) {
+      return waitOnServer(connection, look, millis);
     }
     Ticker ticker = Ticker.systemTicker();
     long begun = ticker.read();
     Deadline end = Deadline.after(Duration.ofMillis(millis), ticker);
-    try (PreparedStatement ps = connection.prepareStatement(POLL)) {
-      ps.setLong(1, target.timeline());
-      ps.setString(2, WalPosition.text(target.lsn()));
+    try (look) {
       while (true) {
         // Each poll is bounded by what is left of the wait and the grace a wait gets: the caller's
         // bound was set for the whole wait, and a standby frozen midway must not hold it longer.
         SocketTimeout.tighten(connection, ReadBudget.socketMillis(end));
-        Boolean seen = look(ps);
-        if (!Boolean.FALSE.equals(seen)) {
-          return seen;
+        Boolean reached = look.reached();
+        if (!Boolean.FALSE.equals(reached)) {
+          return reached;
         }
         long left = end.remaining().toNanos();
         if (left <= 0 || Thread.currentThread().isInterrupted()) {
@@ -248,35 +258,69 @@ final class PostgresDialect implements Dialect {
    * whether the standby receives the target's, and one after whether replay reached the target on
    * it.
    */
-  private static @Nullable Boolean waitOnServer(
-      Connection connection, WalPosition target, long millis) throws SQLException {
+  private static @Nullable Boolean waitOnServer(Connection connection, Look look, long millis)
+      throws SQLException {
     Deadline end = Deadline.after(Duration.ofMillis(millis), Ticker.systemTicker());
-    try (PreparedStatement ps = connection.prepareStatement(POLL)) {
-      ps.setLong(1, target.timeline());
-      ps.setString(2, WalPosition.text(target.lsn()));
-      Boolean seen = look(ps);
+    try (look) {
+      Boolean reached = look.reached();
       long left = end.remaining().toMillis();
-      if (!Boolean.FALSE.equals(seen) || left <= 0) {
-        return seen;
+      if (!Boolean.FALSE.equals(reached) || left <= 0) {
+        return reached;
       }
       SocketTimeout.tighten(connection, ReadBudget.socketMillis(end));
       try (Statement s = connection.createStatement();
-          ResultSet rs = s.executeQuery(waitFor(WalPosition.text(target.lsn()), left))) {
+          ResultSet rs = s.executeQuery(waitFor(WalPosition.text(look.target.lsn()), left))) {
         rs.next();
         if ("not in recovery".equals(rs.getString(1))) {
           return null;
         }
       }
       SocketTimeout.tighten(connection, ReadBudget.socketMillis(end));
-      return look(ps);
+      return look.reached();
     }
   }
 
-  /** Reached, not yet ({@code false}), or never on this standby ({@code null}). */
-  private static @Nullable Boolean look(PreparedStatement poll) throws SQLException {
-    try (ResultSet rs = poll.executeQuery()) {
-      rs.next();
-      return rs.getBoolean(1) ? Boolean.TRUE : rs.getBoolean(2) ? null : Boolean.FALSE;
+  /**
+   * Looks at a standby for {@code target}, one {@link #POLL} each, and tells {@code seen} each
+   * replay position it had not told yet.
+   */
+  private static final class Look implements AutoCloseable {
+    private final WalPosition target;
+    private final Consumer<GtidSet> seen;
+    private final PreparedStatement poll;
+    private final long systemId;
+    private long told;
+
+    Look(Connection connection, WalPosition target, Consumer<GtidSet> seen) throws SQLException {
+      this.target = target;
+      this.seen = seen;
+      this.systemId = PostgresServer.systemId(connection);
+      this.poll = connection.prepareStatement(POLL);
+      poll.setLong(1, target.timeline());
+      poll.setString(2, WalPosition.text(target.lsn()));
+    }
+
+    /** Reached, not yet ({@code false}), or never on this standby ({@code null}). */
+    @Nullable Boolean reached() throws SQLException {
+      try (ResultSet rs = poll.executeQuery()) {
+        rs.next();
+        Boolean reached = rs.getBoolean(1) ? Boolean.TRUE : rs.getBoolean(2) ? null : Boolean.FALSE;
+        long timeline = rs.getLong(3);
+        String replayed = rs.getString(4);
+        if (!rs.wasNull() && timeline > 0 && replayed != null) {
+          long lsn = WalPosition.parseLsn(replayed);
+          if (lsn > told) {
+            told = lsn;
+            seen.accept(new WalPosition(systemId, timeline, lsn).toGtidSet());
+          }
+        }
+        return reached;
+      }
+    }
+
+    @Override
+    public void close() throws SQLException {
+      poll.close();
     }
   }
 
@@ -294,13 +338,14 @@ final class PostgresDialect implements Dialect {
 
   /**
    * One look at the standby: whether replay has reached the LSN of the second parameter on the
-   * timeline of the first, and whether the standby receives another timeline or none, which ends
-   * the wait at once.
+   * timeline of the first, whether the standby receives another timeline or none, which ends the
+   * wait at once, and the timeline it receives with its replay position.
    */
   static final String POLL =
       """
       WITH t AS (SELECT ?::int AS tli, ?::pg_lsn AS lsn)
       SELECT r.tli IS NOT DISTINCT FROM t.tli AND pg_last_wal_replay_lsn() >= t.lsn,
-             r.tli IS DISTINCT FROM t.tli
+             r.tli IS DISTINCT FROM t.tli,
+             r.tli, pg_last_wal_replay_lsn()::text
         FROM t LEFT JOIN LATERAL (SELECT received_tli AS tli FROM pg_stat_wal_receiver) r ON true""";
 }

@@ -11,6 +11,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -44,6 +46,10 @@ final class ReplicaAttempt {
   private final Semaphore permits;
   private final ReplicaProgress progress = new ReplicaProgress();
   private final WaitCoalescer coalescer;
+
+  /** The replicas whose waits read their position as they go ({@link Dialect#waitSeesPosition}). */
+  private final Set<String> seenWhileWaiting = ConcurrentHashMap.newKeySet();
+
   private final KnownSourceUuids knownSources;
   private final long queryReserveNanos;
   private final Ticker ticker;
@@ -129,7 +135,7 @@ final class ReplicaAttempt {
     GtidSet required = read.required();
     Deadline waitDeadline = read.budget().waitDeadline();
     while (!progress.contains(lastReplicaUuid, required) && !waitDeadline.isExpired()) {
-      WaitCoalescer.Turn turn = coalescer.join(node, required);
+      WaitCoalescer.Turn turn = coalescer.join(node, required, seenWhileWaiting.contains(node));
       if (turn instanceof WaitCoalescer.Lead) {
         return turn;
       }
@@ -176,6 +182,9 @@ final class ReplicaAttempt {
     }
     read.onReplica(uuid);
     lastReplicaUuid = uuid;
+    if (dialect.waitSeesPosition()) {
+      seenWhileWaiting.add(node);
+    }
     Reason served;
     PipelinedWait pipelined = null;
     if (required.isEmpty()) {
@@ -280,7 +289,9 @@ final class ReplicaAttempt {
     long begun = ticker.read();
     boolean executed = false;
     try {
-      executed = dialect.await(connection, read.required(), budget);
+      executed =
+          dialect.await(
+              connection, read.required(), budget, position -> seen(node, uuid, position));
     } finally {
       observer.ended(executed, ticker.read() - begun);
     }
@@ -305,7 +316,7 @@ final class ReplicaAttempt {
           ended.ended(reached);
         }
         if (reached) {
-          progress.advance(uuid, read.required());
+          seen(node, uuid, read.required());
           if (lead != null) {
             // Followers need not wait for this read's query, only for the replica.
             lead.finish(true);
@@ -313,6 +324,15 @@ final class ReplicaAttempt {
         }
       }
     };
+  }
+
+  /**
+   * What a wait saw the replica {@code uuid}, routed as {@code node}, had executed: the reads
+   * waiting on it for no more than that may go.
+   */
+  private void seen(String node, String uuid, GtidSet executed) {
+    progress.advance(uuid, executed);
+    coalescer.observed(node, required -> progress.contains(uuid, required));
   }
 
   private static <T> Outcome<T> notReached(

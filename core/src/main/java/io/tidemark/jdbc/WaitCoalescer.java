@@ -3,26 +3,50 @@ package io.tidemark.jdbc;
 import io.tidemark.GtidSet;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Lets many reads that need the same replica to catch up share one server-side wait: the first
- * becomes the leader and waits on its connection; later reads with the same token, routed to the
- * same replica, follow, waiting in memory without a connection, and are told whether the leader's
- * wait succeeded.
+ * Lets many reads that need the same replica to catch up share one wait: the first becomes the
+ * leader and waits on its connection; later reads routed to the same replica follow, waiting in
+ * memory without a connection, and are let go once the replica has their token, or told that the
+ * leader's wait ended without it, to decide again.
  *
- * <p>When it did, the followers are let go in waves, not all at once: as many as there are free
- * permits to read, then one more each time one of them is done. Woken together, hundreds of them
- * would only queue again for the few connections, each woken twice, on the cores the replica needs
- * for their queries. When the wait failed, all go at once: each decides for itself what next.
+ * <p>Whom a read follows depends on what the leader's wait sees. A wait that only tells whether its
+ * own token was reached (MySQL's {@code WAIT_FOR_EXECUTED_GTID_SET}) is followed by reads with the
+ * same token alone: a leader waiting for more could keep a follower whose own token the replica
+ * already has waiting for nothing, and one waiting for less would hand its followers on one at a
+ * time. A wait that reads the replica's position as it goes ({@linkplain #observed observes} it:
+ * PostgreSQL's polls) is followed by every read routed to that replica, whatever its token, so that
+ * one connection per replica watches for all of them: each look lets go every follower whose token
+ * the replica has by then, and when the leader's wait ends, those it did not see are told, and one
+ * of them leads the next.
+ *
+ * <p>Followers that may go are let go in waves, not all at once: as many as there are free permits
+ * to read, then one more each time one of them is done. Woken together, hundreds of them would only
+ * queue again for the few connections, each woken twice, on the cores the replica needs for their
+ * queries. Followers whose token the replica lacks when their leader ends all go at once: each
+ * decides for itself what next.
  */
 final class WaitCoalescer {
 
   private final List<Lead> leads = new ArrayList<>();
+  private final Map<String, Going> going = new HashMap<>();
   private final IntSupplier wave;
+
+  /**
+   * A replica's followers that may go, and how many let go are not done yet: each replica's waves
+   * are its own, so that followers slow on one (frozen, say) hold none of another's back.
+   */
+  private static final class Going {
+    private final ArrayDeque<Follow> ready = new ArrayDeque<>();
+    private int count;
+  }
 
   /**
    * @param wave how many followers may go at once when a wait succeeds (at least one goes)
@@ -41,69 +65,74 @@ final class WaitCoalescer {
   final class Lead implements Turn {
     private final String node;
     private final GtidSet required;
-    private final ArrayDeque<Follow> waiting = new ArrayDeque<>();
-    private @Nullable Boolean reached;
+    private final boolean observing;
+    private final List<Follow> waiting = new ArrayList<>();
+    private boolean finished;
 
-    private Lead(String node, GtidSet required) {
+    private Lead(String node, GtidSet required, boolean observing) {
       this.node = node;
       this.required = required;
+      this.observing = observing;
     }
 
+    /**
+     * Ends the lead: with {@code reached}, the followers with this lead's token may go; those whose
+     * token the replica was not seen to have go at once, told so.
+     */
     void finish(boolean reached) {
       List<Follow> go = new ArrayList<>();
       synchronized (WaitCoalescer.this) {
-        if (this.reached != null) {
+        if (finished) {
           return;
         }
-        this.reached = reached;
+        finished = true;
         leads.remove(this);
-        int count = reached ? Math.max(1, wave.getAsInt()) : waiting.size();
-        for (int i = 0; i < count && !waiting.isEmpty(); i++) {
-          go.add(waiting.poll().release());
+        Going replica = going(node);
+        for (Follow follow : waiting) {
+          if (reached && required.containsAll(follow.required)) {
+            replica.ready.add(follow);
+          } else {
+            go.add(follow.release(false));
+          }
         }
+        waiting.clear();
+        letGoWave(replica, go);
       }
       go.forEach(Follow::wake);
-    }
-
-    private void releaseNext() {
-      Follow next;
-      synchronized (WaitCoalescer.this) {
-        next = waiting.isEmpty() ? null : waiting.poll().release();
-      }
-      if (next != null) {
-        next.wake();
-      }
     }
   }
 
   /**
-   * A wait already running for the same token, to {@link #await}; a follower let go after a
-   * successful wait must say when it is {@link #done}, so that the next one goes.
+   * A wait already running on the same replica, to {@link #await}; a follower let go because the
+   * replica has its token must say when it is {@link #done}, so that the next one goes.
    */
   final class Follow implements Turn {
     private final Lead lead;
+    private final GtidSet required;
     private final Thread thread = Thread.currentThread();
-    private boolean released;
+    private @Nullable Boolean outcome;
     private boolean done;
 
-    private Follow(Lead lead) {
+    private Follow(Lead lead, GtidSet required) {
       this.lead = lead;
+      this.required = required;
     }
 
     /**
-     * Waits until let go: whether the leader's wait succeeded, or {@code null} when {@code
+     * Waits until let go: whether the replica has the token, or {@code null} when {@code
      * timeoutNanos} (of {@link System#nanoTime}) ran out or the thread was interrupted first.
      */
     @Nullable Boolean await(long timeoutNanos) {
       long end = System.nanoTime() + timeoutNanos;
       while (true) {
         synchronized (WaitCoalescer.this) {
-          if (released) {
-            return lead.reached;
+          if (outcome != null) {
+            return outcome;
           }
           long left = end - System.nanoTime();
           if (left <= 0 || Thread.currentThread().isInterrupted()) {
             lead.waiting.remove(this);
+            going(lead.node).ready.remove(this);
             return null;
           }
         }
@@ -111,19 +140,23 @@ final class WaitCoalescer {
       }
     }
 
-    /** Lets the next follower go; only the first call counts. */
+    /** Lets the next follower go; only the first call of one let go with its token counts. */
     void done() {
+      List<Follow> go = new ArrayList<>();
       synchronized (WaitCoalescer.this) {
-        if (done || !released) {
+        if (done || !Boolean.TRUE.equals(outcome)) {
           return;
         }
         done = true;
+        Going replica = going(lead.node);
+        replica.count--;
+        letGo(replica, go, 1);
       }
-      lead.releaseNext();
+      go.forEach(Follow::wake);
     }
 
-    private Follow release() {
-      released = true;
+    private Follow release(boolean reached) {
+      outcome = reached;
       return this;
     }
 
@@ -132,19 +165,72 @@ final class WaitCoalescer {
     }
   }
 
-  /** The turn of a read that needs {@code required} and is routed to the replica {@code node}. */
-  synchronized Turn join(String node, GtidSet required) {
+  /**
+   * The turn of a read that needs {@code required} and is routed to the replica {@code node}; with
+   * {@code observing}, the waits on that replica {@linkplain #observed observe} its position.
+   */
+  synchronized Turn join(String node, GtidSet required, boolean observing) {
+    Lead followed = null;
     for (Lead lead : leads) {
-      // Only an equal token: a leader waiting for more could keep a follower whose own token
-      // the replica already has waiting for nothing.
-      if (lead.node.equals(node) && lead.required.equals(required)) {
-        Follow follow = new Follow(lead);
-        lead.waiting.add(follow);
-        return follow;
+      if (lead.node.equals(node)
+          && ((observing && lead.observing) || lead.required.equals(required))) {
+        followed = lead;
+        break;
       }
     }
-    Lead lead = new Lead(node, required);
+    if (followed != null) {
+      Follow follow = new Follow(followed, required);
+      followed.waiting.add(follow);
+      return follow;
+    }
+    Lead lead = new Lead(node, required, observing);
     leads.add(lead);
     return lead;
+  }
+
+  /**
+   * What a wait on {@code node} saw the replica had: the followers of that replica's leads whose
+   * token it {@code covers} may go, in waves.
+   */
+  void observed(String node, Predicate<GtidSet> covers) {
+    List<Follow> go = new ArrayList<>();
+    synchronized (this) {
+      Going replica = going(node);
+      for (Lead lead : leads) {
+        if (lead.node.equals(node) && !lead.waiting.isEmpty()) {
+          lead.waiting.removeIf(
+              follow -> {
+                if (!covers.test(follow.required)) {
+                  return false;
+                }
+                replica.ready.add(follow);
+                return true;
+              });
+        }
+      }
+      letGoWave(replica, go);
+    }
+    go.forEach(Follow::wake);
+  }
+
+  private Going going(String node) {
+    return going.computeIfAbsent(node, n -> new Going());
+  }
+
+  /**
+   * Lets a wave of {@code replica}'s followers whose token it has go: as many as there are free
+   * permits (at least one when none is going). Called holding the lock; the caller wakes {@code
+   * go}.
+   */
+  private void letGoWave(Going replica, List<Follow> go) {
+    int free = wave.getAsInt();
+    letGo(replica, go, replica.count == 0 ? Math.max(1, free) : free);
+  }
+
+  private static void letGo(Going replica, List<Follow> go, int count) {
+    for (int i = 0; i < count && !replica.ready.isEmpty(); i++) {
+      go.add(replica.ready.poll().release(true));
+      replica.count++;
+    }
   }
 }

@@ -21,8 +21,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
@@ -545,6 +549,52 @@ class PostgresReadPathIT {
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? rs.getString(1) : null;
       }
+    }
+  }
+
+  /**
+   * Reads each with a token of its own wait on one connection between them: the first polls the
+   * standby, the others wait in memory, and each look lets go those whose token replay reached.
+   */
+  @Test
+  void readsWaitingOnAStandbyEachForItsOwnTokenHoldOneConnectionBetweenThem() throws Exception {
+    int reads = 6;
+    ExecutorService clients = Executors.newFixedThreadPool(reads);
+    try (HikariDataSource pool = orders.replicaPool(standby)) {
+      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
+      reader.read(c -> status(c, 0)); // the reader's first look at the standby
+      standby.pauseReplay();
+      List<Long> ids = new ArrayList<>();
+      List<GtidSet> tokens = new ArrayList<>();
+      for (int i = 0; i < reads; i++) {
+        try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+          ids.add(create("created " + i));
+          tokens.add(binding.context().gtids());
+        }
+      }
+      List<Future<ReadResult<String>>> pending = new ArrayList<>();
+      // The newest token first: whatever the order, one connection watches for all of them.
+      for (int i = reads - 1; i >= 0; i--) {
+        long id = ids.get(i);
+        ReadOptions options =
+            reader.defaults().requiring(tokens.get(i)).withTimeout(Duration.ofSeconds(10));
+        pending.add(clients.submit(() -> reader.read(options, c -> status(c, id))));
+      }
+      int most = 0;
+      for (int i = 0; i < 50; i++) {
+        most = Math.max(most, pool.getHikariPoolMXBean().getActiveConnections());
+        Thread.sleep(10);
+      }
+      standby.resumeReplay();
+
+      for (int i = 0; i < reads; i++) {
+        ReadResult<String> read = pending.get(reads - 1 - i).get(10, TimeUnit.SECONDS);
+        assertThat(read.value()).isEqualTo("created " + i);
+        assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
+      }
+      assertThat(most).as("replica connections held while the reads waited").isEqualTo(1);
+    } finally {
+      clients.shutdownNow();
     }
   }
 

@@ -19,6 +19,8 @@ class WaitCoalescerTests {
 
   private static final GtidSet UP_TO_7 = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-7");
   private static final GtidSet UP_TO_5 = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-5");
+  private static final GtidSet UP_TO_3 = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-3");
+  private static final GtidSet UP_TO_8 = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-8");
   private static final GtidSet UP_TO_9 = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-9");
   private static final GtidSet OTHER = GtidSet.parse("bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb:1-2");
   private static final long LONG = TimeUnit.SECONDS.toNanos(30);
@@ -37,12 +39,12 @@ class WaitCoalescerTests {
 
   @Test
   void firstJoinLeads() {
-    assertThat(coalescer.join(NODE, UP_TO_7)).isInstanceOf(WaitCoalescer.Lead.class);
+    assertThat(coalescer.join(NODE, UP_TO_7, false)).isInstanceOf(WaitCoalescer.Lead.class);
   }
 
   @Test
   void afterASuccessFollowersGoInWavesEachDoneOneLettingTheNextGo() throws Exception {
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
     List<Follower> waiting = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       waiting.add(follow(GtidSet.parse(UP_TO_7.toString()), LONG));
@@ -67,7 +69,7 @@ class WaitCoalescerTests {
   @Test
   void atLeastOneFollowerGoesWhenNoPermitIsFree() throws Exception {
     wave.set(0);
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
     Follower first = follow(UP_TO_7, LONG);
     Follower second = follow(UP_TO_7, LONG);
 
@@ -79,7 +81,7 @@ class WaitCoalescerTests {
 
   @Test
   void afterAFailureEveryFollowerGoesAtOnceAndLearnsIt() throws Exception {
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
     List<Follower> waiting = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       waiting.add(follow(UP_TO_7, LONG));
@@ -96,7 +98,7 @@ class WaitCoalescerTests {
   @Test
   void aFollowerWhoseTimeRunsOutLeavesItsPlaceToTheNext() throws Exception {
     wave.set(1);
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
     Follower impatient = follow(UP_TO_7, TimeUnit.MILLISECONDS.toNanos(20));
     Follower patient = follow(UP_TO_7, LONG);
 
@@ -109,11 +111,11 @@ class WaitCoalescerTests {
 
   @Test
   void anyOtherTokenLeadsSeparately() {
-    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
+    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
 
-    WaitCoalescer.Turn larger = coalescer.join(NODE, UP_TO_9);
-    WaitCoalescer.Turn smaller = coalescer.join(NODE, UP_TO_5);
-    WaitCoalescer.Turn elsewhere = coalescer.join(NODE, OTHER);
+    WaitCoalescer.Turn larger = coalescer.join(NODE, UP_TO_9, false);
+    WaitCoalescer.Turn smaller = coalescer.join(NODE, UP_TO_5, false);
+    WaitCoalescer.Turn elsewhere = coalescer.join(NODE, OTHER, false);
 
     assertThat(larger).isInstanceOf(WaitCoalescer.Lead.class).isNotSameAs(first);
     assertThat(smaller)
@@ -125,9 +127,9 @@ class WaitCoalescerTests {
 
   @Test
   void aReadRoutedToAnotherReplicaLeadsItsOwnWait() {
-    WaitCoalescer.Lead stuck = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
+    WaitCoalescer.Lead stuck = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
 
-    WaitCoalescer.Turn other = coalescer.join("replica2", UP_TO_7);
+    WaitCoalescer.Turn other = coalescer.join("replica2", UP_TO_7, false);
 
     assertThat(other)
         .as("a leader on another replica (frozen, say) is not worth waiting for")
@@ -137,12 +139,111 @@ class WaitCoalescerTests {
 
   @Test
   void nextJoinLeadsAgainOnceTheLeaderFinished() {
-    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7);
+    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
     first.finish(false);
 
-    WaitCoalescer.Turn next = coalescer.join(NODE, UP_TO_7);
+    WaitCoalescer.Turn next = coalescer.join(NODE, UP_TO_7, false);
 
     assertThat(next).isInstanceOf(WaitCoalescer.Lead.class).isNotSameAs(first);
+  }
+
+  @Test
+  void whereWaitsSeeThePositionEveryReadOnTheReplicaFollowsWhateverItsToken() {
+    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, true);
+
+    WaitCoalescer.Turn larger = coalescer.join(NODE, UP_TO_9, true);
+    WaitCoalescer.Turn smaller = coalescer.join(NODE, UP_TO_3, true);
+    WaitCoalescer.Turn elsewhere = coalescer.join(NODE, OTHER, true);
+    WaitCoalescer.Turn unseen = coalescer.join(NODE, UP_TO_7, false);
+    WaitCoalescer.Turn otherReplica = coalescer.join("replica2", UP_TO_7, true);
+
+    assertThat(List.of(larger, smaller, elsewhere))
+        .allMatch(WaitCoalescer.Follow.class::isInstance);
+    assertThat(unseen).isInstanceOf(WaitCoalescer.Lead.class).isNotSameAs(first);
+    assertThat(otherReplica).isInstanceOf(WaitCoalescer.Lead.class);
+  }
+
+  @Test
+  void eachLookLetsGoTheFollowersWhoseTokenTheReplicaHasAndTheLeadsEndTellsTheRest()
+      throws Exception {
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, true);
+    Follower three = follow(NODE, UP_TO_3, true, LONG);
+    Follower seven = follow(NODE, UP_TO_7, true, LONG);
+    Follower nine = follow(NODE, UP_TO_9, true, LONG);
+
+    coalescer.observed(NODE, UP_TO_3::containsAll);
+    assertThat(three.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    three.turn.done();
+    coalescer.observed(NODE, UP_TO_7::containsAll);
+
+    assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertStillWaiting(nine);
+
+    lead.finish(true);
+
+    assertThat(nine.outcome.get(10, TimeUnit.SECONDS))
+        .as("the replica was not seen with its token: it decides again")
+        .isFalse();
+  }
+
+  @Test
+  void aLaterLookLetsGoAsManyMoreAsThereAreFreePermits() throws Exception {
+    wave.set(3);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_9, true);
+    Follower three = follow(NODE, UP_TO_3, true, LONG);
+    List<Follower> later = new ArrayList<>();
+    for (GtidSet token : List.of(UP_TO_5, UP_TO_7, UP_TO_8)) {
+      later.add(follow(NODE, token, true, LONG));
+    }
+
+    coalescer.observed(NODE, UP_TO_3::containsAll);
+    assertThat(three.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    coalescer.observed(NODE, UP_TO_8::containsAll);
+
+    for (Follower follower : later) {
+      assertThat(follower.outcome.get(10, TimeUnit.SECONDS))
+          .as("not held until the first one is done")
+          .isTrue();
+    }
+    lead.finish(true);
+  }
+
+  @Test
+  void aLookSeenBeforeTheLeadFailedStillLetsItsFollowersGoOneAfterTheOther() throws Exception {
+    wave.set(0);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, true);
+    Follower seven = follow(NODE, UP_TO_7, true, LONG);
+    Follower nine = follow(NODE, UP_TO_9, true, LONG);
+    Follower eight = follow(NODE, UP_TO_8, true, LONG);
+
+    coalescer.observed(NODE, UP_TO_9::containsAll);
+    lead.finish(false);
+
+    assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertStillWaiting(nine);
+    seven.turn.done();
+    assertThat(nine.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    nine.turn.done();
+    assertThat(eight.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void eachReplicaLetsItsFollowersGoInWavesOfItsOwn() throws Exception {
+    wave.set(1);
+    WaitCoalescer.Lead stuck = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
+    Follower slow = follow(NODE, UP_TO_7, false, LONG);
+    Follower behindSlow = follow(NODE, UP_TO_7, false, LONG);
+    WaitCoalescer.Lead other = (WaitCoalescer.Lead) coalescer.join("replica2", UP_TO_7, false);
+    Follower onOther = follow("replica2", UP_TO_7, false, LONG);
+
+    stuck.finish(true);
+    assertThat(slow.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    other.finish(true);
+
+    assertThat(onOther.outcome.get(10, TimeUnit.SECONDS))
+        .as("a follower still going on replica1 holds none of replica2's back")
+        .isTrue();
+    assertStillWaiting(behindSlow);
   }
 
   private record Follower(
@@ -150,11 +251,16 @@ class WaitCoalescerTests {
 
   /** A follower on a thread of its own, joined before this returns. */
   private Follower follow(GtidSet required, long timeoutNanos) throws Exception {
+    return follow(NODE, required, false, timeoutNanos);
+  }
+
+  private Follower follow(String node, GtidSet required, boolean observing, long timeoutNanos)
+      throws Exception {
     CompletableFuture<WaitCoalescer.Follow> joined = new CompletableFuture<>();
     CompletableFuture<@Nullable Boolean> outcome = new CompletableFuture<>();
     followers.execute(
         () -> {
-          WaitCoalescer.Turn turn = coalescer.join(NODE, required);
+          WaitCoalescer.Turn turn = coalescer.join(node, required, observing);
           if (!(turn instanceof WaitCoalescer.Follow follow)) {
             joined.completeExceptionally(new AssertionError("led instead of following"));
             return;
