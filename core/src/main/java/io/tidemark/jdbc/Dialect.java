@@ -46,17 +46,27 @@ interface Dialect {
 
   /**
    * As {@link #await(Connection, GtidSet, long)}, telling {@code seen} what the server was seen to
-   * have executed on the way, where the wait reads it ({@link #waitSeesPosition}).
+   * have executed, when the wait reads it ({@link #waitSight}).
    */
   boolean await(Connection connection, GtidSet required, long budgetNanos, Consumer<GtidSet> seen)
       throws SQLException;
 
+  /** What a wait sees of what the server has executed, beyond whether it has the awaited set. */
+  enum WaitSight {
+    /** Nothing more. */
+    OWN_POSITION,
+    /** Everything it had executed when the wait returned. */
+    WHEN_RETURNED,
+    /** Everything it has executed, at each look while the wait goes on. */
+    AS_IT_GOES
+  }
+
   /**
-   * Whether a wait reads the server's position as it goes, and so can tell other reads waiting on
-   * the same server that it has their positions; else it tells only whether it reached its own.
+   * What a wait sees, and so can tell other reads waiting on the same server of their positions
+   * ({@code seen} of {@link #await(Connection, GtidSet, long, Consumer)}).
    */
-  default boolean waitSeesPosition() {
-    return false;
+  default WaitSight waitSight() {
+    return WaitSight.OWN_POSITION;
   }
 
   /**
@@ -71,9 +81,10 @@ interface Dialect {
 
   /**
    * Whether the wait a {@link #waitThen} text opens with returned in time: {@code statement} has
-   * just executed that text, and its current result is the wait's.
+   * just executed that text, and its current result is the wait's; {@code seen} is told what the
+   * server had executed then, as {@link #await(Connection, GtidSet, long, Consumer)} tells it.
    */
-  default boolean waitReturned(Statement statement) throws SQLException {
+  default boolean waitReturned(Statement statement, Consumer<GtidSet> seen) throws SQLException {
     throw new SQLFeatureNotSupportedException("no wait is sent with a query here");
   }
 

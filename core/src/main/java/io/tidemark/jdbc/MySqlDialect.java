@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * 8.0.15 among them) truncate a fractional timeout, so that 0.3 s times out at once. The statement
  * timer ({@code MAX_EXECUTION_TIME}) ends the wait at the budget's millisecond instead, on every
  * server, with error 3024 and the connection left as it was: one statement, no polling, no client
- * timer.
+ * timer. The wait's row also holds {@code gtid_executed} as the server had it then, for the reads
+ * waiting behind it on the same server.
  */
 final class MySqlDialect implements Dialect {
 
@@ -80,7 +81,7 @@ final class MySqlDialect implements Dialect {
     try (PreparedStatement ps = connection.prepareStatement(waitStatement("?", millis))) {
       ps.setString(1, required.toString());
       try (ResultSet rs = ps.executeQuery()) {
-        return reached(rs);
+        return reached(rs, seen);
       }
     } catch (SQLException e) {
       if (waitTimedOut(e)) {
@@ -107,10 +108,15 @@ final class MySqlDialect implements Dialect {
   }
 
   @Override
-  public boolean waitReturned(Statement statement) throws SQLException {
+  public boolean waitReturned(Statement statement, Consumer<GtidSet> seen) throws SQLException {
     try (ResultSet wait = statement.getResultSet()) {
-      return wait != null && reached(wait);
+      return wait != null && reached(wait, seen);
     }
+  }
+
+  @Override
+  public WaitSight waitSight() {
+    return WaitSight.WHEN_RETURNED;
   }
 
   @Override
@@ -118,9 +124,20 @@ final class MySqlDialect implements Dialect {
     return failure.getErrorCode() == STATEMENT_TIMER_EXPIRED;
   }
 
-  /** Whether the result of a {@link #waitStatement} says the set was executed (0). */
-  private static boolean reached(ResultSet waitResult) throws SQLException {
-    return waitResult.next() && waitResult.getInt(1) == 0 && !waitResult.wasNull();
+  /**
+   * Whether the result of a {@link #waitStatement} says the set was executed (0), telling {@code
+   * seen} what the server had executed when it answered.
+   */
+  private static boolean reached(ResultSet waitResult, Consumer<GtidSet> seen) throws SQLException {
+    if (!waitResult.next()) {
+      return false;
+    }
+    boolean reached = waitResult.getInt(1) == 0 && !waitResult.wasNull();
+    String executed = waitResult.getString(2);
+    if (executed != null) {
+      seen.accept(GtidSet.parse(executed));
+    }
+    return reached;
   }
 
   /**
@@ -135,7 +152,7 @@ final class MySqlDialect implements Dialect {
         + positions
         + ", "
         + (millis + 999) / 1000
-        + ")";
+        + "), @@GLOBAL.gtid_executed";
   }
 
   @Override

@@ -48,6 +48,9 @@ final class PipelinedWait implements InvocationHandler {
 
     /** The wait ended after {@code nanos}: {@code reached} when the replica executed the token. */
     void ended(boolean reached, long nanos);
+
+    /** What the wait saw the replica had executed, when it tells. */
+    void seen(GtidSet executed);
   }
 
   /** What the read's query is thrown once the wait did not return in time, or failed. */
@@ -169,7 +172,7 @@ final class PipelinedWait implements InvocationHandler {
     sentBudgetNanos = budgetNanos.getAsLong();
     boolean reached;
     try {
-      reached = dialect.await(connection, required, sentBudgetNanos);
+      reached = dialect.await(connection, required, sentBudgetNanos, observer::seen);
     } catch (SQLException e) {
       end(State.FAILED, e, begun);
       throw notReached();
@@ -218,7 +221,7 @@ final class PipelinedWait implements InvocationHandler {
       } else {
         statement.execute(text);
       }
-      returned = dialect.waitReturned(statement);
+      returned = dialect.waitReturned(statement, observer::seen);
     } catch (SQLException e) {
       if (!first) {
         throw e;

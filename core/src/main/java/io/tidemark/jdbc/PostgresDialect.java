@@ -205,8 +205,8 @@ final class PostgresDialect implements Dialect {
 
   /** Every look at the standby reads its replay position. */
   @Override
-  public boolean waitSeesPosition() {
-    return true;
+  public WaitSight waitSight() {
+    return WaitSight.AS_IT_GOES;
   }
 
   /** The one WAL position {@code required} holds, or {@code null}. */

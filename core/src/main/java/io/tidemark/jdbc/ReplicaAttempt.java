@@ -11,7 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -47,8 +47,8 @@ final class ReplicaAttempt {
   private final ReplicaProgress progress = new ReplicaProgress();
   private final WaitCoalescer coalescer;
 
-  /** The replicas whose waits read their position as they go ({@link Dialect#waitSeesPosition}). */
-  private final Set<String> seenWhileWaiting = ConcurrentHashMap.newKeySet();
+  /** What the waits on each replica see of its position, once a read has looked at it. */
+  private final Map<String, Dialect.WaitSight> sights = new ConcurrentHashMap<>();
 
   private final KnownSourceUuids knownSources;
   private final long queryReserveNanos;
@@ -135,7 +135,8 @@ final class ReplicaAttempt {
     GtidSet required = read.required();
     Deadline waitDeadline = read.budget().waitDeadline();
     while (!progress.contains(lastReplicaUuid, required) && !waitDeadline.isExpired()) {
-      WaitCoalescer.Turn turn = coalescer.join(node, required, seenWhileWaiting.contains(node));
+      WaitCoalescer.Turn turn =
+          coalescer.join(node, required, sights.getOrDefault(node, Dialect.WaitSight.OWN_POSITION));
       if (turn instanceof WaitCoalescer.Lead) {
         return turn;
       }
@@ -182,9 +183,7 @@ final class ReplicaAttempt {
     }
     read.onReplica(uuid);
     lastReplicaUuid = uuid;
-    if (dialect.waitSeesPosition()) {
-      seenWhileWaiting.add(node);
-    }
+    sights.putIfAbsent(node, dialect.waitSight());
     Reason served;
     PipelinedWait pipelined = null;
     if (required.isEmpty()) {
@@ -310,13 +309,18 @@ final class ReplicaAttempt {
       }
 
       @Override
+      public void seen(GtidSet executed) {
+        ReplicaAttempt.this.seen(node, uuid, executed);
+      }
+
+      @Override
       public void ended(boolean reached, long nanos) {
         read.waited(nanos);
         if (ended != null) {
           ended.ended(reached);
         }
         if (reached) {
-          seen(node, uuid, read.required());
+          ReplicaAttempt.this.seen(node, uuid, read.required());
           if (lead != null) {
             // Followers need not wait for this read's query, only for the replica.
             lead.finish(true);

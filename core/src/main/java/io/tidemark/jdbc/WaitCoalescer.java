@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
 import java.util.function.Predicate;
@@ -17,15 +18,19 @@ import org.jspecify.annotations.Nullable;
  * memory without a connection, and are let go once the replica has their token, or told that the
  * leader's wait ended without it, to decide again.
  *
- * <p>Whom a read follows depends on what the leader's wait sees. A wait that only tells whether its
- * own token was reached (MySQL's {@code WAIT_FOR_EXECUTED_GTID_SET}) is followed by reads with the
- * same token alone: a leader waiting for more could keep a follower whose own token the replica
- * already has waiting for nothing, and one waiting for less would hand its followers on one at a
- * time. A wait that reads the replica's position as it goes ({@linkplain #observed observes} it:
- * PostgreSQL's polls) is followed by every read routed to that replica, whatever its token, so that
- * one connection per replica watches for all of them: each look lets go every follower whose token
- * the replica has by then, and when the leader's wait ends, those it did not see are told, and one
- * of them leads the next.
+ * <p>Whom a read follows depends on what the leader's wait sees ({@link Dialect.WaitSight}), so
+ * that one connection per replica waits for many tokens. A wait that tells only whether its own
+ * token was reached is followed by reads with the same token alone. One that reads what the replica
+ * has executed when it returns (MySQL's) is followed by reads whose token goes at least as far as
+ * the leader's in each of its origins (a token names its writes, not all those before them): a
+ * replica commits an origin's transactions in order (as it does by default), so the leader's wait
+ * ends no later than the replica has the follower's, while a leader waiting for more could keep a
+ * follower whose own token the replica already has waiting for nothing. Its end lets go every
+ * follower whose token the replica has by then ({@linkplain #observed observed}). One that reads it
+ * at each look while it goes on (PostgreSQL's polls) is followed by every read routed to that
+ * replica, whatever its token: each look lets go those whose token the replica has. When a leader's
+ * wait ends, the followers it did not see with their token are told, and decide again: one of them
+ * leads the next.
  *
  * <p>Followers that may go are let go in waves, not all at once: as many as there are free permits
  * to read, then one more each time one of them is done. Woken together, hundreds of them would only
@@ -65,14 +70,14 @@ final class WaitCoalescer {
   final class Lead implements Turn {
     private final String node;
     private final GtidSet required;
-    private final boolean observing;
+    private final Dialect.WaitSight sight;
     private final List<Follow> waiting = new ArrayList<>();
     private boolean finished;
 
-    private Lead(String node, GtidSet required, boolean observing) {
+    private Lead(String node, GtidSet required, Dialect.WaitSight sight) {
       this.node = node;
       this.required = required;
-      this.observing = observing;
+      this.sight = sight;
     }
 
     /**
@@ -166,16 +171,28 @@ final class WaitCoalescer {
   }
 
   /**
-   * The turn of a read that needs {@code required} and is routed to the replica {@code node}; with
-   * {@code observing}, the waits on that replica {@linkplain #observed observe} its position.
+   * The turn of a read that needs {@code required} and is routed to the replica {@code node}, whose
+   * waits see its position as {@code sight} says.
    */
-  synchronized Turn join(String node, GtidSet required, boolean observing) {
+  synchronized Turn join(String node, GtidSet required, Dialect.WaitSight sight) {
     Lead followed = null;
     for (Lead lead : leads) {
-      if (lead.node.equals(node)
-          && ((observing && lead.observing) || lead.required.equals(required))) {
+      if (!lead.node.equals(node)) {
+        continue;
+      }
+      if (lead.required.equals(required)) {
         followed = lead;
         break;
+      }
+      if (lead.sight != sight || sight == Dialect.WaitSight.OWN_POSITION) {
+        continue;
+      }
+      if (sight == Dialect.WaitSight.AS_IT_GOES) {
+        followed = lead;
+      } else if (reachesAsFar(required, lead.required)
+          && (followed == null || reachesAsFar(lead.required, followed.required))) {
+        // The leader whose token goes furthest ends the nearest to when the replica has this one.
+        followed = lead;
       }
     }
     if (followed != null) {
@@ -183,9 +200,23 @@ final class WaitCoalescer {
       followed.waiting.add(follow);
       return follow;
     }
-    Lead lead = new Lead(node, required, observing);
+    Lead lead = new Lead(node, required, sight);
     leads.add(lead);
     return lead;
+  }
+
+  /**
+   * Whether {@code token} goes at least as far as {@code other} in each of {@code other}'s origins:
+   * a replica applies an origin's transactions in their order, so it reaches {@code other}'s no
+   * later than {@code token}'s, whether or not {@code token} holds them.
+   */
+  private static boolean reachesAsFar(GtidSet token, GtidSet other) {
+    for (UUID origin : other.uuids()) {
+      if (token.lastGno(origin) < other.lastGno(origin)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -378,11 +378,20 @@ final class FakeConnection {
     return counts;
   }
 
-  private static ResultSet resultSet(@Nullable Object value) {
+  /**
+   * A one-row result holding {@code answer}: the value of every column, or with an {@code Object[]}
+   * the value of each column in turn.
+   */
+  private static ResultSet resultSet(@Nullable Object answer) {
     boolean[] read = {false};
+    @Nullable Object[] last = {null};
     InvocationHandler handler =
         (proxy, method, arguments) -> {
           Object[] args = arguments == null ? new Object[0] : arguments;
+          Object value =
+              answer instanceof Object[] row && args.length > 0 && args[0] instanceof Integer column
+                  ? row[column - 1]
+                  : answer;
           switch (method.getName()) {
             case "next" -> {
               boolean first = !read[0];
@@ -390,22 +399,27 @@ final class FakeConnection {
               return first;
             }
             case "getString" -> {
+              last[0] = value;
               return value == null ? null : value.toString();
             }
             case "getInt" -> {
+              last[0] = value;
               return value == null ? 0 : (int) number(value).longValue();
             }
             case "getLong" -> {
+              last[0] = value;
               return value == null ? 0L : number(value).longValue();
             }
             case "getBigDecimal" -> {
+              last[0] = value;
               return value == null ? null : new BigDecimal(value.toString());
             }
             case "getObject" -> {
+              last[0] = value;
               return value;
             }
             case "wasNull" -> {
-              return value == null;
+              return last[0] == null;
             }
             case "close" -> {
               return null;

@@ -21,7 +21,8 @@ final class FakeMysql implements FakeConnection.Server {
 
   private static final Pattern WAIT =
       Pattern.compile(
-          "SELECT /\\*\\+ MAX_EXECUTION_TIME\\((\\d+)\\) \\*/ WAIT_FOR_EXECUTED_GTID_SET\\(\\?, (\\d+)\\)");
+          "SELECT /\\*\\+ MAX_EXECUTION_TIME\\((\\d+)\\) \\*/ WAIT_FOR_EXECUTED_GTID_SET\\(\\?, (\\d+)\\),"
+              + " @@GLOBAL.gtid_executed");
 
   private final String uuid;
   private final FakeTicker ticker;
@@ -130,20 +131,21 @@ final class FakeMysql implements FakeConnection.Server {
     }
   }
 
-  private int waitFor(GtidSet required, Duration timer, Duration timeout) throws SQLException {
+  /** The wait's row: 0 once {@code required} is executed, and what the server has executed. */
+  private Object[] waitFor(GtidSet required, Duration timer, Duration timeout) throws SQLException {
     if (timer.isZero() || timeout.isZero() || timeout.compareTo(timer) < 0) {
       // A timeout of 0 waits forever, and one shorter than the timer is cut by a truncating server.
       throw new AssertionError("WAIT_FOR_EXECUTED_GTID_SET bounded " + timer + ", " + timeout);
     }
     settle();
     if (executed.containsAll(required)) {
-      return 0;
+      return new Object[] {0, executed.toString()};
     }
     long untilApplied = appliedAt - ticker.read();
     if (executed.union(applying).containsAll(required) && untilApplied <= timer.toNanos()) {
       ticker.advanceNanos(untilApplied);
       settle();
-      return 0;
+      return new Object[] {0, executed.toString()};
     }
     ticker.advance(timer);
     settle();

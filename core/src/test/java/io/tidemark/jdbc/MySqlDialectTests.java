@@ -7,6 +7,8 @@ import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -48,7 +50,7 @@ class MySqlDialectTests {
         .isEqualTo(
             "SELECT /*+ MAX_EXECUTION_TIME(250) */ WAIT_FOR_EXECUTED_GTID_SET('"
                 + scattered
-                + "', 1); SELECT status FROM orders WHERE id = ?");
+                + "', 1), @@GLOBAL.gtid_executed; SELECT status FROM orders WHERE id = ?");
     assertThat(waiter.waitThen(TOKEN, 250, "SELECT 1; SELECT 2"))
         .as("a text of several statements waits alone")
         .isNull();
@@ -66,7 +68,8 @@ class MySqlDialectTests {
             s -> {
               assertThat(s.sql())
                   .isEqualTo(
-                      "SELECT /*+ MAX_EXECUTION_TIME(300) */ WAIT_FOR_EXECUTED_GTID_SET(?, 1)");
+                      "SELECT /*+ MAX_EXECUTION_TIME(300) */ WAIT_FOR_EXECUTED_GTID_SET(?, 1),"
+                          + " @@GLOBAL.gtid_executed");
               assertThat(s.parameter(1)).isEqualTo(TOKEN.toString());
             });
     assertThat(ticker.since(start)).isEqualTo(Duration.ofMillis(300));
@@ -78,7 +81,7 @@ class MySqlDialectTests {
 
     assertThat(replica.sent(WAIT))
         .singleElement()
-        .satisfies(s -> assertThat(s.sql()).contains("MAX_EXECUTION_TIME(2001)").endsWith("3)"));
+        .satisfies(s -> assertThat(s.sql()).contains("MAX_EXECUTION_TIME(2001)").contains(", 3)"));
   }
 
   @Test
@@ -96,7 +99,9 @@ class MySqlDialectTests {
   void otherErrorsOfTheWaitAreRaised() {
     SQLException killed = new SQLException("Query execution was interrupted", "70100", 1317);
     server.failing(
-        "SELECT /*+ MAX_EXECUTION_TIME(300) */ WAIT_FOR_EXECUTED_GTID_SET(?, 1)", killed);
+        "SELECT /*+ MAX_EXECUTION_TIME(300) */ WAIT_FOR_EXECUTED_GTID_SET(?, 1),"
+            + " @@GLOBAL.gtid_executed",
+        killed);
 
     assertThatThrownBy(() -> await(Duration.ofMillis(300).toNanos())).isSameAs(killed);
   }
@@ -122,6 +127,19 @@ class MySqlDialectTests {
           .as("budget %d ns", budget)
           .isLessThanOrEqualTo(Duration.ofNanos(budget).abs());
     }
+  }
+
+  @Test
+  void aWaitThatReturnsTellsWhatTheServerHadExecutedThen() throws SQLException {
+    String more = SOURCE_GTIDS.replace("1-7", "1-9") + "," + REPLICA + ":1-2";
+    server.executesAfter(Duration.ofMillis(50), more);
+    List<GtidSet> seen = new ArrayList<>();
+
+    assertThat(
+            waiter.await(replica.connection(), TOKEN, Duration.ofMillis(300).toNanos(), seen::add))
+        .isTrue();
+
+    assertThat(seen).containsExactly(GtidSet.parse(more));
   }
 
   private boolean await(long budgetNanos) throws SQLException {

@@ -26,6 +26,9 @@ class WaitCoalescerTests {
   private static final long LONG = TimeUnit.SECONDS.toNanos(30);
 
   private static final String NODE = "replica1";
+  private static final Dialect.WaitSight OWN = Dialect.WaitSight.OWN_POSITION;
+  private static final Dialect.WaitSight RETURNED = Dialect.WaitSight.WHEN_RETURNED;
+  private static final Dialect.WaitSight GOES = Dialect.WaitSight.AS_IT_GOES;
 
   private final AtomicInteger wave = new AtomicInteger(2);
   private final WaitCoalescer coalescer = new WaitCoalescer(wave::get);
@@ -39,12 +42,12 @@ class WaitCoalescerTests {
 
   @Test
   void firstJoinLeads() {
-    assertThat(coalescer.join(NODE, UP_TO_7, false)).isInstanceOf(WaitCoalescer.Lead.class);
+    assertThat(coalescer.join(NODE, UP_TO_7, OWN)).isInstanceOf(WaitCoalescer.Lead.class);
   }
 
   @Test
   void afterASuccessFollowersGoInWavesEachDoneOneLettingTheNextGo() throws Exception {
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, OWN);
     List<Follower> waiting = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       waiting.add(follow(GtidSet.parse(UP_TO_7.toString()), LONG));
@@ -69,7 +72,7 @@ class WaitCoalescerTests {
   @Test
   void atLeastOneFollowerGoesWhenNoPermitIsFree() throws Exception {
     wave.set(0);
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, OWN);
     Follower first = follow(UP_TO_7, LONG);
     Follower second = follow(UP_TO_7, LONG);
 
@@ -81,7 +84,7 @@ class WaitCoalescerTests {
 
   @Test
   void afterAFailureEveryFollowerGoesAtOnceAndLearnsIt() throws Exception {
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, OWN);
     List<Follower> waiting = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       waiting.add(follow(UP_TO_7, LONG));
@@ -98,7 +101,7 @@ class WaitCoalescerTests {
   @Test
   void aFollowerWhoseTimeRunsOutLeavesItsPlaceToTheNext() throws Exception {
     wave.set(1);
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, OWN);
     Follower impatient = follow(UP_TO_7, TimeUnit.MILLISECONDS.toNanos(20));
     Follower patient = follow(UP_TO_7, LONG);
 
@@ -111,11 +114,11 @@ class WaitCoalescerTests {
 
   @Test
   void anyOtherTokenLeadsSeparately() {
-    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
+    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, OWN);
 
-    WaitCoalescer.Turn larger = coalescer.join(NODE, UP_TO_9, false);
-    WaitCoalescer.Turn smaller = coalescer.join(NODE, UP_TO_5, false);
-    WaitCoalescer.Turn elsewhere = coalescer.join(NODE, OTHER, false);
+    WaitCoalescer.Turn larger = coalescer.join(NODE, UP_TO_9, OWN);
+    WaitCoalescer.Turn smaller = coalescer.join(NODE, UP_TO_5, OWN);
+    WaitCoalescer.Turn elsewhere = coalescer.join(NODE, OTHER, OWN);
 
     assertThat(larger).isInstanceOf(WaitCoalescer.Lead.class).isNotSameAs(first);
     assertThat(smaller)
@@ -127,9 +130,9 @@ class WaitCoalescerTests {
 
   @Test
   void aReadRoutedToAnotherReplicaLeadsItsOwnWait() {
-    WaitCoalescer.Lead stuck = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
+    WaitCoalescer.Lead stuck = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, OWN);
 
-    WaitCoalescer.Turn other = coalescer.join("replica2", UP_TO_7, false);
+    WaitCoalescer.Turn other = coalescer.join("replica2", UP_TO_7, OWN);
 
     assertThat(other)
         .as("a leader on another replica (frozen, say) is not worth waiting for")
@@ -139,23 +142,23 @@ class WaitCoalescerTests {
 
   @Test
   void nextJoinLeadsAgainOnceTheLeaderFinished() {
-    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
+    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, OWN);
     first.finish(false);
 
-    WaitCoalescer.Turn next = coalescer.join(NODE, UP_TO_7, false);
+    WaitCoalescer.Turn next = coalescer.join(NODE, UP_TO_7, OWN);
 
     assertThat(next).isInstanceOf(WaitCoalescer.Lead.class).isNotSameAs(first);
   }
 
   @Test
   void whereWaitsSeeThePositionEveryReadOnTheReplicaFollowsWhateverItsToken() {
-    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, true);
+    WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, GOES);
 
-    WaitCoalescer.Turn larger = coalescer.join(NODE, UP_TO_9, true);
-    WaitCoalescer.Turn smaller = coalescer.join(NODE, UP_TO_3, true);
-    WaitCoalescer.Turn elsewhere = coalescer.join(NODE, OTHER, true);
-    WaitCoalescer.Turn unseen = coalescer.join(NODE, UP_TO_7, false);
-    WaitCoalescer.Turn otherReplica = coalescer.join("replica2", UP_TO_7, true);
+    WaitCoalescer.Turn larger = coalescer.join(NODE, UP_TO_9, GOES);
+    WaitCoalescer.Turn smaller = coalescer.join(NODE, UP_TO_3, GOES);
+    WaitCoalescer.Turn elsewhere = coalescer.join(NODE, OTHER, GOES);
+    WaitCoalescer.Turn unseen = coalescer.join(NODE, UP_TO_7, OWN);
+    WaitCoalescer.Turn otherReplica = coalescer.join("replica2", UP_TO_7, GOES);
 
     assertThat(List.of(larger, smaller, elsewhere))
         .allMatch(WaitCoalescer.Follow.class::isInstance);
@@ -164,12 +167,54 @@ class WaitCoalescerTests {
   }
 
   @Test
+  void whereAWaitSeesThePositionWhenItReturnsAReadFollowsTheNearestLeaderBelowItsToken()
+      throws Exception {
+    WaitCoalescer.Lead five = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, RETURNED);
+    WaitCoalescer.Turn three = coalescer.join(NODE, UP_TO_3, RETURNED);
+    Follower seven = follow(NODE, UP_TO_7, RETURNED, LONG);
+    Follower nine = follow(NODE, UP_TO_9, RETURNED, LONG);
+
+    assertThat(three)
+        .as("a smaller token may already be applied: it must not wait for the leader's")
+        .isInstanceOf(WaitCoalescer.Lead.class);
+    ((WaitCoalescer.Lead) three).finish(false);
+    assertStillWaiting(seven);
+    assertStillWaiting(nine);
+
+    coalescer.observed(NODE, UP_TO_7::containsAll);
+    five.finish(true);
+
+    assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(nine.outcome.get(10, TimeUnit.SECONDS)).isFalse();
+  }
+
+  @Test
+  void aTokenOfItsOwnWritesFollowsALeaderWhoseWritesCameBeforeThemInEachOrigin() {
+    GtidSet fifth = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:5");
+    coalescer.join(NODE, fifth, RETURNED);
+
+    WaitCoalescer.Turn seventh =
+        coalescer.join(NODE, GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:7"), RETURNED);
+    WaitCoalescer.Turn withAnotherOrigin =
+        coalescer.join(
+            NODE,
+            GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:6," + OTHER.toString()),
+            RETURNED);
+    WaitCoalescer.Turn third =
+        coalescer.join(NODE, GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:3"), RETURNED);
+
+    assertThat(seventh).isInstanceOf(WaitCoalescer.Follow.class);
+    assertThat(withAnotherOrigin).isInstanceOf(WaitCoalescer.Follow.class);
+    assertThat(third).isInstanceOf(WaitCoalescer.Lead.class);
+  }
+
+  @Test
   void eachLookLetsGoTheFollowersWhoseTokenTheReplicaHasAndTheLeadsEndTellsTheRest()
       throws Exception {
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, true);
-    Follower three = follow(NODE, UP_TO_3, true, LONG);
-    Follower seven = follow(NODE, UP_TO_7, true, LONG);
-    Follower nine = follow(NODE, UP_TO_9, true, LONG);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, GOES);
+    Follower three = follow(NODE, UP_TO_3, GOES, LONG);
+    Follower seven = follow(NODE, UP_TO_7, GOES, LONG);
+    Follower nine = follow(NODE, UP_TO_9, GOES, LONG);
 
     coalescer.observed(NODE, UP_TO_3::containsAll);
     assertThat(three.outcome.get(10, TimeUnit.SECONDS)).isTrue();
@@ -189,11 +234,11 @@ class WaitCoalescerTests {
   @Test
   void aLaterLookLetsGoAsManyMoreAsThereAreFreePermits() throws Exception {
     wave.set(3);
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_9, true);
-    Follower three = follow(NODE, UP_TO_3, true, LONG);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_9, GOES);
+    Follower three = follow(NODE, UP_TO_3, GOES, LONG);
     List<Follower> later = new ArrayList<>();
     for (GtidSet token : List.of(UP_TO_5, UP_TO_7, UP_TO_8)) {
-      later.add(follow(NODE, token, true, LONG));
+      later.add(follow(NODE, token, GOES, LONG));
     }
 
     coalescer.observed(NODE, UP_TO_3::containsAll);
@@ -211,10 +256,10 @@ class WaitCoalescerTests {
   @Test
   void aLookSeenBeforeTheLeadFailedStillLetsItsFollowersGoOneAfterTheOther() throws Exception {
     wave.set(0);
-    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, true);
-    Follower seven = follow(NODE, UP_TO_7, true, LONG);
-    Follower nine = follow(NODE, UP_TO_9, true, LONG);
-    Follower eight = follow(NODE, UP_TO_8, true, LONG);
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, GOES);
+    Follower seven = follow(NODE, UP_TO_7, GOES, LONG);
+    Follower nine = follow(NODE, UP_TO_9, GOES, LONG);
+    Follower eight = follow(NODE, UP_TO_8, GOES, LONG);
 
     coalescer.observed(NODE, UP_TO_9::containsAll);
     lead.finish(false);
@@ -230,11 +275,11 @@ class WaitCoalescerTests {
   @Test
   void eachReplicaLetsItsFollowersGoInWavesOfItsOwn() throws Exception {
     wave.set(1);
-    WaitCoalescer.Lead stuck = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, false);
-    Follower slow = follow(NODE, UP_TO_7, false, LONG);
-    Follower behindSlow = follow(NODE, UP_TO_7, false, LONG);
-    WaitCoalescer.Lead other = (WaitCoalescer.Lead) coalescer.join("replica2", UP_TO_7, false);
-    Follower onOther = follow("replica2", UP_TO_7, false, LONG);
+    WaitCoalescer.Lead stuck = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, OWN);
+    Follower slow = follow(NODE, UP_TO_7, OWN, LONG);
+    Follower behindSlow = follow(NODE, UP_TO_7, OWN, LONG);
+    WaitCoalescer.Lead other = (WaitCoalescer.Lead) coalescer.join("replica2", UP_TO_7, OWN);
+    Follower onOther = follow("replica2", UP_TO_7, OWN, LONG);
 
     stuck.finish(true);
     assertThat(slow.outcome.get(10, TimeUnit.SECONDS)).isTrue();
@@ -251,16 +296,16 @@ class WaitCoalescerTests {
 
   /** A follower on a thread of its own, joined before this returns. */
   private Follower follow(GtidSet required, long timeoutNanos) throws Exception {
-    return follow(NODE, required, false, timeoutNanos);
+    return follow(NODE, required, OWN, timeoutNanos);
   }
 
-  private Follower follow(String node, GtidSet required, boolean observing, long timeoutNanos)
+  private Follower follow(String node, GtidSet required, Dialect.WaitSight sight, long timeoutNanos)
       throws Exception {
     CompletableFuture<WaitCoalescer.Follow> joined = new CompletableFuture<>();
     CompletableFuture<@Nullable Boolean> outcome = new CompletableFuture<>();
     followers.execute(
         () -> {
-          WaitCoalescer.Turn turn = coalescer.join(node, required, observing);
+          WaitCoalescer.Turn turn = coalescer.join(node, required, sight);
           if (!(turn instanceof WaitCoalescer.Follow follow)) {
             joined.completeExceptionally(new AssertionError("led instead of following"));
             return;
