@@ -88,6 +88,15 @@ interface Dialect {
     throw new SQLFeatureNotSupportedException("no wait is sent with a query here");
   }
 
+  /**
+   * Whether {@code failure}, thrown by a {@link #waitThen} text, says the session took the text for
+   * one statement: it no longer runs several (the driver stopped it after a batch of its own, or
+   * reconnected).
+   */
+  default boolean textTakenAsOne(SQLException failure) {
+    return false;
+  }
+
   /** Whether {@code failure}, thrown where a wait ran, says that its time ran out. */
   default boolean waitTimedOut(SQLException failure) {
     return false;

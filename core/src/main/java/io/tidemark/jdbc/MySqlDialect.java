@@ -31,6 +31,8 @@ final class MySqlDialect implements Dialect {
   /** {@code ER_QUERY_TIMEOUT}: the statement timer ended the statement. */
   static final int STATEMENT_TIMER_EXPIRED = 3024;
 
+  private static final int PARSE_ERROR = 1064;
+
   /** What a GTID set's text holds: nothing that could end a quoted literal. */
   private static final Pattern LITERAL = Pattern.compile("[0-9A-Za-z_:,\\-\\s]+");
 
@@ -117,6 +119,12 @@ final class MySqlDialect implements Dialect {
   @Override
   public WaitSight waitSight() {
     return WaitSight.WHEN_RETURNED;
+  }
+
+  /** {@code ER_PARSE_ERROR}: the statements' separator read as part of one. */
+  @Override
+  public boolean textTakenAsOne(SQLException failure) {
+    return failure.getErrorCode() == PARSE_ERROR;
   }
 
   @Override

@@ -203,6 +203,14 @@ final class PhysicalConnection {
   }
 
   /**
+   * Forgets that this session runs several statements of one text: it took a text of several for
+   * one, so the next read lets it again.
+   */
+  void multiStatementsLost() {
+    multiStatements = false;
+  }
+
+  /**
    * Whether Tidemark let this session run several statements of one text, which the driver was not
    * configured to send: a text of several that a read sends is then refused on the replica.
    */

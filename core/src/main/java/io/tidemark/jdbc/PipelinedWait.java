@@ -51,6 +51,9 @@ final class PipelinedWait implements InvocationHandler {
 
     /** What the wait saw the replica had executed, when it tells. */
     void seen(GtidSet executed);
+
+    /** The session took the text of the wait and the query for one statement. */
+    void takenAsOne();
   }
 
   /** What the read's query is thrown once the wait did not return in time, or failed. */
@@ -253,6 +256,11 @@ final class PipelinedWait implements InvocationHandler {
    */
   private State failedStatement(SQLException e, long elapsedNanos) {
     if (ConnectionFailures.isConnectionFailure(e)) {
+      return State.FAILED;
+    }
+    if (dialect.textTakenAsOne(e)) {
+      // The query alone may be at fault too; the policy's next node runs it alone and says so.
+      observer.takenAsOne();
       return State.FAILED;
     }
     if (dialect.waitTimedOut(e)) {

@@ -204,11 +204,11 @@ final class ReplicaAttempt {
                   dialect,
                   required,
                   () -> waitDeadline.remaining().toNanos() - queryReserveNanos,
-                  observer(read, node, uuid, lead),
+                  observer(read, node, uuid, lead, physical),
                   ticker,
                   !driver.preparesOnServer());
         } else {
-          Outcome<T> failed = awaitAlone(read, connection, dialect, node, uuid, lead);
+          Outcome<T> failed = awaitAlone(read, connection, dialect, node, uuid, lead, physical);
           if (failed != null) {
             return failed;
           }
@@ -279,11 +279,12 @@ final class ReplicaAttempt {
       Dialect dialect,
       String node,
       String uuid,
-      WaitCoalescer.@Nullable Lead lead)
+      WaitCoalescer.@Nullable Lead lead,
+      PhysicalConnection physical)
       throws SQLException {
     Deadline waitDeadline = read.budget().waitDeadline();
     long budget = waitDeadline.remaining().toNanos() - queryReserveNanos;
-    PipelinedWait.Observer observer = observer(read, node, uuid, lead);
+    PipelinedWait.Observer observer = observer(read, node, uuid, lead, physical);
     observer.waiting();
     long begun = ticker.read();
     boolean executed = false;
@@ -299,7 +300,11 @@ final class ReplicaAttempt {
 
   /** Tells the listener, the read and the wait's followers how a wait on {@code node} went. */
   private PipelinedWait.Observer observer(
-      ReadRun<?> read, String node, String uuid, WaitCoalescer.@Nullable Lead lead) {
+      ReadRun<?> read,
+      String node,
+      String uuid,
+      WaitCoalescer.@Nullable Lead lead,
+      PhysicalConnection physical) {
     return new PipelinedWait.Observer() {
       private WaitListener.@Nullable Ended ended;
 
@@ -311,6 +316,11 @@ final class ReplicaAttempt {
       @Override
       public void seen(GtidSet executed) {
         ReplicaAttempt.this.seen(node, uuid, executed);
+      }
+
+      @Override
+      public void takenAsOne() {
+        physical.multiStatementsLost();
       }
 
       @Override

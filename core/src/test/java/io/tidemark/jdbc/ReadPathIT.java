@@ -437,6 +437,37 @@ class ReadPathIT {
     }
   }
 
+  /**
+   * A session that no longer runs several statements of one text (Connector/J stops it after a
+   * batch it sent as one text, or on reconnecting) takes the wait and the query for one statement:
+   * that read goes on to its policy, and the next one lets the session run several again.
+   */
+  @Test
+  void aSessionTheDriverStoppedRunningSeveralStatementsIsLetAgainByTheNextRead() throws Exception {
+    try (HikariDataSource pool = Pools.replica(replica, db, 1);
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
+      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      long first = create("first");
+      assertThat(reader.read(c -> status(c, first)).record().reason())
+          .isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      try (Connection c = pool.getConnection()) {
+        ((com.mysql.cj.NativeSession) c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).getSession())
+            .disableMultiQueries();
+      }
+
+      long second = create("second");
+      ReadResult<String> taken = reader.read(c -> status(c, second));
+      long third = create("third");
+      ReadResult<String> next = reader.read(c -> status(c, third));
+
+      assertThat(taken.value()).isEqualTo("second");
+      assertThat(taken.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+      assertThat(next.value()).isEqualTo("third");
+      assertThat(next.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+    }
+  }
+
   /** The query's own failure is thrown as the query's, whichever statement of the text it was. */
   @Test
   void aQuerysOwnFailureInTheTextOfItsWaitIsThrownAsItsOwn() throws Exception {
