@@ -2,6 +2,8 @@ package io.tidemark.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -10,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -70,6 +73,15 @@ class BenchmarksSmokeIT {
   @Test
   void readerOverhead() throws RunnerException {
     smoke(ReaderOverheadBenchmark.class, options());
+  }
+
+  @Test
+  void scaleRun(@TempDir Path results) throws Exception {
+    ScaleRun.main(new String[] {results.resolve("scale").toString(), "20", "1", "the smoke run"});
+
+    assertThat(Files.readString(results.resolve("scale.md")))
+        .contains("| Tidemark |", "| a wait per read |", "| the source |");
+    assertThat(Files.readString(results.resolve("scale.svg"))).startsWith("<svg");
   }
 
   private static ChainedOptionsBuilder options() {

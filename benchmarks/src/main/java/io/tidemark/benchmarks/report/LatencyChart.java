@@ -9,7 +9,7 @@ import java.util.Map;
  * that a few outliers do not squash the curves (slower reads end on the right edge). Built as plain
  * text, no library.
  */
-final class LatencyChart {
+public final class LatencyChart {
 
   private static final int WIDTH = 760;
   private static final int HEIGHT = 440;
@@ -24,7 +24,7 @@ final class LatencyChart {
   /**
    * {@code series}: label to sorted nanoseconds, drawn in order, the first (the floor) in black.
    */
-  static String svg(String title, Map<String, long[]> series) {
+  public static String svg(String title, Map<String, long[]> series) {
     double maxMicros = 1;
     for (long[] sorted : series.values()) {
       maxMicros = Math.max(maxMicros, Results.percentile(sorted, 95) / 1e3);
