@@ -62,10 +62,11 @@ interface Dialect {
   }
 
   /**
-   * What a wait sees, and so can tell other reads waiting on the same server of their positions
-   * ({@code seen} of {@link #await(Connection, GtidSet, long, Consumer)}).
+   * What a wait on {@code connection}'s server sees, and so can tell other reads waiting on the
+   * same server of their positions ({@code seen} of {@link #await(Connection, GtidSet, long,
+   * Consumer)}).
    */
-  default WaitSight waitSight() {
+  default WaitSight waitSight(Connection connection) throws SQLException {
     return WaitSight.OWN_POSITION;
   }
 

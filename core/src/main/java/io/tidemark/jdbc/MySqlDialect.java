@@ -117,7 +117,7 @@ final class MySqlDialect implements Dialect {
   }
 
   @Override
-  public WaitSight waitSight() {
+  public WaitSight waitSight(Connection connection) {
     return WaitSight.WHEN_RETURNED;
   }
 

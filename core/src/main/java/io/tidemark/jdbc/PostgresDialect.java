@@ -203,10 +203,13 @@ final class PostgresDialect implements Dialect {
     return Boolean.TRUE.equals(waitFor(connection, target, millis, seen));
   }
 
-  /** Every look at the standby reads its replay position. */
+  /**
+   * Every look at the standby reads its replay position: polls, one a millisecond, until PostgreSQL
+   * 19, whose {@code WAIT FOR LSN} is looked after only once it returned.
+   */
   @Override
-  public WaitSight waitSight() {
-    return WaitSight.AS_IT_GOES;
+  public WaitSight waitSight(Connection connection) throws SQLException {
+    return PostgresServer.major(connection) >= 19 ? WaitSight.WHEN_RETURNED : WaitSight.AS_IT_GOES;
   }
 
   /** The one WAL position {@code required} holds, or {@code null}. */

@@ -173,6 +173,9 @@ final class ReplicaAttempt {
       PhysicalConnection.endOpenTransaction(connection, driver);
       uuid = physical.serverUuid(connection);
       keptReadOnly = PhysicalConnection.keepReadOnly(driver);
+      if (!sights.containsKey(node)) {
+        sights.put(node, dialect.waitSight(connection));
+      }
     } catch (SQLException e) {
       ConnectionFailures.abortIfBroken(connection, e);
       return new Failed<>(Reason.REPLICA_ERROR, "replica connection failed: " + e);
@@ -183,7 +186,6 @@ final class ReplicaAttempt {
     }
     read.onReplica(uuid);
     lastReplicaUuid = uuid;
-    sights.putIfAbsent(node, dialect.waitSight());
     Reason served;
     PipelinedWait pipelined = null;
     if (required.isEmpty()) {

@@ -553,8 +553,10 @@ class PostgresReadPathIT {
   }
 
   /**
-   * Reads each with a token of its own wait on one connection between them: the first polls the
-   * standby, the others wait in memory, and each look lets go those whose token replay reached.
+   * Reads each with a token of its own, in the order of their writes, wait on one connection
+   * between them: the first waits on the standby, the others in memory, and what it sees of replay
+   * lets go those whose token replay reached (each poll before PostgreSQL 19, the look after its
+   * {@code WAIT FOR LSN} on 19).
    */
   @Test
   void readsWaitingOnAStandbyEachForItsOwnTokenHoldOneConnectionBetweenThem() throws Exception {
@@ -573,12 +575,12 @@ class PostgresReadPathIT {
         }
       }
       List<Future<ReadResult<String>>> pending = new ArrayList<>();
-      // The newest token first: whatever the order, one connection watches for all of them.
-      for (int i = reads - 1; i >= 0; i--) {
+      for (int i = 0; i < reads; i++) {
         long id = ids.get(i);
         ReadOptions options =
             reader.defaults().requiring(tokens.get(i)).withTimeout(Duration.ofSeconds(10));
         pending.add(clients.submit(() -> reader.read(options, c -> status(c, id))));
+        Thread.sleep(20);
       }
       int most = 0;
       for (int i = 0; i < 50; i++) {
@@ -588,7 +590,7 @@ class PostgresReadPathIT {
       standby.resumeReplay();
 
       for (int i = 0; i < reads; i++) {
-        ReadResult<String> read = pending.get(reads - 1 - i).get(10, TimeUnit.SECONDS);
+        ReadResult<String> read = pending.get(i).get(10, TimeUnit.SECONDS);
         assertThat(read.value()).isEqualTo("created " + i);
         assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
       }
