@@ -33,10 +33,10 @@ import org.jspecify.annotations.Nullable;
  * leads the next.
  *
  * <p>Followers that may go are let go in waves, not all at once: as many as there are free permits
- * to read, then one more each time one of them is done. Woken together, hundreds of them would only
- * queue again for the few connections, each woken twice, on the cores the replica needs for their
- * queries. Followers whose token the replica lacks when their leader ends all go at once: each
- * decides for itself what next.
+ * to read (at least one while none is going), then one more each time one of them is done. Woken
+ * together, hundreds of them would only queue again for the few connections, each woken twice, on
+ * the cores the replica needs for their queries. Followers whose token the replica lacks when their
+ * leader ends all go at once: each decides for itself what next.
  */
 final class WaitCoalescer {
 
