@@ -21,16 +21,16 @@ import org.jspecify.annotations.Nullable;
  * <p>Whom a read follows depends on what the leader's wait sees ({@link Dialect.WaitSight}), so
  * that one connection per replica waits for many tokens. A wait that tells only whether its own
  * token was reached is followed by reads with the same token alone. One that reads what the replica
- * has executed when it returns (MySQL's) is followed by reads whose token goes at least as far as
- * the leader's in each of its origins (a token names its writes, not all those before them): a
- * replica commits an origin's transactions in order (as it does by default), so the leader's wait
- * ends no later than the replica has the follower's, while a leader waiting for more could keep a
- * follower whose own token the replica already has waiting for nothing. Its end lets go every
- * follower whose token the replica has by then ({@linkplain #observed observed}). One that reads it
- * at each look while it goes on (PostgreSQL's polls) is followed by every read routed to that
- * replica, whatever its token: each look lets go those whose token the replica has. When a leader's
- * wait ends, the followers it did not see with their token are told, and decide again: one of them
- * leads the next.
+ * has executed when it returns (MySQL's, PostgreSQL 19's) is followed by reads whose token goes at
+ * least as far as the leader's in each of its origins (a token names its writes, not all those
+ * before them): a replica commits an origin's transactions in order (as it does by default), so the
+ * leader's wait ends no later than the replica has the follower's, while a leader waiting for more
+ * could keep a follower whose own token the replica already has waiting for nothing. Its end lets
+ * go every follower whose token the replica has by then ({@linkplain #observed observed}). One that
+ * reads it at each look while it goes on (PostgreSQL's polls, before 19) is followed by every read
+ * routed to that replica, whatever its token: each look lets go those whose token the replica has.
+ * When a leader's wait ends, the followers it did not see with their token are told, and decide
+ * again: one of them leads the next.
  *
  * <p>Followers that may go are let go in waves, not all at once: as many as there are free permits
  * to read (at least one while none is going), then one more each time one of them is done. Woken
