@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.testkit.MySqlNode;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /** HikariCP pools on testkit nodes, as an application would configure them. */
@@ -51,5 +52,15 @@ final class Pools {
     config.setConnectionTimeout(5_000);
     config.setPoolName(node.name() + "-" + database);
     return config;
+  }
+
+  /** The most connections {@code pool} had checked out, looked at every 10 ms for {@code time}. */
+  static int mostInUse(HikariDataSource pool, Duration time) throws InterruptedException {
+    int most = 0;
+    for (long looks = time.toMillis() / 10; looks > 0; looks--) {
+      most = Math.max(most, pool.getHikariPoolMXBean().getActiveConnections());
+      Thread.sleep(10);
+    }
+    return most;
   }
 }

@@ -582,11 +582,7 @@ class PostgresReadPathIT {
         pending.add(clients.submit(() -> reader.read(options, c -> status(c, id))));
         Thread.sleep(20);
       }
-      int most = 0;
-      for (int i = 0; i < 50; i++) {
-        most = Math.max(most, pool.getHikariPoolMXBean().getActiveConnections());
-        Thread.sleep(10);
-      }
+      int most = Pools.mostInUse(pool, Duration.ofMillis(500));
       standby.resumeReplay();
 
       for (int i = 0; i < reads; i++) {

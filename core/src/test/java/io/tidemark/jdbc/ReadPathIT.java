@@ -185,7 +185,7 @@ class ReadPathIT {
   /** The statements the replica logged since {@code since} ({@code NOW(6)}), bar this look's. */
   private static List<String> loggedSince(String since) {
     return logged(
-        "event_time >= ? AND thread_id <> CONNECTION_ID()"
+        "command_type = 'Query' AND event_time >= ? AND thread_id <> CONNECTION_ID()"
             + " AND CONVERT(argument USING utf8mb4) <> 'SELECT NOW(6)' ORDER BY event_time",
         since);
   }
@@ -214,8 +214,7 @@ class ReadPathIT {
   void aReadSendsItsWaitWithItsFirstQueryInOneRoundTrip() throws Exception {
     try (HikariDataSource pool = Pools.replica(replica, db, 1);
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
-      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      ConsistentReader reader = lookedAt(pool, ReadOptions.defaults());
       replica.pauseApplier();
       long id = create("created");
       String marker = "pipelined-" + id;
@@ -353,8 +352,7 @@ class ReadPathIT {
   void aQueryOnlyTheSourceMayRunIsNotSentWithTheReplicasWait() throws SQLException {
     try (HikariDataSource pipelining = Pools.replica(replica, db, 1);
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = ConsistentReader.builder(pipelining, source).build();
-      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      ConsistentReader reader = lookedAt(pipelining, ReadOptions.defaults());
       ResultSetFunction<@Nullable String> status = rows -> rows.next() ? rows.getString(1) : null;
 
       for (String sql :
@@ -413,8 +411,7 @@ class ReadPathIT {
   void aTextOfSeveralStatementsIsNotRunWhereTidemarkLetTheSessionRunSeveral() throws Exception {
     try (HikariDataSource pool = Pools.replica(replica, db, 1);
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
-      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      ConsistentReader reader = lookedAt(pool, ReadOptions.defaults());
       long id = create("created");
       assertThat(reader.read(c -> status(c, id)).value()).isEqualTo("created");
 
@@ -446,8 +443,7 @@ class ReadPathIT {
   void aSessionTheDriverStoppedRunningSeveralStatementsIsLetAgainByTheNextRead() throws Exception {
     try (HikariDataSource pool = Pools.replica(replica, db, 1);
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
-      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      ConsistentReader reader = lookedAt(pool, ReadOptions.defaults());
       long first = create("first");
       assertThat(reader.read(c -> status(c, first)).record().reason())
           .isEqualTo(Reason.REPLICA_AFTER_WAIT);
@@ -473,11 +469,7 @@ class ReadPathIT {
   void aQuerysOwnFailureInTheTextOfItsWaitIsThrownAsItsOwn() throws Exception {
     try (HikariDataSource pool = Pools.replica(replica, db, 1);
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader =
-          ConsistentReader.builder(pool, source)
-              .defaults(ReadOptions.defaults().withPolicy(ReadPolicy.FAIL))
-              .build();
-      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      ConsistentReader reader = lookedAt(pool, ReadOptions.defaults().withPolicy(ReadPolicy.FAIL));
       create("created");
       String since = replica.queryString("SELECT NOW(6)");
 
@@ -513,13 +505,11 @@ class ReadPathIT {
     try (HikariDataSource pool = Pools.replica(replica, db, 1);
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       ConsistentReader reader =
-          ConsistentReader.builder(pool, source)
-              .defaults(
-                  ReadOptions.defaults()
-                      .withPolicy(ReadPolicy.FAIL)
-                      .withTimeout(Duration.ofMillis(300)))
-              .build();
-      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+          lookedAt(
+              pool,
+              ReadOptions.defaults()
+                  .withPolicy(ReadPolicy.FAIL)
+                  .withTimeout(Duration.ofMillis(300)));
       replica.pauseApplier();
       long id = create("lagging");
       List<String> seen = new ArrayList<>();
@@ -554,8 +544,7 @@ class ReadPathIT {
   void theDriversOwnConnectionIsHandedOutAfterTheWait() throws Exception {
     try (HikariDataSource pool = Pools.replica(replica, db, 1);
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
-      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      ConsistentReader reader = lookedAt(pool, ReadOptions.defaults());
       replica.pauseApplier();
       long id = create("created");
       CompletableFuture<Void> resume = replica.resumeApplierAfter(Duration.ofMillis(300));
@@ -577,28 +566,18 @@ class ReadPathIT {
   void whereTheDriverPreparesOnTheServerThePreparedQuerysWaitGoesAlone() throws Exception {
     try (HikariDataSource pool = Pools.replica(replica, db, 1, "&useServerPrepStmts=true");
         ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
-      reader.read(c -> status(c, 0)); // the connection's first look at the replica
+      ConsistentReader reader = lookedAt(pool, ReadOptions.defaults());
       long id = create("created");
       String since = replica.queryString("SELECT NOW(6)");
 
       assertThat(reader.read(c -> status(c, id)).value()).isEqualTo("created");
 
       // Prepared, then executed: each is logged, as is a text the server refused to prepare.
-      List<String> waits = new ArrayList<>();
-      try (Connection c = replica.openConnection();
-          PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
-                      + " WHERE event_time >= ? AND thread_id <> CONNECTION_ID()"
-                      + " AND CONVERT(argument USING utf8mb4) LIKE '%WAIT_FOR_EXECUTED_GTID_SET%'")) {
-        ps.setString(1, since);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            waits.add(rs.getString(1));
-          }
-        }
-      }
+      List<String> waits =
+          logged(
+              "event_time >= ? AND thread_id <> CONNECTION_ID()"
+                  + " AND CONVERT(argument USING utf8mb4) LIKE '%WAIT_FOR_EXECUTED_GTID_SET%'",
+              since);
       assertThat(waits).isNotEmpty().allSatisfy(wait -> assertThat(wait).doesNotContain(";"));
     }
   }
@@ -1019,8 +998,7 @@ class ReadPathIT {
     int readers = 6;
     ExecutorService clients = Executors.newFixedThreadPool(readers);
     try (HikariDataSource pool = Pools.replica(replica, db, 4)) {
-      ConsistentReader reader = ConsistentReader.builder(pool, source).build();
-      reader.read(c -> status(c, 0)); // the reader's first look at the replica
+      ConsistentReader reader = lookedAt(pool, ReadOptions.defaults());
       replica.pauseApplier();
       List<Future<ReadResult<String>>> reads = new ArrayList<>();
       List<Long> ids = new ArrayList<>();
@@ -1037,11 +1015,7 @@ class ReadPathIT {
         }
         Thread.sleep(20);
       }
-      int most = 0;
-      for (int i = 0; i < 50; i++) {
-        most = Math.max(most, pool.getHikariPoolMXBean().getActiveConnections());
-        Thread.sleep(10);
-      }
+      int most = Pools.mostInUse(pool, Duration.ofMillis(500));
       replica.resumeApplier();
 
       for (int i = 0; i < readers; i++) {
@@ -1061,6 +1035,17 @@ class ReadPathIT {
     ConsistencyContext context = ConsistencyContext.currentOrNull();
     assertThat(context).isNotNull();
     return background.submit(context.wrap(() -> reader.read(options, c -> status(c, id))));
+  }
+
+  /**
+   * A reader over {@code pool} with {@code defaults}, after a first read that had its connection
+   * look at the replica, so that the next reads' waits travel with their queries.
+   */
+  private static ConsistentReader lookedAt(HikariDataSource pool, ReadOptions defaults)
+      throws SQLException {
+    ConsistentReader reader = ConsistentReader.builder(pool, source).defaults(defaults).build();
+    reader.read(c -> status(c, 0));
+    return reader;
   }
 
   private static ConsistentReader reader(ReadPolicy policy) {
@@ -1115,7 +1100,8 @@ class ReadPathIT {
   /** The waits the replica received whose text contains {@code fragment} (SQL LIKE). */
   private static List<String> sentWaits(String fragment) {
     return logged(
-        "argument LIKE 'SELECT /*+ MAX_EXECUTION_TIME(%) */ WAIT_FOR_EXECUTED_GTID_SET(%'"
+        "command_type = 'Query' AND argument LIKE"
+            + " 'SELECT /*+ MAX_EXECUTION_TIME(%) */ WAIT_FOR_EXECUTED_GTID_SET(%'"
             + " AND CONVERT(argument USING utf8mb4) LIKE ?",
         "%" + fragment.replace("\n", "%") + "%");
   }
@@ -1126,8 +1112,7 @@ class ReadPathIT {
     try (Connection c = replica.openConnection();
         PreparedStatement ps =
             c.prepareStatement(
-                "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log"
-                    + " WHERE command_type = 'Query' AND "
+                "SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log WHERE "
                     + condition)) {
       ps.setString(1, parameter);
       try (ResultSet rs = ps.executeQuery()) {
