@@ -162,6 +162,7 @@ final class ReadRun<T> {
    */
   T query(Connection connection, Deadline end, NodeRole role) throws SQLException {
     long begun = ticker.read();
+    long waitedBefore = waitedNanos;
     try {
       return query.apply(
           DeadlineBound.wrap(
@@ -175,7 +176,8 @@ final class ReadRun<T> {
               this::serverCancel,
               role == NodeRole.SOURCE));
     } finally {
-      queryingNanos += ticker.read() - begun;
+      // A wait sent with the query's first statement is counted as waiting, not twice.
+      queryingNanos += ticker.read() - begun - (waitedNanos - waitedBefore);
     }
   }
 

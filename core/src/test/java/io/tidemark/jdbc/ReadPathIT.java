@@ -245,6 +245,9 @@ class ReadPathIT {
 
       assertThat(read.value()).isEqualTo("created");
       assertThat(read.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertThat(read.record().waited().plus(read.record().querying()))
+          .as("the round trip of the wait and the query counted once")
+          .isLessThanOrEqualTo(read.record().elapsed());
       // The server logs each statement of a text apart; the wait's ends with the ';' after it.
       assertThat(loggedSince(since))
           .filteredOn(sql -> sql.startsWith("SELECT /*+") || sql.contains(marker))
