@@ -291,9 +291,7 @@ final class ReplicaAttempt {
     long begun = ticker.read();
     boolean executed = false;
     try {
-      executed =
-          dialect.await(
-              connection, read.required(), budget, position -> seen(node, uuid, position));
+      executed = dialect.await(connection, read.required(), budget, observer::seen);
     } finally {
       observer.ended(executed, ticker.read() - begun);
     }
