@@ -128,8 +128,9 @@ final class ReplicaAttempt {
   }
 
   /**
-   * The read's turn: its own lead of a wait, a follow the leader's successful wait let go (to be
-   * {@link WaitCoalescer.Follow#done done} after the attempt), or {@code null} to go on alone.
+   * The read's turn: its own lead of a wait (from the start, or handed over by a leader whose wait
+   * ended without its token), a follow the leader's successful wait let go (to be {@link
+   * WaitCoalescer.Follow#done done} after the attempt), or {@code null} to go on alone.
    */
   private WaitCoalescer.@Nullable Turn coalesce(ReadRun<?> read, String node) {
     GtidSet required = read.required();
@@ -151,6 +152,14 @@ final class ReplicaAttempt {
       }
       if (reached) {
         return turn;
+      }
+      WaitCoalescer.Lead promoted = ((WaitCoalescer.Follow) turn).promoted();
+      if (promoted != null) {
+        if (waitDeadline.isExpired()) {
+          promoted.finish(false);
+          return null;
+        }
+        return promoted;
       }
     }
     return null;

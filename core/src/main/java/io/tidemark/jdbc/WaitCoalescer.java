@@ -29,14 +29,13 @@ import org.jspecify.annotations.Nullable;
  * go every follower whose token the replica has by then ({@linkplain #observed observed}). One that
  * reads it at each look while it goes on (PostgreSQL's polls, before 19) is followed by every read
  * routed to that replica, whatever its token: each look lets go those whose token the replica has.
- * When a leader's wait ends, the followers it did not see with their token are told, and decide
- * again: one of them leads the next.
+ * When a leader's wait ends, the followers it did not see with their token stay waiting: the
+ * nearest of them leads the next wait, and the others follow it.
  *
  * <p>Followers that may go are let go in waves, not all at once: as many as there are free permits
  * to read (at least one while none is going), then one more each time one of them is done. Woken
  * together, hundreds of them would only queue again for the few connections, each woken twice, on
- * the cores the replica needs for their queries. Followers whose token the replica lacks when their
- * leader ends all go at once: each decides for itself what next.
+ * the cores the replica needs for their queries.
  */
 final class WaitCoalescer {
 
@@ -81,8 +80,9 @@ final class WaitCoalescer {
     }
 
     /**
-     * Ends the lead: with {@code reached}, the followers with this lead's token may go; those whose
-     * token the replica was not seen to have go at once, told so.
+     * Ends the lead: with {@code reached}, the followers with this lead's token may go; of those
+     * whose token the replica was not seen to have, one leads the next wait and the others follow
+     * it.
      */
     void finish(boolean reached) {
       List<Follow> go = new ArrayList<>();
@@ -93,17 +93,61 @@ final class WaitCoalescer {
         finished = true;
         leads.remove(this);
         Going replica = going(node);
+        List<Follow> behind = new ArrayList<>();
         for (Follow follow : waiting) {
           if (reached && required.containsAll(follow.required)) {
             replica.ready.add(follow);
           } else {
-            go.add(follow.release(false));
+            behind.add(follow);
           }
         }
         waiting.clear();
+        handOver(behind, go);
         letGoWave(replica, go);
       }
       go.forEach(Follow::wake);
+    }
+
+    /**
+     * Makes the nearest of {@code behind} the leader of the next wait, the others its followers:
+     * woken all at once to decide again, hundreds of them would each join anew on two cores while
+     * the replica needs them for its catching up. When no token among them is one that all the
+     * others reach as far as (tokens of several origins), each decides for itself.
+     */
+    private void handOver(List<Follow> behind, List<Follow> go) {
+      Follow nearest = nearest(behind);
+      if (nearest == null) {
+        behind.forEach(follow -> go.add(follow.release(false)));
+        return;
+      }
+      Lead next = new Lead(node, nearest.required, sight);
+      leads.add(next);
+      for (Follow follow : behind) {
+        if (follow != nearest) {
+          follow.lead = next;
+          next.waiting.add(follow);
+        }
+      }
+      nearest.promoted = next;
+      go.add(nearest.release(false));
+    }
+
+    private @Nullable Follow nearest(List<Follow> behind) {
+      Follow nearest = null;
+      for (Follow follow : behind) {
+        if (nearest == null
+            || !follow.required.equals(nearest.required)
+                && reachesAsFar(nearest.required, follow.required)) {
+          nearest = follow;
+        }
+      }
+      for (Follow follow : behind) {
+        if (!follow.required.equals(nearest.required)
+            && !follows(follow.required, nearest.required, sight)) {
+          return null;
+        }
+      }
+      return nearest;
     }
   }
 
@@ -112,10 +156,11 @@ final class WaitCoalescer {
    * replica has its token must say when it is {@link #done}, so that the next one goes.
    */
   final class Follow implements Turn {
-    private final Lead lead;
+    private Lead lead;
     private final GtidSet required;
     private final Thread thread = Thread.currentThread();
     private @Nullable Boolean outcome;
+    private @Nullable Lead promoted;
     private boolean done;
 
     private Follow(Lead lead, GtidSet required) {
@@ -142,6 +187,17 @@ final class WaitCoalescer {
           }
         }
         LockSupport.parkNanos(this, end - System.nanoTime());
+      }
+    }
+
+    /**
+     * The wait this follower leads now that the one it followed ended without its token, or {@code
+     * null}; valid once {@link #await} returned {@code false}. Its owner must {@link Lead#finish}
+     * it.
+     */
+    @Nullable Lead promoted() {
+      synchronized (WaitCoalescer.this) {
+        return promoted;
       }
     }
 
@@ -177,21 +233,11 @@ final class WaitCoalescer {
   synchronized Turn join(String node, GtidSet required, Dialect.WaitSight sight) {
     Lead followed = null;
     for (Lead lead : leads) {
-      if (!lead.node.equals(node)) {
-        continue;
-      }
-      if (lead.required.equals(required)) {
-        followed = lead;
-        break;
-      }
-      if (lead.sight != sight || sight == Dialect.WaitSight.OWN_POSITION) {
-        continue;
-      }
-      if (sight == Dialect.WaitSight.AS_IT_GOES) {
-        followed = lead;
-      } else if (reachesAsFar(required, lead.required)
+      if (lead.node.equals(node)
+          && (lead.required.equals(required)
+              || lead.sight == sight && follows(required, lead.required, sight))
+          // The leader whose token goes furthest ends the nearest to when the replica has this one.
           && (followed == null || reachesAsFar(lead.required, followed.required))) {
-        // The leader whose token goes furthest ends the nearest to when the replica has this one.
         followed = lead;
       }
     }
@@ -203,6 +249,15 @@ final class WaitCoalescer {
     Lead lead = new Lead(node, required, sight);
     leads.add(lead);
     return lead;
+  }
+
+  /** Whether a read that needs {@code required} may follow a wait for {@code led}. */
+  private static boolean follows(GtidSet required, GtidSet led, Dialect.WaitSight sight) {
+    return switch (sight) {
+      case OWN_POSITION -> required.equals(led);
+      case WHEN_RETURNED -> reachesAsFar(required, led);
+      case AS_IT_GOES -> true;
+    };
   }
 
   /**

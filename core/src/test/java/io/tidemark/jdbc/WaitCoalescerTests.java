@@ -83,7 +83,7 @@ class WaitCoalescerTests {
   }
 
   @Test
-  void afterAFailureEveryFollowerGoesAtOnceAndLearnsIt() throws Exception {
+  void afterAFailureOneFollowerLeadsTheNextWaitAndTheOthersFollowIt() throws Exception {
     WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, OWN);
     List<Follower> waiting = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -93,8 +93,61 @@ class WaitCoalescerTests {
     lead.finish(false);
     lead.finish(true);
 
-    for (Follower follower : waiting) {
+    assertThat(waiting.get(0).outcome.get(10, TimeUnit.SECONDS)).isFalse();
+    WaitCoalescer.Lead next = waiting.get(0).turn.promoted();
+    assertThat(next).isNotNull();
+    for (Follower follower : waiting.subList(1, 5)) {
+      assertStillWaiting(follower);
+    }
+    assertThat(coalescer.join(NODE, UP_TO_7, OWN))
+        .as("a later read follows the wait handed over")
+        .isInstanceOf(WaitCoalescer.Follow.class);
+
+    next.finish(true);
+
+    assertThat(waiting.get(1).outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(waiting.get(1).turn.promoted()).isNull();
+  }
+
+  @Test
+  void theNearestOfTheFollowersLeftLeadsTheNextWaitAndTheFurtherOnesFollowIt() throws Exception {
+    WaitCoalescer.Lead three = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_3, RETURNED);
+    Follower nine = follow(NODE, UP_TO_9, RETURNED, LONG);
+    Follower five = follow(NODE, UP_TO_5, RETURNED, LONG);
+    Follower seven = follow(NODE, UP_TO_7, RETURNED, LONG);
+
+    three.finish(true);
+
+    assertThat(five.outcome.get(10, TimeUnit.SECONDS)).isFalse();
+    WaitCoalescer.Lead next = five.turn.promoted();
+    assertThat(next).isNotNull();
+    assertStillWaiting(seven);
+    assertStillWaiting(nine);
+
+    coalescer.observed(NODE, UP_TO_7::containsAll);
+    next.finish(true);
+
+    assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(nine.outcome.get(10, TimeUnit.SECONDS)).isFalse();
+    assertThat(nine.turn.promoted()).as("the last one left leads the next wait").isNotNull();
+  }
+
+  @Test
+  void whenNoTokenLeftIsOneTheOthersReachAsFarEachFollowerDecidesForItself() throws Exception {
+    WaitCoalescer.Lead lead =
+        (WaitCoalescer.Lead)
+            coalescer.join(NODE, GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:5"), RETURNED);
+    Follower withAnotherOrigin =
+        follow(
+            NODE, GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:6," + OTHER), RETURNED, LONG);
+    Follower seventh =
+        follow(NODE, GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:7"), RETURNED, LONG);
+
+    lead.finish(true);
+
+    for (Follower follower : List.of(withAnotherOrigin, seventh)) {
       assertThat(follower.outcome.get(10, TimeUnit.SECONDS)).isFalse();
+      assertThat(follower.turn.promoted()).isNull();
     }
   }
 
@@ -186,6 +239,7 @@ class WaitCoalescerTests {
 
     assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
     assertThat(nine.outcome.get(10, TimeUnit.SECONDS)).isFalse();
+    assertThat(nine.turn.promoted()).isNotNull();
   }
 
   @Test
@@ -209,7 +263,7 @@ class WaitCoalescerTests {
   }
 
   @Test
-  void eachLookLetsGoTheFollowersWhoseTokenTheReplicaHasAndTheLeadsEndTellsTheRest()
+  void eachLookLetsGoTheFollowersWhoseTokenTheReplicaHasAndTheLeadsEndHandsTheWaitOver()
       throws Exception {
     WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, GOES);
     Follower three = follow(NODE, UP_TO_3, GOES, LONG);
@@ -227,8 +281,9 @@ class WaitCoalescerTests {
     lead.finish(true);
 
     assertThat(nine.outcome.get(10, TimeUnit.SECONDS))
-        .as("the replica was not seen with its token: it decides again")
+        .as("the replica was not seen with its token: it leads the next wait")
         .isFalse();
+    assertThat(nine.turn.promoted()).isNotNull();
   }
 
   @Test
