@@ -41,14 +41,15 @@ interface Dialect {
    */
   default boolean await(Connection connection, GtidSet required, long budgetNanos)
       throws SQLException {
-    return await(connection, required, budgetNanos, seen -> {});
+    return await(connection, required, budgetNanos, null);
   }
 
   /**
-   * As {@link #await(Connection, GtidSet, long)}, telling {@code seen} what the server was seen to
-   * have executed, when the wait reads it ({@link #waitSight}).
+   * As {@link #await(Connection, GtidSet, long)}, telling {@code seen}, unless {@code null}, what
+   * the server was seen to have executed, when the wait reads it ({@link #waitSight}).
    */
-  boolean await(Connection connection, GtidSet required, long budgetNanos, Consumer<GtidSet> seen)
+  boolean await(
+      Connection connection, GtidSet required, long budgetNanos, @Nullable Consumer<GtidSet> seen)
       throws SQLException;
 
   /** What a wait sees of what the server has executed, beyond whether it has the awaited set. */
@@ -74,18 +75,23 @@ interface Dialect {
    * The wait for {@code required}, at most {@code millis} (at least 1), and {@code query} as one
    * text the server runs in one round trip, the query in a read view taken after the wait returned
    * and only when it did; {@code null} where they cannot be sent so. The session must let the
-   * server run several statements of one text.
+   * server run several statements of one text. With {@code tellExecuted}, the wait also reads what
+   * the server has executed when it returns ({@link #waitReturned}), which costs it a little: only
+   * for other reads waiting on the same server.
    */
-  default @Nullable String waitThen(GtidSet required, long millis, String query) {
+  default @Nullable String waitThen(
+      GtidSet required, long millis, String query, boolean tellExecuted) {
     return null;
   }
 
   /**
    * Whether the wait a {@link #waitThen} text opens with returned in time: {@code statement} has
-   * just executed that text, and its current result is the wait's; {@code seen} is told what the
-   * server had executed then, as {@link #await(Connection, GtidSet, long, Consumer)} tells it.
+   * just executed that text, and its current result is the wait's; {@code seen}, given when the
+   * text was made to tell it, is told what the server had executed then, as {@link
+   * #await(Connection, GtidSet, long, Consumer)} tells it.
    */
-  default boolean waitReturned(Statement statement, Consumer<GtidSet> seen) throws SQLException {
+  default boolean waitReturned(Statement statement, @Nullable Consumer<GtidSet> seen)
+      throws SQLException {
     throw new SQLFeatureNotSupportedException("no wait is sent with a query here");
   }
 

@@ -15,6 +15,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -52,6 +53,12 @@ final class PipelinedWait implements InvocationHandler {
     /** What the wait saw the replica had executed, when it tells. */
     void seen(GtidSet executed);
 
+    /**
+     * Whether other reads wait for what this wait sees: only then is it worth the wait's while to
+     * tell ({@link #seen}).
+     */
+    boolean watched();
+
     /** The session took the text of the wait and the query for one statement. */
     void takenAsOne();
   }
@@ -74,6 +81,10 @@ final class PipelinedWait implements InvocationHandler {
   private final boolean preparedWithWait;
   private State state = State.PENDING;
   private @Nullable SQLException failure;
+
+  /** Told what the server had executed by the wait of the text sent, if it was made to tell. */
+  private @Nullable Consumer<GtidSet> told;
+
   private long sentBudgetNanos;
 
   /**
@@ -175,13 +186,18 @@ final class PipelinedWait implements InvocationHandler {
     sentBudgetNanos = budgetNanos.getAsLong();
     boolean reached;
     try {
-      reached = dialect.await(connection, required, sentBudgetNanos, observer::seen);
+      reached = dialect.await(connection, required, sentBudgetNanos, seen());
     } catch (SQLException e) {
       end(State.FAILED, e, begun);
       throw notReached();
     }
     end(reached ? State.REACHED : State.NOT_REACHED, null, begun);
     ended();
+  }
+
+  /** Where a wait sent now tells what it saw, when other reads wait for it. */
+  private @Nullable Consumer<GtidSet> seen() {
+    return observer.watched() ? observer::seen : null;
   }
 
   /** Throws when the wait ended without the token: no statement may run then. */
@@ -224,7 +240,7 @@ final class PipelinedWait implements InvocationHandler {
       } else {
         statement.execute(text);
       }
-      returned = dialect.waitReturned(statement, observer::seen);
+      returned = dialect.waitReturned(statement, told);
     } catch (SQLException e) {
       if (!first) {
         throw e;
@@ -369,7 +385,7 @@ final class PipelinedWait implements InvocationHandler {
           // A prepared statement is deferred only when its text is a plain query.
           String combined =
               millis > 0 && (text == null || SqlText.plainQuery(text))
-                  ? dialect.waitThen(required, millis, query)
+                  ? dialect.waitThen(required, millis, query, (told = seen()) != null)
                   : null;
           if (combined != null && created(text == null ? combined : null)) {
             withWait = text == null;

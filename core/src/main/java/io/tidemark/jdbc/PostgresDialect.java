@@ -180,7 +180,7 @@ final class PostgresDialect implements Dialect {
    */
   @Override
   public boolean await(
-      Connection connection, GtidSet required, long budgetNanos, Consumer<GtidSet> seen)
+      Connection connection, GtidSet required, long budgetNanos, @Nullable Consumer<GtidSet> seen)
       throws SQLException {
     long begun = System.nanoTime();
     WalPosition single = single(required);
@@ -225,7 +225,7 @@ final class PostgresDialect implements Dialect {
    * interrupted thread stops polling, its interrupt kept.
    */
   private static @Nullable Boolean waitFor(
-      Connection connection, WalPosition target, long millis, Consumer<GtidSet> seen)
+      Connection connection, WalPosition target, long millis, @Nullable Consumer<GtidSet> seen)
       throws SQLException {
     boolean onServer = PostgresServer.major(connection) >= 19;
     Look look = new Look(connection, target, seen);
@@ -289,12 +289,13 @@ final class PostgresDialect implements Dialect {
    */
   private static final class Look implements AutoCloseable {
     private final WalPosition target;
-    private final Consumer<GtidSet> seen;
+    private final @Nullable Consumer<GtidSet> seen;
     private final PreparedStatement poll;
     private final long systemId;
     private long told;
 
-    Look(Connection connection, WalPosition target, Consumer<GtidSet> seen) throws SQLException {
+    Look(Connection connection, WalPosition target, @Nullable Consumer<GtidSet> seen)
+        throws SQLException {
       this.target = target;
       this.seen = seen;
       this.systemId = PostgresServer.systemId(connection);
@@ -312,7 +313,7 @@ final class PostgresDialect implements Dialect {
         String replayed = rs.getString(4);
         if (!rs.wasNull() && timeline > 0 && replayed != null) {
           long lsn = WalPosition.parseLsn(replayed);
-          if (lsn > told) {
+          if (lsn > told && seen != null) {
             told = lsn;
             seen.accept(new WalPosition(systemId, timeline, lsn).toGtidSet());
           }

@@ -300,7 +300,9 @@ final class ReplicaAttempt {
     long begun = ticker.read();
     boolean executed = false;
     try {
-      executed = dialect.await(connection, read.required(), budget, observer::seen);
+      executed =
+          dialect.await(
+              connection, read.required(), budget, observer.watched() ? observer::seen : null);
     } finally {
       observer.ended(executed, ticker.read() - begun);
     }
@@ -325,6 +327,11 @@ final class ReplicaAttempt {
       @Override
       public void seen(GtidSet executed) {
         ReplicaAttempt.this.seen(node, uuid, executed);
+      }
+
+      @Override
+      public boolean watched() {
+        return coalescer.watched(node);
       }
 
       @Override

@@ -275,6 +275,20 @@ final class WaitCoalescer {
   }
 
   /**
+   * Whether reads wait in memory for a wait on {@code node}, or for one another's: what a wait
+   * there sees of the replica's position is worth telling then ({@link #observed}).
+   */
+  synchronized boolean watched(String node) {
+    int waits = 0;
+    for (Lead lead : leads) {
+      if (lead.node.equals(node) && (!lead.waiting.isEmpty() || ++waits > 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * What a wait on {@code node} saw the replica had: the followers of that replica's leads whose
    * token it {@code covers} may go, in waves.
    */

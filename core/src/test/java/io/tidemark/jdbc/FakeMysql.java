@@ -21,8 +21,8 @@ final class FakeMysql implements FakeConnection.Server {
 
   private static final Pattern WAIT =
       Pattern.compile(
-          "SELECT /\\*\\+ MAX_EXECUTION_TIME\\((\\d+)\\) \\*/ WAIT_FOR_EXECUTED_GTID_SET\\(\\?, (\\d+)\\),"
-              + " @@GLOBAL.gtid_executed");
+          "SELECT /\\*\\+ MAX_EXECUTION_TIME\\((\\d+)\\) \\*/ WAIT_FOR_EXECUTED_GTID_SET\\(\\?, (\\d+)\\)"
+              + "(, @@GLOBAL.gtid_executed)?");
 
   private final String uuid;
   private final FakeTicker ticker;
@@ -93,7 +93,8 @@ final class FakeMysql implements FakeConnection.Server {
       return waitFor(
           required(statement),
           Duration.ofMillis(Long.parseLong(wait.group(1))),
-          Duration.ofSeconds(Long.parseLong(wait.group(2))));
+          Duration.ofSeconds(Long.parseLong(wait.group(2))),
+          wait.group(3) != null);
     }
     if (sql.contains("WAIT_FOR_EXECUTED_GTID_SET")) {
       throw new AssertionError("a wait not bounded by the statement timer: " + sql);
@@ -131,21 +132,25 @@ final class FakeMysql implements FakeConnection.Server {
     }
   }
 
-  /** The wait's row: 0 once {@code required} is executed, and what the server has executed. */
-  private Object[] waitFor(GtidSet required, Duration timer, Duration timeout) throws SQLException {
+  /**
+   * The wait's row: 0 once {@code required} is executed, and what the server has executed when
+   * asked ({@code executedToo}).
+   */
+  private Object[] waitFor(GtidSet required, Duration timer, Duration timeout, boolean executedToo)
+      throws SQLException {
     if (timer.isZero() || timeout.isZero() || timeout.compareTo(timer) < 0) {
       // A timeout of 0 waits forever, and one shorter than the timer is cut by a truncating server.
       throw new AssertionError("WAIT_FOR_EXECUTED_GTID_SET bounded " + timer + ", " + timeout);
     }
     settle();
     if (executed.containsAll(required)) {
-      return new Object[] {0, executed.toString()};
+      return reached(executedToo);
     }
     long untilApplied = appliedAt - ticker.read();
     if (executed.union(applying).containsAll(required) && untilApplied <= timer.toNanos()) {
       ticker.advanceNanos(untilApplied);
       settle();
-      return new Object[] {0, executed.toString()};
+      return reached(executedToo);
     }
     ticker.advance(timer);
     settle();
@@ -153,6 +158,10 @@ final class FakeMysql implements FakeConnection.Server {
         "Query execution was interrupted, maximum statement execution time exceeded",
         "HY000",
         MySqlDialect.STATEMENT_TIMER_EXPIRED);
+  }
+
+  private Object[] reached(boolean executedToo) {
+    return executedToo ? new Object[] {0, executed.toString()} : new Object[] {0};
   }
 
   private void settle() {

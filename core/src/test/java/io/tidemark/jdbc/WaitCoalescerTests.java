@@ -166,6 +166,22 @@ class WaitCoalescerTests {
   }
 
   @Test
+  void aWaitIsWatchedOnlyWhileOtherReadsWaitOnItsReplica() throws Exception {
+    WaitCoalescer.Lead lead = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_5, RETURNED);
+    assertThat(coalescer.watched(NODE)).as("a lone wait need not tell what it sees").isFalse();
+
+    WaitCoalescer.Lead smaller = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_3, RETURNED);
+    assertThat(coalescer.watched(NODE)).as("two waits on one replica").isTrue();
+    assertThat(coalescer.watched("replica2")).isFalse();
+    smaller.finish(true);
+    assertThat(coalescer.watched(NODE)).isFalse();
+
+    follow(NODE, UP_TO_7, RETURNED, LONG);
+    assertThat(coalescer.watched(NODE)).as("a read waits behind it").isTrue();
+    lead.finish(false);
+  }
+
+  @Test
   void anyOtherTokenLeadsSeparately() {
     WaitCoalescer.Lead first = (WaitCoalescer.Lead) coalescer.join(NODE, UP_TO_7, OWN);
 
