@@ -126,8 +126,10 @@ public final class PostgresServer {
   /** Reads the server behind {@code connection}: one round trip, two on a new connection. */
   public static PostgresServer read(Connection connection) throws SQLException {
     Identity identity = identity(connection);
-    try (Statement s = connection.createStatement();
-        ResultSet rs = s.executeQuery(STATE)) {
+    // Prepared, so that the driver has the server plan it once per connection: planned anew at
+    // every capture, its join with pg_stat_wal_receiver cost about 100 µs more than the round trip.
+    try (PreparedStatement s = connection.prepareStatement(STATE);
+        ResultSet rs = s.executeQuery()) {
       rs.next();
       boolean standby = rs.getBoolean(1);
       String lsnText = rs.getString(2);
