@@ -59,6 +59,11 @@ final class PipelinedWait implements InvocationHandler {
      */
     boolean watched();
 
+    /** Where a wait sent now tells what it saw: {@code null} unless other reads wait for it. */
+    default @Nullable Consumer<GtidSet> seenIfWatched() {
+      return watched() ? this::seen : null;
+    }
+
     /** The session took the text of the wait and the query for one statement. */
     void takenAsOne();
   }
@@ -186,18 +191,13 @@ final class PipelinedWait implements InvocationHandler {
     sentBudgetNanos = budgetNanos.getAsLong();
     boolean reached;
     try {
-      reached = dialect.await(connection, required, sentBudgetNanos, seen());
+      reached = dialect.await(connection, required, sentBudgetNanos, observer.seenIfWatched());
     } catch (SQLException e) {
       end(State.FAILED, e, begun);
       throw notReached();
     }
     end(reached ? State.REACHED : State.NOT_REACHED, null, begun);
     ended();
-  }
-
-  /** Where a wait sent now tells what it saw, when other reads wait for it. */
-  private @Nullable Consumer<GtidSet> seen() {
-    return observer.watched() ? observer::seen : null;
   }
 
   /** Throws when the wait ended without the token: no statement may run then. */
@@ -385,7 +385,8 @@ final class PipelinedWait implements InvocationHandler {
           // A prepared statement is deferred only when its text is a plain query.
           String combined =
               millis > 0 && (text == null || SqlText.plainQuery(text))
-                  ? dialect.waitThen(required, millis, query, (told = seen()) != null)
+                  ? dialect.waitThen(
+                      required, millis, query, (told = observer.seenIfWatched()) != null)
                   : null;
           if (combined != null && created(text == null ? combined : null)) {
             withWait = text == null;

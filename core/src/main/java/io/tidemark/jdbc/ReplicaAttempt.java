@@ -300,9 +300,7 @@ final class ReplicaAttempt {
     long begun = ticker.read();
     boolean executed = false;
     try {
-      executed =
-          dialect.await(
-              connection, read.required(), budget, observer.watched() ? observer::seen : null);
+      executed = dialect.await(connection, read.required(), budget, observer.seenIfWatched());
     } finally {
       observer.ended(executed, ticker.read() - begun);
     }
