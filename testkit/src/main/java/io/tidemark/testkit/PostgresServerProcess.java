@@ -136,7 +136,10 @@ final class PostgresServerProcess {
             "-c",
             "full_page_writes=off",
             "-c",
-            "shared_buffers=32MB"));
+            "shared_buffers=32MB",
+            // In the data folder, removed with it: a killed server leaves POSIX segments behind.
+            "-c",
+            "dynamic_shared_memory_type=mmap"));
     try {
       process =
           new ProcessBuilder(command)
