@@ -55,6 +55,11 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@code alwaysSource}: read the primary.
  * </ul>
  *
+ * <p>A write the standby has not replayed within 1 s is read on the primary, as the reader's
+ * default policy reads it, and counted among the source's reads: here a flushed commit sometimes
+ * reached the standby only with the next WAL, its walsender not woken (3 of the first 18 000 to 52
+ * 000 commits in three runs on 18.6, one in 150 000 on 19rc1, none in 150 000 on 15.18).
+ *
  * <p>{@link Samples} pairs each read with the floor of the same write ({@code floor}, {@code read},
  * {@code excess}), appended to {@code -Dtidemark.bench.samples=FILE} and printed at the end of each
  * trial. {@code bin/bench --server postgres} runs it.
@@ -156,7 +161,7 @@ public class PostgresReadAfterWriteBenchmark {
   @Benchmark
   public int pinnedWaitThenRead() throws SQLException {
     if (!PostgresWaits.await(pinnedStandby, required, BUDGET_NANOS)) {
-      throw new IllegalStateException("the standby did not replay " + required + " within 1 s");
+      return alwaysSource();
     }
     return done(readRow(pinnedStandby, id));
   }
@@ -170,7 +175,7 @@ public class PostgresReadAfterWriteBenchmark {
       ps.setString(1, WalPosition.text(lsn));
       while (!replayed(ps)) {
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the standby did not replay " + required + " in 1 s");
+          return alwaysSource();
         }
         LockSupport.parkNanos(POLL_NANOS);
       }
