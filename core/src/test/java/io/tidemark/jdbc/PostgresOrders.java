@@ -54,6 +54,11 @@ final class PostgresOrders {
     topology.awaitStandbysCaughtUp(Duration.ofSeconds(30));
   }
 
+  /** The database of this table. */
+  String database() {
+    return db;
+  }
+
   /** Runs {@code statements} on the primary, in this database, as the superuser. */
   void onPrimary(String... statements) {
     PostgresNode primary = topology.primary();

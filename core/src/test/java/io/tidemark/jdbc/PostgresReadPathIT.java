@@ -340,6 +340,68 @@ class PostgresReadPathIT {
   }
 
   /**
+   * Before PostgreSQL 19 a wait polls the standby, back to back for its first millisecond, then
+   * once a millisecond, each poll a transaction of its own; from 19 it is one {@code WAIT FOR LSN}
+   * between two looks at the standby's timeline, which it knows nothing of, then the query. Counted
+   * by the standby's transactions in a database of the read's own while replay is paused for 300
+   * ms, the backend made to flush its statistics after the read.
+   */
+  @Test
+  void aLongWaitPollsOnceAMillisecondOrFrom19WaitsOnTheServer() throws Exception {
+    int major = Integer.parseInt(standby.queryString("SHOW server_version_num")) / 10_000;
+    PostgresOrders own = new PostgresOrders(topology);
+    try (HikariDataSource pool = own.singleConnectionReplicaPool(standby);
+        HikariDataSource primaryPool = own.pool(topology.primary());
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      CapturingDataSource primary = CapturingDataSource.wrap(primaryPool);
+      ConsistentReader reader =
+          ConsistentReader.builder(pool, primary)
+              .defaults(ReadOptions.defaults().withPolicy(ReadPolicy.FAIL))
+              .build();
+      long warm = PostgresOrders.create(primary, "warming up");
+      assertThat(reader.read(ReadOptions.defaults(), c -> status(c, warm)).value())
+          .isEqualTo("warming up");
+      long before = transactions(pool, own.database());
+      standby.pauseReplay();
+      long id = PostgresOrders.create(primary, "created");
+      CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(300));
+
+      ReadResult<String> read = reader.read(ReadOptions.defaults(), c -> status(c, id));
+      resume.get();
+      long transactions = transactions(pool, own.database()) - before - 1;
+
+      assertThat(read.value()).isEqualTo("created");
+      assertThat(read.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertThat(read.record().waited()).isGreaterThan(Duration.ofMillis(250));
+      if (major >= 19) {
+        assertThat(transactions)
+            .as("PostgreSQL %d: a look, the wait, a look, the query", major)
+            .isEqualTo(4);
+      } else {
+        assertThat(transactions)
+            .as("PostgreSQL %d: a poll a millisecond, then the query", major)
+            .isGreaterThan(200L);
+      }
+    }
+  }
+
+  /**
+   * The transactions the standby counted in {@code database} once the connection of {@code pool}
+   * flushed its statistics, which its own statement to that end adds one to.
+   */
+  private static long transactions(HikariDataSource pool, String database) throws SQLException {
+    try (Connection c = pool.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("SELECT pg_stat_force_next_flush()");
+    }
+    return Long.parseLong(
+        standby.queryString(
+            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '"
+                + database
+                + "'"));
+  }
+
+  /**
    * Under synchronous replication the primary keeps a commit invisible while it waits for a
    * synchronous standby, though its WAL is flushed and an asynchronous standby may show it already:
    * a token holding what that standby showed must not pass the primary's position check while the
