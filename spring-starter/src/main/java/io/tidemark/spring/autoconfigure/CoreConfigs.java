@@ -29,7 +29,7 @@ final class CoreConfigs {
     KeyRing.Builder keys = KeyRing.builder();
     String secret = token.getSecret();
     if (secret == null || secret.isEmpty()) {
-      if (properties.getScope().getStore() == TidemarkProperties.ScopeStore.REDIS) {
+      if (properties.getScope().getStore() == TidemarkProperties.ScopeStoreKind.REDIS) {
         throw new TidemarkStartupException(
             "tidemark.token.secret is not set, but scopes are shared through Redis: tokens signed"
                 + " by one instance would not verify on the others.",

@@ -765,7 +765,7 @@ public class TidemarkProperties {
   public static class Scope {
 
     /** Store of token scopes; REDIS shares them between instances. */
-    private ScopeStore store = ScopeStore.NONE;
+    private ScopeStoreKind store = ScopeStoreKind.NONE;
 
     /**
      * Redis URI of the scope store, e.g. redis://localhost:6379; when not set, the Redis of
@@ -786,11 +786,11 @@ public class TidemarkProperties {
      */
     private boolean nearCache;
 
-    public ScopeStore getStore() {
+    public ScopeStoreKind getStore() {
       return store;
     }
 
-    public void setStore(ScopeStore store) {
+    public void setStore(ScopeStoreKind store) {
       this.store = store;
     }
 
@@ -827,8 +827,8 @@ public class TidemarkProperties {
     }
   }
 
-  /** Kinds of scope store. */
-  public enum ScopeStore {
+  /** Kinds of scope store ({@link io.tidemark.scope.ScopeStore} is what each makes). */
+  public enum ScopeStoreKind {
     /** No scopes: tokens travel in headers only. */
     NONE,
     /** In this instance's memory (Caffeine): scopes are not shared. */
