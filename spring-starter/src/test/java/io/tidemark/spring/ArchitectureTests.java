@@ -91,6 +91,36 @@ class ArchitectureTests {
         .check(CLASSES);
   }
 
+  /**
+   * The starter's concerns stand side by side, each on the auto-configuration and the core: none
+   * imports another, so that each can be left out. The one exception is the hook by which a read's
+   * record reaches the metrics and observations, routing's {@code ReadInstrumentation}.
+   */
+  @Test
+  void concernPackagesDoNotImportEachOther() {
+    String[] concerns = {"web", "messaging", "routing", "actuate"};
+    for (String concern : concerns) {
+      for (String other : concerns) {
+        if (concern.equals(other)) {
+          continue;
+        }
+        noClasses()
+            .that()
+            .resideInAPackage("io.tidemark.spring." + concern + "..")
+            .should()
+            .dependOnClassesThat(
+                resideInAPackage("io.tidemark.spring." + other + "..")
+                    .and(not(READ_INSTRUMENTATION)))
+            .check(CLASSES);
+      }
+    }
+  }
+
+  private static final DescribedPredicate<JavaClass> READ_INSTRUMENTATION =
+      DescribedPredicate.describe(
+          "ReadInstrumentation",
+          c -> outermost(c).getName().equals("io.tidemark.spring.routing.ReadInstrumentation"));
+
   @Test
   void internalIsUsedOnlyByCoreAndStarter() {
     noClasses()

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.spring.autoconfigure.TidemarkStartupException;
-import io.tidemark.spring.web.TokenExchangeConfiguration;
+import io.tidemark.spring.autoconfigure.TokenExchangeConfiguration;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
 import java.util.Locale;

@@ -2,6 +2,7 @@ package io.tidemark.spring.web;
 
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.spring.autoconfigure.TokenExchangeConfiguration;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -3,6 +3,7 @@ package io.tidemark.spring.web;
 import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.spring.autoconfigure.TokenExchangeConfiguration;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
 import org.springframework.beans.factory.ObjectProvider;
@@ -46,7 +47,7 @@ public final class TidemarkReactiveWebAutoConfiguration {
       ObjectProvider<NodeRuntime> nodes) {
     TidemarkProperties.Web web = properties.getWeb();
     return new ConsistencyTokenWebFilter(
-        TokenExchangeConfiguration.requestTokens(
+        TidemarkWebAutoConfiguration.requestTokens(
             tidemarkTokenExchange, tidemarkTokenCodec, properties, nodes),
         tidemarkConsistencyProblems,
         web.getFilterOrder());

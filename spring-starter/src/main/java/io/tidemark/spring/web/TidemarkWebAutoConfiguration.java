@@ -1,8 +1,10 @@
 package io.tidemark.spring.web;
 
+import io.tidemark.Ticker;
 import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.spring.autoconfigure.TokenExchangeConfiguration;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
 import jakarta.servlet.DispatcherType;
@@ -54,8 +56,7 @@ public final class TidemarkWebAutoConfiguration {
     TidemarkProperties.Web web = properties.getWeb();
     ConsistencyTokenFilter filter =
         new ConsistencyTokenFilter(
-            TokenExchangeConfiguration.requestTokens(
-                tidemarkTokenExchange, tidemarkTokenCodec, properties, nodes),
+            requestTokens(tidemarkTokenExchange, tidemarkTokenCodec, properties, nodes),
             tidemarkConsistencyProblems);
     FilterRegistrationBean<ConsistencyTokenFilter> registration =
         new FilterRegistrationBean<>(filter);
@@ -65,6 +66,27 @@ public final class TidemarkWebAutoConfiguration {
     registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
     registration.setAsyncSupported(true);
     return registration;
+  }
+
+  /**
+   * The header and cookie rules of both token filters: cookies live as long as the tokens they
+   * carry, and the read header names nodes as the topology does ({@code TopologyView.nameOf}; by
+   * UUID where no node has it, or the application runs no topology of Tidemark's).
+   */
+  static RequestTokens requestTokens(
+      TokenExchange exchange,
+      TokenCodec codec,
+      TidemarkProperties properties,
+      ObjectProvider<NodeRuntime> nodes) {
+    return new RequestTokens(
+        exchange,
+        properties.getWeb(),
+        codec.config().timeToLive(),
+        Ticker.systemTicker(),
+        uuid -> {
+          NodeRuntime runtime = nodes.getIfAvailable();
+          return runtime == null ? uuid : runtime.view().nameOf(uuid).orElse(uuid);
+        });
   }
 
   @Configuration(proxyBeanMethods = false)

@@ -1,9 +1,6 @@
-package io.tidemark.spring.web;
+package io.tidemark.spring.autoconfigure;
 
-import io.tidemark.Ticker;
 import io.tidemark.jdbc.ConsistentReader;
-import io.tidemark.spring.autoconfigure.NodeRuntime;
-import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
 import java.sql.SQLException;
@@ -15,7 +12,7 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The one {@link TokenExchange} of the application, for the filter and the HTTP clients alike;
  * without a reader (an application that only forwards tokens) nothing can be covered and a dirty
- * context gets a marker. Public for the messaging auto-configuration, which imports it too.
+ * context gets a marker. Imported by the web, client and messaging auto-configurations alike.
  */
 @Configuration(proxyBeanMethods = false)
 public final class TokenExchangeConfiguration {
@@ -44,27 +41,6 @@ public final class TokenExchangeConfiguration {
             throw new SQLException("this application has no Tidemark reader to ask the source");
           }
           return reader.sourceExecuted(timeout);
-        });
-  }
-
-  /**
-   * The header and cookie rules of both token filters: cookies live as long as the tokens they
-   * carry, and the read header names nodes as the topology does ({@code TopologyView.nameOf}; by
-   * UUID where no node has it, or the application runs no topology of Tidemark's).
-   */
-  static RequestTokens requestTokens(
-      TokenExchange exchange,
-      TokenCodec codec,
-      TidemarkProperties properties,
-      ObjectProvider<NodeRuntime> nodes) {
-    return new RequestTokens(
-        exchange,
-        properties.getWeb(),
-        codec.config().timeToLive(),
-        Ticker.systemTicker(),
-        uuid -> {
-          NodeRuntime runtime = nodes.getIfAvailable();
-          return runtime == null ? uuid : runtime.view().nameOf(uuid).orElse(uuid);
         });
   }
 }
