@@ -31,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TokenExchange {
 
+  /** The header the tokens travel in unless an application names another. */
+  public static final String DEFAULT_HEADER = "Consistency-Token";
+
   private static final System.Logger LOG = System.getLogger(TokenExchange.class.getName());
 
   /**

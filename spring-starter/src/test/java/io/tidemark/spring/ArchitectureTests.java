@@ -75,7 +75,6 @@ class ArchitectureTests {
 
   @Test
   void runtimeClassesDoNotImportAutoConfiguration() {
-    // The properties are the one exception: the filter takes its settings group as Boot binds it.
     noClasses()
         .that()
         .resideInAnyPackage(
@@ -86,8 +85,8 @@ class ArchitectureTests {
             "io.tidemark.spring.messaging..")
         .and(not(CONFIGURATION))
         .should()
-        .dependOnClassesThat(
-            resideInAPackage("io.tidemark.spring.autoconfigure..").and(not(PROPERTIES)))
+        .dependOnClassesThat()
+        .resideInAPackage("io.tidemark.spring.autoconfigure..")
         .check(CLASSES);
   }
 
@@ -138,12 +137,6 @@ class ArchitectureTests {
   private static final DescribedPredicate<JavaClass> CONFIGURATION =
       DescribedPredicate.describe(
           "a configuration class", c -> outermost(c).getSimpleName().endsWith("Configuration"));
-
-  private static final DescribedPredicate<JavaClass> PROPERTIES =
-      DescribedPredicate.describe(
-          "TidemarkProperties",
-          c ->
-              outermost(c).getName().equals("io.tidemark.spring.autoconfigure.TidemarkProperties"));
 
   private static JavaClass outermost(JavaClass type) {
     JavaClass outer = type;

@@ -4,7 +4,7 @@ import io.tidemark.topology.NodeState;
 import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
@@ -14,19 +14,26 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  */
 final class StartupReport implements SmartInitializingSingleton {
 
-  /** The name both web configurations give their token filter. */
-  static final String WEB_FILTER = "tidemarkConsistencyTokenFilter";
-
   private static final Log log = LogFactory.getLog(StartupReport.class);
 
   private final TidemarkProperties properties;
   private final NodeRuntime nodes;
-  private final ListableBeanFactory beans;
+  private final boolean webEnabled;
+  private final ObjectProvider<TokenCarriers> carriers;
 
-  StartupReport(TidemarkProperties properties, NodeRuntime nodes, ListableBeanFactory beans) {
+  /**
+   * @param webEnabled {@code tidemark.web.enabled}
+   * @param carriers where tokens travel over HTTP, told by the web configuration that runs
+   */
+  StartupReport(
+      TidemarkProperties properties,
+      NodeRuntime nodes,
+      boolean webEnabled,
+      ObjectProvider<TokenCarriers> carriers) {
     this.properties = properties;
     this.nodes = nodes;
-    this.beans = beans;
+    this.webEnabled = webEnabled;
+    this.carriers = carriers;
   }
 
   @Override
@@ -55,18 +62,13 @@ final class StartupReport implements SmartInitializingSingleton {
             .append(", policy ")
             .append(properties.getRead().getPolicy())
             .append("); ");
-    TidemarkProperties.Web web = properties.getWeb();
-    if (!web.isEnabled()) {
+    TokenCarriers web = carriers.getIfAvailable();
+    if (!webEnabled) {
       line.append("no HTTP token filter, since tidemark.web.enabled is false");
-    } else if (!beans.containsBean(WEB_FILTER)) {
+    } else if (web == null) {
       line.append("no HTTP token filter, since this is not a web application");
     } else {
-      line.append("tokens travel in the ").append(web.getHeader()).append(" header");
-      String cookie = web.getCookie().nameFor(properties.getCluster());
-      line.append(
-          cookie == null
-              ? " only (tidemark.web.cookie.enabled=false: browsers get none)"
-              : " and the " + cookie + " cookie");
+      line.append(web.describe());
     }
     return line.append('.').toString();
   }

@@ -138,15 +138,22 @@ public final class TidemarkAutoConfiguration {
 
   @Bean
   StartupReport tidemarkStartupReport(
-      TidemarkProperties properties, NodeRuntime nodes, ListableBeanFactory beans) {
-    return new StartupReport(properties, nodes, beans);
+      TidemarkProperties properties,
+      NodeRuntime nodes,
+      Environment environment,
+      ObjectProvider<TokenCarriers> carriers) {
+    return new StartupReport(properties, nodes, webEnabled(environment), carriers);
   }
 
   @Bean
   @ConditionalOnWebApplication
-  WebCheck tidemarkWebCheck(TidemarkProperties properties, ApplicationContext context) {
-    return new WebCheck(
-        context instanceof ReactiveWebApplicationContext, properties.getWeb().isEnabled());
+  WebCheck tidemarkWebCheck(Environment environment, ApplicationContext context) {
+    return new WebCheck(context instanceof ReactiveWebApplicationContext, webEnabled(environment));
+  }
+
+  /** {@code tidemark.web.enabled}, as the web configurations' condition reads it. */
+  private static boolean webEnabled(Environment environment) {
+    return environment.getProperty("tidemark.web.enabled", Boolean.class, true);
   }
 
   @Bean

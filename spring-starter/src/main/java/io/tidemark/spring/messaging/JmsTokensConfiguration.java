@@ -1,6 +1,5 @@
 package io.tidemark.spring.messaging;
 
-import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import java.util.Locale;
 import java.util.Set;
@@ -36,7 +35,7 @@ class JmsTokensConfiguration {
       ObjectProvider<MessageTokens> tokens, Environment environment) {
     checkProperty(
         Binder.get(environment)
-            .bindOrCreate("tidemark.messaging.jms", TidemarkProperties.Jms.class)
+            .bindOrCreate("tidemark.messaging.jms", TidemarkMessagingProperties.Jms.class)
             .getProperty());
     return new JmsTokensPostProcessor(SingletonSupplier.of(tokens::getObject));
   }

@@ -3,7 +3,6 @@ package io.tidemark.spring.messaging;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.internal.FailureNames;
-import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
 import java.util.List;
@@ -24,12 +23,12 @@ final class MessageTokens {
   private static final Log log = LogFactory.getLog(MessageTokens.class);
 
   private final TokenExchange exchange;
-  private final TidemarkProperties.Messaging settings;
+  private final TidemarkMessagingProperties settings;
   private final Rejections rejections;
   private final AtomicBoolean warnedInTransaction = new AtomicBoolean();
 
   MessageTokens(
-      TokenExchange exchange, TidemarkProperties.Messaging settings, Rejections rejections) {
+      TokenExchange exchange, TidemarkMessagingProperties settings, Rejections rejections) {
     this.exchange = exchange;
     this.settings = settings;
     this.rejections = rejections;

@@ -2,7 +2,6 @@ package io.tidemark.spring.messaging;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
-import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import io.tidemark.spring.autoconfigure.TokenExchangeConfiguration;
 import io.tidemark.token.TokenCodec;
@@ -13,6 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -26,6 +26,7 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration(after = TidemarkAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
 @ConditionalOnBean(TokenCodec.class)
+@EnableConfigurationProperties(TidemarkMessagingProperties.class)
 @Import({
   TokenExchangeConfiguration.class,
   KafkaTokensConfiguration.class,
@@ -39,9 +40,9 @@ public final class TidemarkMessagingAutoConfiguration {
   @Bean
   MessageTokens tidemarkMessageTokens(
       TokenExchange tidemarkTokenExchange,
-      TidemarkProperties properties,
+      TidemarkMessagingProperties messaging,
       ObjectProvider<MessageTokens.Rejections> rejections) {
-    if (properties.getMessaging().getHeader().isBlank()) {
+    if (messaging.getHeader().isBlank()) {
       throw new TidemarkStartupException(
           "tidemark.messaging.header is blank: Kafka records and RabbitMQ messages would carry"
               + " no token.",
@@ -51,7 +52,7 @@ public final class TidemarkMessagingAutoConfiguration {
     }
     return new MessageTokens(
         tidemarkTokenExchange,
-        properties.getMessaging(),
+        messaging,
         rejections.getIfAvailable(() -> MessageTokens.Rejections.NONE));
   }
 

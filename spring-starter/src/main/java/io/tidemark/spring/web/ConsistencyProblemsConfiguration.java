@@ -1,7 +1,6 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.spring.autoconfigure.NodeRuntime;
-import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -15,8 +14,7 @@ class ConsistencyProblemsConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ConsistencyProblems tidemarkConsistencyProblems(
-      TidemarkProperties properties, ObjectProvider<NodeRuntime> nodes) {
-    TidemarkProperties.Web web = properties.getWeb();
+      TidemarkWebProperties web, ObjectProvider<NodeRuntime> nodes) {
     return new ConsistencyProblems(
         new RetryAfter(
             () -> {

@@ -6,7 +6,6 @@ import io.tidemark.Deadline;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
-import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
@@ -36,7 +35,7 @@ final class RequestTokens {
   private static final Set<String> UNSAFE = Set.of("POST", "PUT", "PATCH", "DELETE");
 
   private final TokenExchange exchange;
-  private final TidemarkProperties.Web web;
+  private final TidemarkWebProperties web;
   private final Duration cookieMaxAge;
   private final Ticker ticker;
   private final Function<String, String> nodeNames;
@@ -47,7 +46,7 @@ final class RequestTokens {
    */
   RequestTokens(
       TokenExchange exchange,
-      TidemarkProperties.Web web,
+      TidemarkWebProperties web,
       Duration cookieMaxAge,
       Ticker ticker,
       Function<String, String> nodeNames) {
@@ -110,7 +109,7 @@ final class RequestTokens {
       String method, @Nullable String header, @Nullable String cookie, @Nullable String level) {
     TokenExchange.Incoming incoming =
         exchange.readLeniently(
-            header, web.getInvalidToken() == TidemarkProperties.InvalidToken.REJECT);
+            header, web.getInvalidToken() == TidemarkWebProperties.InvalidToken.REJECT);
     // The browser sends the cookie by itself, so whatever it holds is never answered 400.
     TokenExchange.Incoming fromCookie =
         cookie == null ? TokenExchange.Incoming.NONE : exchange.readLeniently(cookie, false);
@@ -124,7 +123,7 @@ final class RequestTokens {
     }
     incoming.applyTo(context);
     fromCookie.applyTo(context);
-    if (web.getUnsafeMethodReads() == TidemarkProperties.UnsafeMethodReads.SOURCE
+    if (web.getUnsafeMethodReads() == TidemarkWebProperties.UnsafeMethodReads.SOURCE
         && UNSAFE.contains(method)) {
       context.markWriteIntent("a " + method + " request");
     }

@@ -51,7 +51,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
 @ConditionalOnBean(TokenCodec.class)
 @Import(TokenExchangeConfiguration.class)
-@EnableConfigurationProperties(TidemarkProperties.class)
+@EnableConfigurationProperties({TidemarkProperties.class, TidemarkWebProperties.class})
 public final class TidemarkClientAutoConfiguration {
 
   @Configuration(proxyBeanMethods = false)

@@ -3,6 +3,7 @@ package io.tidemark.spring.web;
 import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.spring.autoconfigure.TokenCarriers;
 import io.tidemark.spring.autoconfigure.TokenExchangeConfiguration;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
@@ -34,7 +35,7 @@ import org.springframework.web.server.WebFilter;
 @ConditionalOnClass(WebFilter.class)
 @ConditionalOnBean(TokenCodec.class)
 @Import({TokenExchangeConfiguration.class, ConsistencyProblemsConfiguration.class})
-@EnableConfigurationProperties(TidemarkProperties.class)
+@EnableConfigurationProperties({TidemarkProperties.class, TidemarkWebProperties.class})
 public final class TidemarkReactiveWebAutoConfiguration {
 
   @Bean
@@ -43,13 +44,18 @@ public final class TidemarkReactiveWebAutoConfiguration {
       TokenExchange tidemarkTokenExchange,
       TokenCodec tidemarkTokenCodec,
       ConsistencyProblems tidemarkConsistencyProblems,
-      TidemarkProperties properties,
+      TidemarkWebProperties web,
       ObjectProvider<NodeRuntime> nodes) {
-    TidemarkProperties.Web web = properties.getWeb();
     return new ConsistencyTokenWebFilter(
         TidemarkWebAutoConfiguration.requestTokens(
-            tidemarkTokenExchange, tidemarkTokenCodec, properties, nodes),
+            tidemarkTokenExchange, tidemarkTokenCodec, web, nodes),
         tidemarkConsistencyProblems,
         web.getFilterOrder());
+  }
+
+  /** Where the tokens travel, for the start-up line. */
+  @Bean
+  TokenCarriers tidemarkTokenCarriers(TidemarkWebProperties web, TidemarkProperties properties) {
+    return () -> web.carriers(properties.getCluster());
   }
 }

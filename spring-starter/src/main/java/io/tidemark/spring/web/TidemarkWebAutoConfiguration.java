@@ -4,6 +4,7 @@ import io.tidemark.Ticker;
 import io.tidemark.spring.autoconfigure.NodeRuntime;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
+import io.tidemark.spring.autoconfigure.TokenCarriers;
 import io.tidemark.spring.autoconfigure.TokenExchangeConfiguration;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
@@ -42,7 +43,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 @ConditionalOnClass({Filter.class, OncePerRequestFilter.class})
 @ConditionalOnBean(TokenCodec.class)
 @Import({TokenExchangeConfiguration.class, ConsistencyProblemsConfiguration.class})
-@EnableConfigurationProperties(TidemarkProperties.class)
+@EnableConfigurationProperties({TidemarkProperties.class, TidemarkWebProperties.class})
 public final class TidemarkWebAutoConfiguration {
 
   @Bean
@@ -51,12 +52,11 @@ public final class TidemarkWebAutoConfiguration {
       TokenExchange tidemarkTokenExchange,
       TokenCodec tidemarkTokenCodec,
       ConsistencyProblems tidemarkConsistencyProblems,
-      TidemarkProperties properties,
+      TidemarkWebProperties web,
       ObjectProvider<NodeRuntime> nodes) {
-    TidemarkProperties.Web web = properties.getWeb();
     ConsistencyTokenFilter filter =
         new ConsistencyTokenFilter(
-            requestTokens(tidemarkTokenExchange, tidemarkTokenCodec, properties, nodes),
+            requestTokens(tidemarkTokenExchange, tidemarkTokenCodec, web, nodes),
             tidemarkConsistencyProblems);
     FilterRegistrationBean<ConsistencyTokenFilter> registration =
         new FilterRegistrationBean<>(filter);
@@ -68,6 +68,12 @@ public final class TidemarkWebAutoConfiguration {
     return registration;
   }
 
+  /** Where the tokens travel, for the start-up line. */
+  @Bean
+  TokenCarriers tidemarkTokenCarriers(TidemarkWebProperties web, TidemarkProperties properties) {
+    return () -> web.carriers(properties.getCluster());
+  }
+
   /**
    * The header and cookie rules of both token filters: cookies live as long as the tokens they
    * carry, and the read header names nodes as the topology does ({@code TopologyView.nameOf}; by
@@ -76,11 +82,11 @@ public final class TidemarkWebAutoConfiguration {
   static RequestTokens requestTokens(
       TokenExchange exchange,
       TokenCodec codec,
-      TidemarkProperties properties,
+      TidemarkWebProperties web,
       ObjectProvider<NodeRuntime> nodes) {
     return new RequestTokens(
         exchange,
-        properties.getWeb(),
+        web,
         codec.config().timeToLive(),
         Ticker.systemTicker(),
         uuid -> {

@@ -2,6 +2,8 @@ package io.tidemark.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.spring.messaging.TidemarkMessagingProperties;
+import io.tidemark.spring.web.TidemarkWebProperties;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.io.IOException;
@@ -23,8 +25,9 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * The configuration table of the documentation (docs/configuration.md) against the metadata the
- * annotation processor generates from {@link TidemarkProperties}: every property listed with its
- * default, no row for a property that does not exist, and metadata defaults that are the real ones.
+ * annotation processor generates from {@link TidemarkProperties}, {@link TidemarkWebProperties} and
+ * {@link TidemarkMessagingProperties}: every property listed with its default, no row for a
+ * property that does not exist, and metadata defaults that are the real ones.
  */
 class ConfigurationPropertiesDocumentationTests {
 
@@ -79,9 +82,8 @@ class ConfigurationPropertiesDocumentationTests {
 
   @Test
   void metadataDefaultsAreTheRealDefaults() throws Exception {
-    TidemarkProperties defaults = new TidemarkProperties();
     for (Property property : metadata().values()) {
-      Object actual = valueOf(defaults, property.name());
+      Object actual = valueOf(defaults(property.name()), property.name());
       if (property.defaultValue() == null) {
         assertThat(isUnset(actual))
             .as("%s has default %s, missing from the metadata", property.name(), actual)
@@ -181,9 +183,25 @@ class ConfigurationPropertiesDocumentationTests {
     }
   }
 
+  /** The settings group that binds {@code name}, as its class makes it. */
+  private static Object defaults(String name) {
+    if (name.startsWith(WEB)) {
+      return new TidemarkWebProperties();
+    }
+    if (name.startsWith(MESSAGING)) {
+      return new TidemarkMessagingProperties();
+    }
+    return new TidemarkProperties();
+  }
+
+  private static final String WEB = "tidemark.web.";
+  private static final String MESSAGING = "tidemark.messaging.";
+
   private static @Nullable Object valueOf(Object root, String name) throws Exception {
+    String prefix =
+        root instanceof TidemarkProperties ? "tidemark." : name.startsWith(WEB) ? WEB : MESSAGING;
     Object current = root;
-    for (String segment : name.substring("tidemark.".length()).split("\\.")) {
+    for (String segment : name.substring(prefix.length()).split("\\.")) {
       if (current == null) {
         return null;
       }

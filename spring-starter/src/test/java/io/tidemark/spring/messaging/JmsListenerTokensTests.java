@@ -188,7 +188,7 @@ class JmsListenerTokensTests {
             });
     return new MessageTokens(
         exchange,
-        properties.getMessaging(),
+        new TidemarkMessagingProperties(),
         (String technology, TokenRejectedException.Check reason) ->
             rejected.add(technology + ":" + reason));
   }

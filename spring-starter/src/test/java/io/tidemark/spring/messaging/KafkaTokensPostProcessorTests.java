@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.spring.autoconfigure.TestTokens;
-import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenExchange;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -37,7 +36,7 @@ class KafkaTokensPostProcessorTests {
               "Consistency-Token",
               Duration.ofMillis(500),
               timeout -> GtidSet.parse(WRITTEN)),
-          new TidemarkProperties.Messaging(),
+          new TidemarkMessagingProperties(),
           MessageTokens.Rejections.NONE);
   private final KafkaTokensPostProcessor processor = new KafkaTokensPostProcessor(() -> tokens);
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.spring.autoconfigure.TestTokens;
-import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
@@ -43,7 +42,7 @@ class MessageTokensTests {
               "Consistency-Token",
               Duration.ofMillis(500),
               timeout -> GtidSet.parse(WRITTEN)),
-          new TidemarkProperties.Messaging(),
+          new TidemarkMessagingProperties(),
           (technology, reason) -> rejected.add(technology + ":" + reason));
   private final EmbeddedDatabase database =
       new EmbeddedDatabaseBuilder()

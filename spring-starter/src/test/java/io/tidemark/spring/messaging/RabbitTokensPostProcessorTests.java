@@ -14,7 +14,6 @@ import com.rabbitmq.client.impl.LongStringHelper;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.spring.autoconfigure.TestTokens;
-import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +55,7 @@ class RabbitTokensPostProcessorTests {
   private final MessageTokens tokens =
       new MessageTokens(
           exchange,
-          new TidemarkProperties().getMessaging(),
+          new TidemarkMessagingProperties(),
           (technology, reason) -> rejected.add(technology + ":" + reason));
   private final RabbitTokensPostProcessor processor = new RabbitTokensPostProcessor(() -> tokens);
 

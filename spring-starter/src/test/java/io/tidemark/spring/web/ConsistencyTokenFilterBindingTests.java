@@ -54,8 +54,8 @@ class ConsistencyTokenFilterBindingTests {
   @Test
   void theReadsOfARequestAboutToWriteGoToTheSourceUnlessToldOtherwise() throws Exception {
     for (String method : List.of("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE")) {
-      for (TidemarkProperties.UnsafeMethodReads reads :
-          TidemarkProperties.UnsafeMethodReads.values()) {
+      for (TidemarkWebProperties.UnsafeMethodReads reads :
+          TidemarkWebProperties.UnsafeMethodReads.values()) {
         List<String> intents = new ArrayList<>();
         filter(reads)
             .doFilter(
@@ -68,7 +68,7 @@ class ConsistencyTokenFilterBindingTests {
         assertThat(intents)
             .as("%s with unsafe-method-reads %s", method, reads)
             .containsExactly(
-                unsafe && reads == TidemarkProperties.UnsafeMethodReads.SOURCE
+                unsafe && reads == TidemarkWebProperties.UnsafeMethodReads.SOURCE
                     ? "a " + method + " request"
                     : "null");
       }
@@ -101,24 +101,25 @@ class ConsistencyTokenFilterBindingTests {
   }
 
   private static ConsistencyTokenFilter filter() {
-    return filter(TidemarkProperties.UnsafeMethodReads.SOURCE);
+    return filter(TidemarkWebProperties.UnsafeMethodReads.SOURCE);
   }
 
-  private static ConsistencyTokenFilter filter(TidemarkProperties.UnsafeMethodReads reads) {
+  private static ConsistencyTokenFilter filter(TidemarkWebProperties.UnsafeMethodReads reads) {
     TidemarkProperties properties = TestTokens.properties();
-    properties.getWeb().setRequestTimeout(Duration.ofSeconds(5));
-    properties.getWeb().setUnsafeMethodReads(reads);
+    TidemarkWebProperties web = new TidemarkWebProperties();
+    web.setRequestTimeout(Duration.ofSeconds(5));
+    web.setUnsafeMethodReads(reads);
     return new ConsistencyTokenFilter(
         new RequestTokens(
             new TokenExchange(
                 TestTokens.codec(),
                 properties.getCluster(),
-                properties.getWeb().getHeader(),
+                web.getHeader(),
                 properties.getToken().getCoverTimeout(),
                 timeout -> {
                   throw new SQLException("no source in this test");
                 }),
-            properties.getWeb(),
+            web,
             Duration.ofMinutes(10),
             Ticker.systemTicker(),
             uuid -> uuid),

@@ -153,7 +153,7 @@ class ConsistencyTokenWebFilterTests {
 
     EntityExchangeResult<String> response =
         get(
-            client(web -> web.setInvalidToken(TidemarkProperties.InvalidToken.IGNORE)),
+            client(web -> web.setInvalidToken(TidemarkWebProperties.InvalidToken.IGNORE)),
             "/context",
             forged);
 
@@ -278,14 +278,15 @@ class ConsistencyTokenWebFilterTests {
     return header("default", gtids);
   }
 
-  private static WebTestClient client(Consumer<TidemarkProperties.Web> settings) {
+  private static WebTestClient client(Consumer<TidemarkWebProperties> settings) {
     TidemarkProperties properties = TestTokens.properties();
-    settings.accept(properties.getWeb());
+    TidemarkWebProperties web = new TidemarkWebProperties();
+    settings.accept(web);
     TokenExchange exchange =
         new TokenExchange(
             TestTokens.codec(),
             properties.getCluster(),
-            properties.getWeb().getHeader(),
+            web.getHeader(),
             properties.getToken().getCoverTimeout(),
             timeout -> {
               throw new SQLException("no source in this test");
@@ -293,17 +294,10 @@ class ConsistencyTokenWebFilterTests {
     ConsistencyTokenWebFilter filter =
         new ConsistencyTokenWebFilter(
             new RequestTokens(
-                exchange,
-                properties.getWeb(),
-                Duration.ofMinutes(10),
-                Ticker.systemTicker(),
-                uuid -> uuid),
+                exchange, web, Duration.ofMinutes(10), Ticker.systemTicker(), uuid -> uuid),
             new ConsistencyProblems(
-                new RetryAfter(
-                    () -> null,
-                    properties.getWeb().getRetryAfter(),
-                    properties.getWeb().getMaxRetryAfter())),
-            properties.getWeb().getFilterOrder());
+                new RetryAfter(() -> null, web.getRetryAfter(), web.getMaxRetryAfter())),
+            web.getFilterOrder());
     return WebTestClient.bindToRouterFunction(routes()).webFilter(filter).build();
   }
 
