@@ -12,7 +12,7 @@ import javax.sql.DataSource;
  * what the reader sends; only the statements of the benchmark's query are scripted, with {@link
  * #answering}. Neither fake keeps a log: it would grow with every read.
  */
-// In core's package to reach the package-private fakes without making them public.
+// Public, in core's test jar, for the benchmarks: the fakes it plays stay package-private.
 public final class FakeCluster {
 
   private final FakeTicker ticker = new FakeTicker();
