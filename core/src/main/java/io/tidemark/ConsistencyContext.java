@@ -27,9 +27,9 @@ import org.jspecify.annotations.Nullable;
  * and dirty stays dirty.
  *
  * <pre>{@code
- * try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
- *   jdbc.update("INSERT ...");                      // captured into scope.context()
- *   String token = scope.context().gtids().toString();
+ * try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+ *   jdbc.update("INSERT ...");                      // captured into binding.context()
+ *   String token = binding.context().gtids().toString();
  * }
  * }</pre>
  */
@@ -367,11 +367,11 @@ public final class ConsistencyContext {
   public Runnable wrap(Runnable task) {
     Objects.requireNonNull(task, "task");
     return () -> {
-      Binding scope = attach();
+      Binding binding = attach();
       try {
         task.run();
       } finally {
-        scope.close();
+        binding.close();
       }
     };
   }
@@ -380,11 +380,11 @@ public final class ConsistencyContext {
   public <T> Callable<T> wrap(Callable<T> task) {
     Objects.requireNonNull(task, "task");
     return () -> {
-      Binding scope = attach();
+      Binding binding = attach();
       try {
         return task.call();
       } finally {
-        scope.close();
+        binding.close();
       }
     };
   }

@@ -100,10 +100,10 @@ class TaggedGtidsIT {
       return;
     }
     replica.pauseApplier();
-    try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       int id = ++nextId;
       Rows.insert(tagged, id, "tagged");
-      GtidSet captured = scope.context().gtids();
+      GtidSet captured = binding.context().gtids();
       String sourceUuid = topology.source().serverUuid();
       assertThat(captured.toString())
           .as("captured by session tracking, not as a superset")
@@ -177,7 +177,7 @@ class TaggedGtidsIT {
         ConsistentReader.builder(replicaPool, source)
             .defaults(ReadOptions.defaults().withPolicy(ReadPolicy.FALLBACK_TO_SOURCE))
             .build();
-    try (ConsistencyContext.Binding scope = ConsistencyContext.open(tagged)) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(tagged)) {
       assertThatThrownBy(() -> reader.read(reader.defaults(), c -> Rows.value(c, 1)))
           .isInstanceOfSatisfying(
               ConsistentReadException.class,

@@ -42,14 +42,14 @@ class ScopeStateTests {
 
   @Test
   void appliedToAContextAScopeThatNeedsTheSourceMakesItDirty() {
-    try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
-      ScopeState.known(ONE).applyTo(scope.context());
-      assertThat(scope.context().gtids()).isEqualTo(ONE);
-      assertThat(scope.context().isDirty()).isFalse();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ScopeState.known(ONE).applyTo(binding.context());
+      assertThat(binding.context().gtids()).isEqualTo(ONE);
+      assertThat(binding.context().isDirty()).isFalse();
 
-      ScopeState.unknown("scope store unreadable").applyTo(scope.context());
-      assertThat(scope.context().isDirty()).isTrue();
-      assertThat(scope.context().dirtyBecause()).isEqualTo("scope store unreadable");
+      ScopeState.unknown("scope store unreadable").applyTo(binding.context());
+      assertThat(binding.context().isDirty()).isTrue();
+      assertThat(binding.context().dirtyBecause()).isEqualTo("scope store unreadable");
     }
   }
 

@@ -91,9 +91,9 @@ class TidemarkAutoConfigurationIT {
               topology.source().execute("CREATE TABLE IF NOT EXISTS `" + db + "`.t (id INT)");
               JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
               GtidSet written;
-              try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
+              try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
                 jdbc.update("INSERT INTO t VALUES (1)");
-                written = scope.context().gtids();
+                written = binding.context().gtids();
               }
               assertThat(written.isEmpty()).isFalse();
               CaptureStats stats = context.getBean(NodeRuntime.class).writes().stats();
@@ -119,9 +119,9 @@ class TidemarkAutoConfigurationIT {
                   .containsExactly("source:true", "replica-1:true");
               topology.source().execute("CREATE TABLE IF NOT EXISTS `" + db + "`.spied (id INT)");
               JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-              try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
+              try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
                 jdbc.update("INSERT INTO spied VALUES (1)");
-                assertThat(scope.context().gtids().isEmpty()).isFalse();
+                assertThat(binding.context().gtids().isEmpty()).isFalse();
                 ReadResult<Integer> read =
                     context
                         .getBean(ConsistentReader.class)

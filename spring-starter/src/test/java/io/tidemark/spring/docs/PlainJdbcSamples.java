@@ -39,7 +39,7 @@ final class PlainJdbcSamples {
     CapturingDataSource source = CapturingDataSource.wrap(sourcePool);
     ConsistentReader reader = ConsistentReader.builder(replicaPool, source).build();
 
-    try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       try (Connection c = source.getConnection();
           Statement statement = c.createStatement()) {
         statement.executeUpdate("INSERT INTO orders VALUES (101, 'created')");
@@ -59,7 +59,7 @@ final class PlainJdbcSamples {
 
     // ...and on the other side, before any GTID reaches MySQL:
     ConsistencyToken token = codec.verify(header, "orders"); // TokenRejectedException, a reason
-    try (ConsistencyContext.Binding scope = ConsistencyContext.open(token.gtids())) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(token.gtids())) {
       reader.read(c -> findStatus(c, 101)); // waits for the other service's writes
     }
     // end::tokens[]

@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Bean;
 class ScopeSamples {
 
   /** Needs Redis: compiled only. */
-  static void redisScopes(String sessionId, ConsistencyContext.Binding scope) {
+  static void redisScopes(String sessionId, ConsistencyContext.Binding binding) {
     // tag::redis-scopes[]
     RedisClient client = RedisClient.create("redis://redis:6379"); // Sentinel URIs work too
     client.setOptions(
@@ -29,7 +29,7 @@ class ScopeSamples {
             .build());
     ScopeStore scopes = RedisScopeStore.create(client.connect(), ScopeStoreConfig.defaults());
 
-    scopes.merge(ScopeKey.session(sessionId), scope.context().gtids()); // after the writes
+    scopes.merge(ScopeKey.session(sessionId), binding.context().gtids()); // after the writes
     scopes
         .get(List.of(ScopeKey.session(sessionId), ScopeKey.object("order", "101")))
         .applyTo(ConsistencyContext.current()); // before the reads

@@ -75,9 +75,9 @@ class RedisScopesIT {
     long id = ids.incrementAndGet();
     ShopApplication.Writes writes = writer.getBean(ShopApplication.Writes.class);
     GtidSet written;
-    try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       writes.createInScopeInOuterTransaction(id, "mia", writes);
-      written = scope.context().gtids();
+      written = binding.context().gtids();
     }
 
     assertThat(written.isEmpty()).as("the outer commit was captured").isFalse();
@@ -95,10 +95,10 @@ class RedisScopesIT {
   void aWriteWhoseScopeRedisCannotTakeReturnsAsCommittedAndNotesTheScope() {
     long id = ids.incrementAndGet();
     redis.freeze();
-    try (ConsistencyContext.Binding scope = ConsistencyContext.open()) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       writer.getBean(ShopApplication.Writes.class).createInScope(id, "kim");
-      assertThat(scope.context().unrecordedScopes()).containsExactly("customer:kim");
-      assertThat(scope.context().gtids().isEmpty()).as("the write's GTID").isFalse();
+      assertThat(binding.context().unrecordedScopes()).containsExactly("customer:kim");
+      assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
     } finally {
       redis.thaw();
     }
