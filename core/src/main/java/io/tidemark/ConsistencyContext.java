@@ -165,7 +165,7 @@ public final class ConsistencyContext {
 
   /** The union of everything merged so far. */
   public GtidSet gtids() {
-    return state.get().gtids();
+    return stateNow().gtids();
   }
 
   /** Adds {@code gtids} (set union). */
@@ -187,7 +187,7 @@ public final class ConsistencyContext {
    */
   public void committed(GtidSet gtids) {
     merge(gtids);
-    if (!lost.get().isEmpty()) {
+    if (!lostNow().isEmpty()) {
       lost.updateAndGet(known -> known.subtract(gtids));
     }
   }
@@ -210,7 +210,7 @@ public final class ConsistencyContext {
    */
   public void waitedFor(GtidSet required) {
     Objects.requireNonNull(required, "required");
-    if (state.get().reflected() != state.get().gtids()) {
+    if (stateNow().reflected() != stateNow().gtids()) {
       state.updateAndGet(
           s -> s.with(s.gtids(), s.reflected().union(required.intersection(s.gtids()))));
     }
@@ -223,7 +223,7 @@ public final class ConsistencyContext {
    * with writes it predates would be served to their writer.
    */
   public GtidSet reflected() {
-    return state.get().reflected();
+    return stateNow().reflected();
   }
 
   /**
@@ -269,7 +269,7 @@ public final class ConsistencyContext {
    * reflects them is served to this client elsewhere.
    */
   public GtidSet lost() {
-    return lost.get();
+    return lostNow();
   }
 
   /** Marks the context dirty: a write committed without a captured GTID; reads use the source. */
@@ -281,12 +281,12 @@ public final class ConsistencyContext {
 
   /** Whether a write escaped capture, so reads must go to the source. */
   public boolean isDirty() {
-    return state.get().dirtyBecause() != null;
+    return stateNow().dirtyBecause() != null;
   }
 
   /** Why the context is dirty, or {@code null}. */
   public @Nullable String dirtyBecause() {
-    return state.get().dirtyBecause();
+    return stateNow().dirtyBecause();
   }
 
   /**
@@ -389,9 +389,19 @@ public final class ConsistencyContext {
     };
   }
 
+  /** The state now; set at construction, and every update of it makes a new one. */
+  private State stateNow() {
+    return Objects.requireNonNull(state.get());
+  }
+
+  /** The GTIDs forgotten as lost now; set at construction, and never set to null. */
+  private GtidSet lostNow() {
+    return Objects.requireNonNull(lost.get());
+  }
+
   @Override
   public String toString() {
-    State s = state.get();
+    State s = stateNow();
     return "ConsistencyContext("
         + s.gtids().toSingleLineString()
         + (s.dirtyBecause() != null ? ", dirty: " + s.dirtyBecause() : "")

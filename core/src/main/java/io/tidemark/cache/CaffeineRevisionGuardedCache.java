@@ -49,7 +49,7 @@ public final class CaffeineRevisionGuardedCache<V> implements RevisionGuardedCac
             // On the writing thread, so the guard of an evicted key is in place before any put.
             .executor(Runnable::run)
             .evictionListener(
-                (String key, @Nullable Stamped<V> value, RemovalCause cause) -> {
+                (@Nullable String key, @Nullable Stamped<V> value, RemovalCause cause) -> {
                   if (cause == RemovalCause.SIZE && key != null && value != null) {
                     evicted(key, value);
                   }

@@ -3,6 +3,7 @@ package io.tidemark.internal;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.sql.Wrapper;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,12 +45,22 @@ public final class JdbcProxies {
   }
 
   /** Calls {@code method} on {@code target}, throwing what it threw. */
-  public static @Nullable Object invoke(Object target, Method method, @Nullable Object[] args)
-      throws Throwable {
+  public static @Nullable Object invoke(
+      Object target, Method method, @Nullable Object @Nullable [] args) throws Throwable {
     try {
       return method.invoke(target, args);
     } catch (InvocationTargetException e) {
       throw e.getCause();
     }
+  }
+
+  /**
+   * As {@link #invoke}, for a method whose JDBC contract is to return an object (a statement, a
+   * connection).
+   */
+  public static Object create(Object target, Method method, @Nullable Object @Nullable [] args)
+      throws Throwable {
+    return Objects.requireNonNull(
+        invoke(target, method, args), () -> method.getName() + " returned null");
   }
 }

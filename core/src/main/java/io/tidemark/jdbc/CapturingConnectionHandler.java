@@ -121,7 +121,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
       case "createStatement", "prepareStatement", "prepareCall" -> {
         String sql = method.getName().equals("createStatement") ? null : (String) args[0];
         return statementProxy(
-            (Statement) JdbcProxies.invoke(target, method, SqlText.withoutHint(args)),
+            (Statement) JdbcProxies.create(target, method, SqlText.withoutHint(args)),
             (Connection) proxy,
             sql);
       }

@@ -83,7 +83,7 @@ final class DeadlineBound implements InvocationHandler {
     return switch (method.getName()) {
       case "createStatement", "prepareStatement", "prepareCall" ->
           statement(
-              (Statement) JdbcProxies.invoke(connection, method, sent(args)), (Connection) proxy);
+              (Statement) JdbcProxies.create(connection, method, sent(args)), (Connection) proxy);
       default -> JdbcProxies.handleCommon(proxy, connection, "Tidemark", method, args);
     };
   }

@@ -80,7 +80,7 @@ final class DeadlineBoundPool extends HikariDataSource implements BoundedCheckou
             new Class<?>[] {DataSource.class},
             (proxy, method, args) ->
                 method.getName().equals("getConnection")
-                    ? connection((Connection) JdbcProxies.invoke(target, method, args))
+                    ? connection((Connection) JdbcProxies.create(target, method, args))
                     : JdbcProxies.handleCommon(proxy, target, "Tidemark", method, args));
   }
 

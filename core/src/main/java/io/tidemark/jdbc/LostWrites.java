@@ -6,6 +6,7 @@ import io.tidemark.Reason;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -64,12 +65,12 @@ final class LostWrites {
 
   /** The GTIDs found lost so far (bounded, as the class says). */
   GtidSet known() {
-    return lost.get();
+    return Objects.requireNonNull(lost.get());
   }
 
   /** Whether {@code required} names a GTID found lost. */
   boolean namedIn(GtidSet required) {
-    GtidSet known = lost.get();
+    GtidSet known = known();
     return !known.isEmpty() && !required.intersection(known).isEmpty();
   }
 }

@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -378,8 +379,9 @@ final class PipelinedWait implements InvocationHandler {
       }
       if (isQuery(name, args)) {
         String text = preparedSql != null ? null : (String) args[0];
-        if (created == null && state == State.PENDING) {
-          String query = text != null ? text : preparedSql;
+        Statement statement = created;
+        if (statement == null && state == State.PENDING) {
+          String query = Objects.requireNonNull(text != null ? text : preparedSql);
           sentBudgetNanos = budgetNanos.getAsLong();
           long millis = TimeUnit.NANOSECONDS.toMillis(sentBudgetNanos);
           // A prepared statement is deferred only when its text is a plain query.
@@ -388,21 +390,23 @@ final class PipelinedWait implements InvocationHandler {
                   ? dialect.waitThen(
                       required, millis, query, (told = observer.seenIfWatched()) != null)
                   : null;
-          if (combined != null && created(text == null ? combined : null)) {
+          Statement withText = combined == null ? null : created(text == null ? combined : null);
+          if (withText != null) {
             withWait = text == null;
-            executeWithWait(created, text == null ? null : combined);
-            return name.equals("execute") ? Boolean.TRUE : created.getResultSet();
+            executeWithWait(withText, text == null ? null : combined);
+            return name.equals("execute") ? Boolean.TRUE : withText.getResultSet();
           }
-        } else if (withWait) {
-          executeWithWait(created, null);
-          return name.equals("execute") ? Boolean.TRUE : created.getResultSet();
+        } else if (statement != null && withWait) {
+          executeWithWait(statement, null);
+          return name.equals("execute") ? Boolean.TRUE : statement.getResultSet();
         }
       }
-      if (created == null) {
+      Statement statement = created;
+      if (statement == null) {
         awaitAlone();
-        create(preparedSql);
+        statement = create(preparedSql);
       }
-      return JdbcProxies.handleCommon(proxy, created, "Tidemark", method, args);
+      return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
     }
 
     /** Whether {@code name} executes a query without arguments beyond the text, if any. */
@@ -414,28 +418,27 @@ final class PipelinedWait implements InvocationHandler {
     }
 
     /**
-     * Whether the statement could be created with {@code sql}: a driver that refuses to prepare a
-     * text of two gets the wait alone.
+     * The statement created with {@code sql}, or {@code null} when the driver refused to prepare a
+     * text of two: the wait goes alone then.
      */
-    private boolean created(@Nullable String sql) throws Throwable {
+    private @Nullable Statement created(@Nullable String sql) throws Throwable {
       try {
-        create(sql);
-        return true;
+        return create(sql);
       } catch (SQLException e) {
         if (sql == null || ConnectionFailures.isConnectionFailure(e)) {
           throw e;
         }
-        return false;
+        return null;
       }
     }
 
     /** Creates the statement, {@code sql} replacing the text it was prepared with, if any. */
-    private void create(@Nullable String sql) throws Throwable {
-      Object[] sent = createArgs == null ? null : createArgs.clone();
+    private Statement create(@Nullable String sql) throws Throwable {
+      @Nullable Object @Nullable [] sent = createArgs == null ? null : createArgs.clone();
       if (sent != null && sql != null && preparedSql != null) {
         sent[0] = sql;
       }
-      Statement statement = (Statement) JdbcProxies.invoke(connection, create, sent);
+      Statement statement = (Statement) JdbcProxies.create(connection, create, sent);
       try {
         for (int i = 0; i < recorded.size(); i++) {
           JdbcProxies.invoke(statement, recordedMethods.get(i), recorded.get(i));
@@ -447,6 +450,7 @@ final class PipelinedWait implements InvocationHandler {
       created = statement;
       recorded.clear();
       recordedMethods.clear();
+      return statement;
     }
   }
 }

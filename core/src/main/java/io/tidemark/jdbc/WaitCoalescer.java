@@ -141,6 +141,9 @@ final class WaitCoalescer {
           nearest = follow;
         }
       }
+      if (nearest == null) {
+        return null;
+      }
       for (Follow follow : behind) {
         if (!follow.required.equals(nearest.required)
             && !follows(follow.required, nearest.required, sight)) {

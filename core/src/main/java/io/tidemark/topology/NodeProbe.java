@@ -120,7 +120,7 @@ final class NodeProbe {
               ? POSTGRES_AUTH_FAILED.contains(e.getSQLState())
               : e.getErrorCode() == ACCESS_DENIED;
       Availability availability = refused ? Availability.AUTH_FAILED : Availability.UNREACHABLE;
-      return NodeState.failed(config.name(), availability, e.getMessage());
+      return NodeState.failed(config.name(), availability, String.valueOf(e.getMessage()));
     } catch (RuntimeException e) {
       // An answer that cannot be read (a set beyond the parser's limits, say) must not escape:
       // the scheduler would stop probing the node for good, its last state frozen.
@@ -153,7 +153,8 @@ final class NodeProbe {
           grants);
     } catch (SQLException e) {
       close();
-      return NodeState.failed(config.name(), Availability.PRIVILEGES_MISSING, denied.getMessage());
+      return NodeState.failed(
+          config.name(), Availability.PRIVILEGES_MISSING, String.valueOf(denied.getMessage()));
     }
   }
 

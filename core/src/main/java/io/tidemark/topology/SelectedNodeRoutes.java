@@ -63,6 +63,9 @@ final class SelectedNodeRoutes implements NodeRoutes {
     NodeState node = choice.node();
     return node == null
         ? Route.none(choice.reason(), choice.detail())
-        : Route.to(pools.get(node.name()), node.name(), choice.reason());
+        : Route.to(
+            Objects.requireNonNull(pools.get(node.name()), () -> "no pool for node " + node.name()),
+            node.name(),
+            choice.reason());
   }
 }

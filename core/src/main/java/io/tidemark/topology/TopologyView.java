@@ -152,7 +152,7 @@ public final class TopologyView implements AutoCloseable {
         scheduler.execute(
             () -> {
               // Queued until it holds the node's probe: a call meanwhile still joins this one.
-              synchronized (probes.get(name)) {
+              synchronized (probeOf(name)) {
                 queued.remove(name, created);
                 try {
                   probe(name);
@@ -171,8 +171,13 @@ public final class TopologyView implements AutoCloseable {
     return probe;
   }
 
+  /** The probe of a configured node: each has one from the start. */
+  private NodeProbe probeOf(String name) {
+    return Objects.requireNonNull(probes.get(name), () -> "no node named " + name);
+  }
+
   private void probe(String name) {
-    NodeState state = probes.get(name).probe(timeline);
+    NodeState state = probeOf(name).probe(timeline);
     states.put(name, state);
     if (state.serverUuid() != null) {
       lastUuids.put(name, state.serverUuid());
