@@ -210,7 +210,8 @@ public final class ConsistencyContext {
    */
   public void waitedFor(GtidSet required) {
     Objects.requireNonNull(required, "required");
-    if (stateNow().reflected() != stateNow().gtids()) {
+    State now = stateNow();
+    if (now.reflected() != now.gtids()) {
       state.updateAndGet(
           s -> s.with(s.gtids(), s.reflected().union(required.intersection(s.gtids()))));
     }
