@@ -46,6 +46,16 @@ class BenchmarksSmokeIT {
   }
 
   @Test
+  void postgresFastPath() throws RunnerException {
+    smoke(PostgresFastPathBenchmark.class, options());
+  }
+
+  @Test
+  void postgresManyReaders() throws RunnerException {
+    smoke(PostgresManyReadersBenchmark.class, options().param("waiters", "10"));
+  }
+
+  @Test
   void satisfiedWait() throws RunnerException {
     smoke(SatisfiedWaitBenchmark.class, options().param("token", "1x1"));
   }

@@ -1,0 +1,222 @@
+package io.tidemark.benchmarks;
+
+import io.tidemark.GtidSet;
+import io.tidemark.NodeRole;
+import io.tidemark.jdbc.CapturingDataSource;
+import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.jdbc.PostgresWaits;
+import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.jdbc.ReadResult;
+import io.tidemark.postgres.PostgresServer;
+import io.tidemark.postgres.WalPosition;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * Many reads waiting for one write on a PostgreSQL hot standby, as {@link ManyWaitersBenchmark} is
+ * on MySQL: before each invocation, outside the measured time, {@code waiters} threads start
+ * reading the row the next write inserts, requiring the position just past the primary's current
+ * one, all let go at once, and are given 20 ms to start waiting (a standby shows no waiting session
+ * to look for: the waits are polls); the measured method commits the write and returns when every
+ * reader has its row. Parameter {@code mode}:
+ *
+ * <ul>
+ *   <li>{@code coalesced}: one {@link ConsistentReader} over a standby pool of 16, with as many
+ *       permits as connections; one read waits on the standby, the others in memory for its
+ *       outcome. The budget is 3 s.
+ *   <li>{@code uncoalesced}: every read has its own connection and runs the dialect's wait on it,
+ *       then its query, with 10 s to wait.
+ * </ul>
+ *
+ * <p>Other WAL written on the primary between the look at its position and the write (a checkpoint,
+ * say) can satisfy the readers before the row exists; such an invocation is counted as {@code
+ * early} and its samples left out. {@link Samples} records, per invocation, the time from the
+ * commit's acknowledgement to each reader's return ({@code release}) and to the last one ({@code
+ * lastRelease}). {@code bin/bench --server postgres} runs it with 1 and 500 readers.
+ */
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@State(Scope.Benchmark)
+@Fork(2)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 2)
+public class PostgresManyReadersBenchmark {
+
+  private static final long OWN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+  private static final long EARLY = -1;
+
+  @Param({"1", "100", "500"})
+  public int waiters;
+
+  @Param({"coalesced", "uncoalesced"})
+  public String mode;
+
+  private PostgresCluster cluster;
+  private Connection writer;
+  private ConsistentReader reader;
+  private ReadOptions options;
+  private final List<Connection> own = new ArrayList<>();
+  private ExecutorService threads;
+  private long lastId;
+  private final Samples samples = new Samples();
+  private boolean recording;
+
+  // The current invocation.
+  private long id;
+  private GtidSet required = GtidSet.EMPTY;
+  private final List<Future<Long>> reads = new ArrayList<>();
+  private long ackAt;
+
+  @Setup(Level.Trial)
+  public void start() throws SQLException {
+    cluster = PostgresCluster.start("readers");
+    writer = cluster.connect(cluster.primary);
+    if (coalesced()) {
+      reader =
+          ConsistentReader.builder(
+                  cluster.standbyPool(16), CapturingDataSource.wrap(cluster.primaryPool(2)))
+              .maxReplicaReads(16)
+              .build();
+      options = ReadOptions.defaults().withTimeout(Duration.ofSeconds(3));
+      // Loads what the reader learns once: the standby's identity and timeline.
+      reader.read(
+          options.requiring(PostgresServer.read(writer).executed()), c -> Cluster.readRow(c, 0));
+    } else {
+      for (int i = 0; i < waiters; i++) {
+        own.add(cluster.connect(cluster.standby));
+      }
+    }
+    threads = Executors.newFixedThreadPool(waiters);
+  }
+
+  @Setup(Level.Iteration)
+  public void iteration(IterationParams params) {
+    recording = params.getType() == IterationType.MEASUREMENT;
+  }
+
+  /** Starts the readers of the next write and gives them time to start waiting. */
+  @Setup(Level.Invocation)
+  public void arm() throws SQLException, InterruptedException {
+    id = ++lastId;
+    required = nextPosition();
+    CountDownLatch started = new CountDownLatch(waiters);
+    CountDownLatch go = new CountDownLatch(1);
+    reads.clear();
+    for (int i = 0; i < waiters; i++) {
+      int reader = i;
+      reads.add(
+          threads.submit(
+              () -> {
+                started.countDown();
+                go.await();
+                return coalesced() ? readThroughTidemark() : waitAndRead(own.get(reader));
+              }));
+    }
+    // All at once: readers that polled while the others were still being handed out slowed that
+    // hand-out to seconds on two cores.
+    started.await();
+    go.countDown();
+    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+  }
+
+  @Benchmark
+  public long release() throws SQLException {
+    Cluster.insertRow(writer, id);
+    ackAt = System.nanoTime();
+    long last = 0;
+    for (Future<Long> read : reads) {
+      last = Math.max(last, Cluster.done(read));
+    }
+    return last;
+  }
+
+  @TearDown(Level.Invocation)
+  public void record() {
+    long last = 0;
+    List<Long> released = new ArrayList<>();
+    for (Future<Long> read : reads) {
+      long at = Cluster.done(read);
+      if (at == EARLY) {
+        samples.count("early");
+        return;
+      }
+      released.add(at);
+      last = Math.max(last, at);
+    }
+    if (!recording) {
+      return;
+    }
+    for (long at : released) {
+      samples.add("release", at - ackAt);
+    }
+    samples.add("lastRelease", last - ackAt);
+  }
+
+  @TearDown(Level.Trial)
+  public void stop(BenchmarkParams params) {
+    samples.publish(params.getBenchmark() + ":" + mode + ":" + waiters);
+    threads.shutdownNow();
+    cluster.close();
+  }
+
+  private boolean coalesced() {
+    return "coalesced".equals(mode);
+  }
+
+  /** The position just past the primary's current one: what the next write's replay reaches. */
+  private GtidSet nextPosition() throws SQLException {
+    GtidSet now = PostgresServer.read(writer).executed();
+    UUID origin = now.uuids().iterator().next();
+    WalPosition at = WalPosition.in(now, origin);
+    if (at == null) {
+      throw new IllegalStateException("the primary's position is no WAL position: " + now);
+    }
+    return new WalPosition(at.systemId(), at.timeline(), at.lsn() + 1).toGtidSet();
+  }
+
+  private long readThroughTidemark() throws SQLException {
+    ReadResult<@Nullable Integer> result =
+        reader.read(options.requiring(required), c -> Cluster.readRow(c, id));
+    long at = System.nanoTime();
+    if (result.record().role() != NodeRole.REPLICA) {
+      throw new IllegalStateException("not read on the standby after the wait: " + result);
+    }
+    return result.value() == null ? EARLY : at;
+  }
+
+  private long waitAndRead(Connection c) throws SQLException {
+    if (!PostgresWaits.await(c, required, OWN_WAIT_NANOS)) {
+      throw new IllegalStateException("the standby did not replay " + required + " in 10 s");
+    }
+    Integer value = Cluster.readRow(c, id);
+    long at = System.nanoTime();
+    return value == null ? EARLY : at;
+  }
+}
