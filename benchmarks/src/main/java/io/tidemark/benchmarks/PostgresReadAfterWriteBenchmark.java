@@ -4,13 +4,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
+import io.tidemark.dialect.Dialect;
+import io.tidemark.dialect.WalPosition;
 import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.ConsistentReader;
-import io.tidemark.jdbc.PostgresWaits;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
-import io.tidemark.postgres.PostgresServer;
-import io.tidemark.postgres.WalPosition;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -39,9 +38,9 @@ import org.openjdk.jmh.runner.IterationType;
  * invocation, outside the measured time, a {@link RowObserver} starts asking the standby for the
  * row the next write inserts, and the write ({@code INSERT} in autocommit) commits on the primary;
  * its token is then read on the same connection as {@link CapturingDataSource} reads it ({@link
- * PostgresServer#committed}), after the acknowledgement is timed, since that read is the capture's
- * cost and not the replication's. The measured method starts after the capture and reads the row
- * back; every figure counts from the commit's acknowledgement:
+ * Dialect#committed}), after the acknowledgement is timed, since that read is the capture's cost
+ * and not the replication's. The measured method starts after the capture and reads the row back;
+ * every figure counts from the commit's acknowledgement:
  *
  * <ul>
  *   <li>{@code floor}: the observer's answer: commit acknowledgement to the row being visible on
@@ -119,7 +118,7 @@ public class PostgresReadAfterWriteBenchmark {
       ps.setInt(2, (int) id);
       ps.executeUpdate();
       ackAt = System.nanoTime();
-      required = PostgresServer.read(c).committed(false);
+      required = Dialect.of(c).committed(c, false);
     }
     if (required.uuidCount() != 1) {
       throw new IllegalStateException("the write's position was not captured: " + required);
@@ -160,7 +159,7 @@ public class PostgresReadAfterWriteBenchmark {
 
   @Benchmark
   public int pinnedWaitThenRead() throws SQLException {
-    if (!PostgresWaits.await(pinnedStandby, required, BUDGET_NANOS)) {
+    if (!Dialect.of(pinnedStandby).await(pinnedStandby, required, BUDGET_NANOS)) {
       return alwaysSource();
     }
     return done(readRow(pinnedStandby, id));

@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.TidemarkException;
+import io.tidemark.dialect.Dialect;
 import io.tidemark.internal.FailureNames;
 import java.sql.Connection;
 import java.sql.SQLException;

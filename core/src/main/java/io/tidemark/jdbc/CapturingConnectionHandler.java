@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.internal.JdbcProxies;
+import io.tidemark.internal.SocketTimeout;
 import io.tidemark.internal.SqlText;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -19,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * {@link CaptureSession} when statements ran and transactions ended; the session decides. Its
  * statements reach the server without the {@code tidemark:source} hint ({@link
  * SqlText#withoutHint}). With a deadline, each statement, commit and rollback has what is left of
- * it for every socket read ({@link ReadBudget#millisLeft}), and closing restores the pool's bound.
+ * it for every socket read ({@link SocketTimeout#millisLeft}), and closing restores the pool's
+ * bound.
  */
 final class CapturingConnectionHandler implements InvocationHandler {
 
@@ -61,7 +63,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
   /** Bounds the socket reads of the next call by what is left of the deadline. */
   private void tighten() throws SQLException {
     if (deadline != null) {
-      SocketTimeout.tighten(target, ReadBudget.millisLeft(deadline));
+      SocketTimeout.tighten(target, SocketTimeout.millisLeft(deadline.remaining()));
     }
   }
 

@@ -2,6 +2,8 @@ package io.tidemark.jdbc;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
+import io.tidemark.dialect.DriverSession;
+import io.tidemark.internal.SocketTimeout;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -23,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * the server reports each GTID with the commit (no extra round trip); otherwise, or when the server
  * does not report one, {@code @@GLOBAL.gtid_executed} is read on the same connection right after
  * the commit. With PostgreSQL, the primary's WAL position is read there ({@link
- * io.tidemark.postgres.PostgresServer#committed}), and a token holds WAL positions.
+ * io.tidemark.dialect.Dialect#committed}), and a token holds WAL positions.
  *
  * <p>When the context has a deadline (the request's), a write begun before it ends by it too: the
  * connection is taken within what is left ({@link BoundedAcquire}), and every socket read of its
@@ -75,7 +77,7 @@ public final class CapturingDataSource implements DataSource {
     SocketTimeout bound = null;
     try {
       if (context != null && deadline != null) {
-        bound = SocketTimeout.limit(connection, ReadBudget.millisLeft(deadline));
+        bound = SocketTimeout.limit(connection, SocketTimeout.millisLeft(deadline.remaining()));
       }
       DriverSession driver = DriverSession.of(connection);
       PhysicalConnection.writable(driver);

@@ -10,7 +10,9 @@ import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
+import io.tidemark.dialect.Dialect;
 import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -348,7 +350,8 @@ public final class ConsistentReader {
       if (knownSources.knowsAll(
           required,
           Deadline.after(
-              Duration.ofMillis(ReadBudget.socketMillis(read.budget().deadline())), ticker))) {
+              Duration.ofMillis(SocketTimeout.socketMillis(read.budget().deadline().remaining())),
+              ticker))) {
         return true;
       }
       // Without a source to ask, an unknown UUID may be a new source's: that is transient, and

@@ -4,6 +4,7 @@ import io.tidemark.Deadline;
 import io.tidemark.internal.Causes;
 import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.internal.JdbcProxies;
+import io.tidemark.internal.SocketTimeout;
 import io.tidemark.internal.SqlText;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -107,7 +108,7 @@ final class DeadlineBound implements InvocationHandler {
             if (cancel == null) {
               cancel = cancels.get();
             }
-            SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
+            SocketTimeout.tighten(connection, SocketTimeout.millisLeft(end.remaining()));
             try {
               return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, sent(args));
             } catch (SQLException e) {

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import com.zaxxer.hikari.util.DriverDataSource;
+import io.tidemark.dialect.DriverSession;
 import io.tidemark.internal.JdbcProxies;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;

@@ -4,6 +4,8 @@ import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
 import io.tidemark.TidemarkException;
+import io.tidemark.dialect.Dialect;
+import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -133,7 +135,7 @@ final class KnownSourceUuids {
    * in time, or the cluster's sources cannot be read yet.
    */
   @Nullable GtidSet observedOn(Connection connection, Deadline deadline) {
-    long left = ReadBudget.millisLeft(deadline);
+    long left = SocketTimeout.millisLeft(deadline.remaining());
     try {
       SocketTimeout.tighten(connection, left);
       return ofKnownSources(

@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
+import io.tidemark.dialect.Dialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,6 +1,8 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
+import io.tidemark.dialect.Dialect;
+import io.tidemark.dialect.DriverSession;
 import io.tidemark.internal.ConnectionFailures;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -143,31 +145,22 @@ final class PhysicalConnection {
 
   /**
    * Ends whatever transaction the connection holds, so the next statement opens a fresh read view:
-   * an open REPEATABLE READ snapshot would otherwise survive the wait and show old rows. With
-   * Connector/J the server's status flags tell whether a transaction is open, at no cost; with
-   * PgJDBC its transaction state.
+   * an open REPEATABLE READ snapshot would otherwise survive the wait and show old rows. Whether
+   * one is open is the driver's to tell at no cost ({@link Dialect#transactionOpen}), where it
+   * knows.
    */
-  static void endOpenTransaction(Connection connection, @Nullable DriverSession driver)
-      throws SQLException {
+  static void endOpenTransaction(
+      Connection connection, Dialect dialect, @Nullable DriverSession driver) throws SQLException {
     if (!connection.getAutoCommit()) {
       connection.rollback();
       connection.setAutoCommit(true);
     }
-    if (driver != null ? driver.inTransactionOnServer() : serverMayHaveTransaction(connection)) {
+    // Unknown, a ROLLBACK is sent: without it a transaction begun as SQL text (BEGIN) may be open.
+    if (!Boolean.FALSE.equals(dialect.transactionOpen(connection, driver))) {
       try (Statement s = connection.createStatement()) {
         s.execute("ROLLBACK");
       }
     }
-  }
-
-  /**
-   * Whether a transaction begun as SQL text ({@code BEGIN}) may be open: PgJDBC tracks the server's
-   * transaction state (and a {@code ROLLBACK} outside one would log a warning on the server at
-   * every read); with other drivers it cannot be known without asking.
-   */
-  private static boolean serverMayHaveTransaction(Connection connection) throws SQLException {
-    Boolean open = PgJdbcTransactions.open(connection);
-    return open == null || open;
   }
 
   /**

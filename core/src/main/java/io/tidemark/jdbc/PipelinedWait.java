@@ -2,6 +2,7 @@ package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
+import io.tidemark.dialect.Dialect;
 import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.internal.JdbcProxies;
 import io.tidemark.internal.SqlText;

@@ -4,6 +4,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Ticker;
+import io.tidemark.internal.SocketTimeout;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -12,15 +13,6 @@ import org.jspecify.annotations.Nullable;
  * source, and the socket bounds derived from them.
  */
 final class ReadBudget {
-
-  private static final long SOCKET_GRACE_MILLIS = 50;
-
-  /**
-   * The least a statement the read path chose to run is given: a bound of a millisecond cuts the
-   * answer of any server on a busy machine, turning a read whose budget just ran out into a replica
-   * error.
-   */
-  private static final long STATEMENT_FLOOR_MILLIS = 20;
 
   private final long started;
   private final Deadline deadline;
@@ -64,7 +56,7 @@ final class ReadBudget {
     // A replica that stops answering is cut at the end of its share, so the fallback keeps all of
     // its reserve; the wait ends a socket grace earlier, so a wait the server ends on time is not
     // cut by the socket first.
-    Deadline waitEnd = deadline.atMost(replica.minusMillis(SOCKET_GRACE_MILLIS));
+    Deadline waitEnd = deadline.atMost(replica.minusMillis(SocketTimeout.SOCKET_GRACE_MILLIS));
     return new ReadBudget(
         started,
         deadline,
@@ -104,22 +96,5 @@ final class ReadBudget {
   /** The ticker reading when the read began. */
   long started() {
     return started;
-  }
-
-  /**
-   * What is left until {@code end} in milliseconds, at least a {@linkplain #STATEMENT_FLOOR_MILLIS
-   * floor} (a network timeout of 0 is none).
-   */
-  static long millisLeft(Deadline end) {
-    return Math.max(STATEMENT_FLOOR_MILLIS, end.remaining().toMillis());
-  }
-
-  /**
-   * What is left until {@code end} plus a grace for socket reads: a server that answers nothing
-   * must not hold the read past its deadline, yet a wait the server ends on time must not be cut by
-   * the socket first.
-   */
-  static long socketMillis(Deadline end) {
-    return Math.max(0, end.remaining().toMillis()) + SOCKET_GRACE_MILLIS;
   }
 }

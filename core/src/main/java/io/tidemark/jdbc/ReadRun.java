@@ -9,7 +9,9 @@ import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
+import io.tidemark.dialect.Dialect;
 import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -223,7 +225,7 @@ final class ReadRun<T> {
   /** The read's {@code TOKEN_NOT_ON_SOURCE}, within what is left of its deadline. */
   ConsistentReadException lost(Connection source, String detail) {
     try {
-      SocketTimeout.tighten(source, ReadBudget.millisLeft(budget.deadline()));
+      SocketTimeout.tighten(source, SocketTimeout.millisLeft(budget.deadline().remaining()));
     } catch (SQLException e) {
       // The source already said it lacks the token; only which GTIDs may stay untold.
     }

@@ -5,8 +5,11 @@ import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
+import io.tidemark.dialect.Dialect;
+import io.tidemark.dialect.DriverSession;
 import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.internal.ReplicaRefusedException;
+import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -99,7 +102,8 @@ final class ReplicaAttempt {
       // get no socket grace either.
       try (Connection connection = read.take(replica, replicaDeadline.remaining().toNanos());
           SocketTimeout bound =
-              SocketTimeout.limit(connection, ReadBudget.millisLeft(replicaDeadline))) {
+              SocketTimeout.limit(
+                  connection, SocketTimeout.millisLeft(replicaDeadline.remaining()))) {
         return onConnection(read, connection, route.node(), lead);
       } catch (SQLException e) {
         if (!ConnectionFailures.isConnectionFailure(e)) {
@@ -179,7 +183,7 @@ final class ReplicaAttempt {
       driver = DriverSession.of(connection);
       dialect = Dialect.of(connection, driver);
       physical = PhysicalConnection.of(connection, driver);
-      PhysicalConnection.endOpenTransaction(connection, driver);
+      PhysicalConnection.endOpenTransaction(connection, dialect, driver);
       uuid = physical.serverUuid(connection);
       keptReadOnly = PhysicalConnection.keepReadOnly(driver);
       if (!sights.containsKey(node)) {
@@ -207,7 +211,7 @@ final class ReplicaAttempt {
     } else {
       served = Reason.REPLICA_AFTER_WAIT;
       try {
-        SocketTimeout.tighten(connection, ReadBudget.socketMillis(waitDeadline));
+        SocketTimeout.tighten(connection, SocketTimeout.socketMillis(waitDeadline.remaining()));
         if (keptReadOnly && driver != null && physical.keepMultiStatements(driver)) {
           pipelined =
               new PipelinedWait(

@@ -1,6 +1,7 @@
 package io.tidemark.jdbc;
 
-import io.tidemark.postgres.PostgresServer;
+import io.tidemark.dialect.Dialect;
+import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -53,12 +54,8 @@ final class ServerCancel {
    */
   static @Nullable ServerCancel prepare(Connection connection, DataSource pool) {
     try {
-      DriverSession driver = DriverSession.of(connection);
-      if (driver != null) {
-        return new ServerCancel(pool, MySqlDialect.cancel(driver.sessionId()));
-      }
-      Integer pid = PostgresServer.knownBackendPid(connection);
-      return pid == null ? null : new ServerCancel(pool, PostgresDialect.cancel(pid));
+      String statement = Dialect.cancelStatement(connection);
+      return statement == null ? null : new ServerCancel(pool, statement);
     } catch (SQLException | RuntimeException e) {
       return null;
     }

@@ -4,7 +4,10 @@ import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
+import io.tidemark.dialect.Dialect;
+import io.tidemark.dialect.DriverSession;
 import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -46,20 +49,23 @@ final class SourceFallback {
     Deadline end = read.budget().deadline();
     GtidSet required = read.required();
     try (Connection connection = read.take(source, end.remaining().toNanos());
-        SocketTimeout bound = SocketTimeout.limit(connection, ReadBudget.millisLeft(end))) {
+        SocketTimeout bound =
+            SocketTimeout.limit(connection, SocketTimeout.millisLeft(end.remaining()))) {
       DriverSession driver = DriverSession.of(connection);
       PhysicalConnection physical = PhysicalConnection.of(connection, driver);
-      PhysicalConnection.endOpenTransaction(connection, driver);
-      String uuid = physical.serverUuid(connection);
-      SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
       Dialect dialect = Dialect.of(connection, driver);
+      PhysicalConnection.endOpenTransaction(connection, dialect, driver);
+      String uuid = physical.serverUuid(connection);
+      SocketTimeout.tighten(connection, SocketTimeout.millisLeft(end.remaining()));
       if (!required.isEmpty() && !dialect.hasExecuted(connection, required)) {
         throw read.lost(
             connection, "source " + uuid + " has not executed the token: writes were lost");
       }
       if (!required.isEmpty()
           && !dialect.awaitVisible(
-              connection, required, TimeUnit.MILLISECONDS.toNanos(ReadBudget.millisLeft(end)))) {
+              connection,
+              required,
+              TimeUnit.MILLISECONDS.toNanos(SocketTimeout.millisLeft(end.remaining())))) {
         throw read.failed(
             Reason.WAIT_TIMEOUT,
             "source "

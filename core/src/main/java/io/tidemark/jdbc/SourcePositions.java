@@ -3,6 +3,8 @@ package io.tidemark.jdbc;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
+import io.tidemark.dialect.Dialect;
+import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -149,7 +151,7 @@ final class SourcePositions {
       throw new SQLTransientConnectionException("no source is known", "08001");
     }
     Connection c = asks.take(source, end);
-    try (SocketTimeout bound = SocketTimeout.limit(c, ReadBudget.millisLeft(end))) {
+    try (SocketTimeout bound = SocketTimeout.limit(c, SocketTimeout.millisLeft(end.remaining()))) {
       GtidSet executed = Dialect.of(c).executed(c);
       if (!c.getAutoCommit()) {
         // A pool that hands out connections in a transaction: the kept one must not hold it open.

@@ -1,6 +1,7 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.GtidSet;
+import io.tidemark.dialect.Dialect;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

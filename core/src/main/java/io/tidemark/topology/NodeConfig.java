@@ -2,6 +2,7 @@ package io.tidemark.topology;
 
 import static java.util.stream.Collectors.toUnmodifiableSet;
 
+import io.tidemark.dialect.Dialect;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -39,7 +40,7 @@ public record NodeConfig(
     if (name.isBlank()) {
       throw new IllegalArgumentException("node name must not be blank");
     }
-    if (!jdbcUrl.startsWith("jdbc:mysql:") && !jdbcUrl.startsWith("jdbc:postgresql:")) {
+    if (Dialect.forUrl(jdbcUrl) == null) {
       throw new IllegalArgumentException(
           "node "
               + name
@@ -47,6 +48,11 @@ public record NodeConfig(
               + " jdbc:postgresql://...): "
               + jdbcUrl);
     }
+  }
+
+  /** The database the node's URL names. */
+  Dialect dialect() {
+    return Objects.requireNonNull(Dialect.forUrl(jdbcUrl));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.tidemark.topology;
 
 import io.tidemark.Reason;
+import io.tidemark.dialect.Dialect;
 import io.tidemark.internal.ConnectionFailures;
 import io.tidemark.internal.JdbcProxies;
 import java.io.PrintWriter;
@@ -31,10 +32,6 @@ import org.jspecify.annotations.Nullable;
  * is no longer the source.
  */
 final class WriterDataSource implements DataSource {
-
-  private static final int READ_ONLY = 1290;
-  private static final int SUPER_READ_ONLY = 1836;
-  private static final String READ_ONLY_TRANSACTION = "25006";
 
   private final TopologyView view;
   private final NodeSelector selector;
@@ -187,22 +184,14 @@ final class WriterDataSource implements DataSource {
   }
 
   /**
-   * Whether the server refused a write because it is read-only (MySQL's {@code read_only} and
-   * {@code super_read_only}; on PostgreSQL a standby or {@code default_transaction_read_only}), not
-   * because the application made its own transaction read-only: SQLSTATE {@code 25006} is both on
-   * PostgreSQL, so a connection set read-only keeps the driver's refusal.
+   * Whether the server refused a write because it is read-only, not because the application made
+   * its own transaction read-only, as the connection's database tells them apart.
    */
   private static boolean refusedAsReadOnly(SQLException e, Object target) {
-    if (e.getErrorCode() == READ_ONLY || e.getErrorCode() == SUPER_READ_ONLY) {
-      return true;
-    }
-    if (!READ_ONLY_TRANSACTION.equals(e.getSQLState()) || e.getErrorCode() != 0) {
-      return false; // MySQL's 25006 (error 1792) is the application's read-only transaction
-    }
     try {
       Connection connection =
           target instanceof Statement statement ? statement.getConnection() : (Connection) target;
-      return !connection.isReadOnly();
+      return Dialect.of(connection).refusedAsReadOnly(e, connection);
     } catch (SQLException | ClassCastException notKnown) {
       return false;
     }

@@ -120,7 +120,7 @@ final class FakeMysql implements FakeConnection.Server {
       case "ROLLBACK", "SET SESSION session_track_gtids = OWN_GTID" -> {
         return null;
       }
-      case MySqlDialect.RECEIVED -> {
+      case "SELECT received_transaction_set FROM performance_schema.replication_connection_status" -> {
         return "";
       }
       default -> {
@@ -157,7 +157,7 @@ final class FakeMysql implements FakeConnection.Server {
     throw new SQLException(
         "Query execution was interrupted, maximum statement execution time exceeded",
         "HY000",
-        MySqlDialect.STATEMENT_TIMER_EXPIRED);
+        3024); // ER_QUERY_TIMEOUT
   }
 
   private Object[] reached(boolean executedToo) {

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
+import io.tidemark.dialect.Dialect;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,7 @@ class MySqlDialectTests {
   private final FakeTicker ticker = new FakeTicker();
   private final FakeMysql server = new FakeMysql(REPLICA, ticker);
   private final FakeConnection replica = new FakeConnection(server);
-  private final MySqlDialect waiter = MySqlDialect.INSTANCE;
+  private final Dialect waiter = Objects.requireNonNull(Dialect.forUrl("jdbc:mysql://fake"));
 
   @Test
   void onlyChecksWhenLessThanAMillisecondIsLeft() throws SQLException {

@@ -9,7 +9,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
-import io.tidemark.postgres.WalPosition;
+import io.tidemark.dialect.WalPosition;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import java.sql.SQLException;

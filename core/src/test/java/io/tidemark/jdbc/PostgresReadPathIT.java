@@ -12,7 +12,8 @@ import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
-import io.tidemark.postgres.WalPosition;
+import io.tidemark.dialect.Dialect;
+import io.tidemark.dialect.WalPosition;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import java.sql.Connection;
@@ -91,10 +92,10 @@ class PostgresReadPathIT {
       assertThat(captured.timeline()).isEqualTo(topology.primary().timeline());
       assertThat(captured.lsn()).isGreaterThan(before);
       try (Connection c = standbyPool.getConnection()) {
-        assertThat(PostgresDialect.INSTANCE.hasExecuted(c, token)).isFalse();
+        assertThat(Dialect.of(c).hasExecuted(c, token)).isFalse();
         assertThat(status(c, id)).isNull();
         standby.resumeReplay();
-        assertThat(PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
+        assertThat(Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
         assertThat(status(c, id)).isEqualTo("created");
       }
     }
@@ -136,9 +137,9 @@ class PostgresReadPathIT {
       }
       GtidSet token = binding.context().gtids();
       try (Connection c = standbyPool.getConnection()) {
-        assertThat(PostgresDialect.INSTANCE.hasExecuted(c, token)).isFalse();
+        assertThat(Dialect.of(c).hasExecuted(c, token)).isFalse();
         standby.resumeReplay();
-        assertThat(PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
+        assertThat(Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
         assertThat(status(c, id)).isEqualTo("in a transaction");
       }
     }
@@ -189,13 +190,13 @@ class PostgresReadPathIT {
       GtidSet token = binding.context().gtids();
       try (Connection c = standbyPool.getConnection()) {
         long begun = System.nanoTime();
-        boolean reached = PostgresDialect.INSTANCE.await(c, token, ms(300));
+        boolean reached = Dialect.of(c).await(c, token, ms(300));
         long took = System.nanoTime() - begun;
 
         assertThat(reached).isFalse();
         assertThat(took).isBetween(ms(300) - ms(5), ms(300) + ms(200));
         // The connection is fine after a wait that ran out.
-        assertThat(PostgresDialect.INSTANCE.hasExecuted(c, token)).isFalse();
+        assertThat(Dialect.of(c).hasExecuted(c, token)).isFalse();
       }
     }
   }
@@ -209,7 +210,7 @@ class PostgresReadPathIT {
       try (Connection c = standbyPool.getConnection()) {
         CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(200));
         long begun = System.nanoTime();
-        boolean reached = PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(20));
+        boolean reached = Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(20));
         long took = System.nanoTime() - begun;
         resume.get();
 
@@ -238,7 +239,7 @@ class PostgresReadPathIT {
       try (Connection c = standbyPool.getConnection()) {
         CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(100));
         long begun = System.nanoTime();
-        boolean reached = PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(5));
+        boolean reached = Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(5));
         long took = System.nanoTime() - begun;
         resume.get();
 
@@ -269,7 +270,7 @@ class PostgresReadPathIT {
               Duration.ofSeconds(5),
               () -> {
                 try {
-                  PostgresDialect.INSTANCE.await(c, token, TimeUnit.MILLISECONDS.toNanos(600));
+                  Dialect.of(c).await(c, token, TimeUnit.MILLISECONDS.toNanos(600));
                 } catch (SQLException cut) {
                   // The frozen standby's poll is cut: what matters is when.
                 }
@@ -297,9 +298,9 @@ class PostgresReadPathIT {
       }
       GtidSet token = binding.context().gtids();
       try (Connection c = standbyPool.getConnection()) {
-        assertThat(PostgresDialect.INSTANCE.hasExecuted(c, token)).isFalse();
+        assertThat(Dialect.of(c).hasExecuted(c, token)).isFalse();
         standby.resumeReplay();
-        assertThat(PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
+        assertThat(Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
         assertThat(status(c, id)).isEqualTo("asynchronous");
       }
     }
@@ -314,8 +315,7 @@ class PostgresReadPathIT {
     try (Connection c = standbyPool.getConnection()) {
       for (GtidSet token : new GtidSet[] {nextTimeline, otherCluster}) {
         long begun = System.nanoTime();
-        assertThat(PostgresDialect.INSTANCE.await(c, token, TimeUnit.SECONDS.toNanos(10)))
-            .isFalse();
+        assertThat(Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(10))).isFalse();
         assertThat(System.nanoTime() - begun).isLessThan(TimeUnit.SECONDS.toNanos(2));
       }
     }
@@ -445,7 +445,7 @@ class PostgresReadPathIT {
           assertThat(System.nanoTime() - shown).as("the standby shows the row").isNegative();
           LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
-        seen = PostgresDialect.INSTANCE.executed(c);
+        seen = Dialect.of(c).executed(c);
       }
       try (Connection c = primaryPool.getConnection()) {
         assertThat(status(c, held)).as("the primary hides it meanwhile").isNull();

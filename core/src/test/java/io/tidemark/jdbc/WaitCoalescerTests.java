@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
+import io.tidemark.dialect.Dialect;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

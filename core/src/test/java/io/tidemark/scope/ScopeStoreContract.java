@@ -3,7 +3,7 @@ package io.tidemark.scope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
-import io.tidemark.postgres.WalPosition;
+import io.tidemark.dialect.WalPosition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

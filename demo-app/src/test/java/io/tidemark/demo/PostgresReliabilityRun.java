@@ -3,7 +3,7 @@ package io.tidemark.demo;
 import static io.tidemark.demo.ReliabilityRun.ms;
 
 import io.tidemark.GtidSet;
-import io.tidemark.postgres.PostgresServer;
+import io.tidemark.dialect.Dialect;
 import io.tidemark.testkit.PostgresNode;
 import io.tidemark.testkit.PostgresTopology;
 import io.tidemark.testkit.RedisServer;
@@ -110,7 +110,7 @@ final class PostgresReliabilityRun {
   /** What the final primary holds, its earlier timelines up to their switch points included. */
   private static GtidSet executed(CausalRegister.Source source) {
     try (Connection c = source.connect()) {
-      return PostgresServer.read(c).executed();
+      return Dialect.of(c).executed(c);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read the final primary's position", e);
     }

@@ -22,7 +22,7 @@ class ArchitectureTests {
     "io.tidemark.topology..",
     "io.tidemark.scope..",
     "io.tidemark.cache..",
-    "io.tidemark.postgres..",
+    "io.tidemark.dialect..",
     "io.tidemark.internal.."
   };
 
@@ -59,6 +59,22 @@ class ArchitectureTests {
         .should()
         .dependOnClassesThat(
             resideInAPackage("io.tidemark..").and(not(resideInAPackage("io.tidemark.internal"))))
+        .check(CLASSES);
+  }
+
+  /** Only the dialects know a database: no other package uses a driver's own classes. */
+  @Test
+  void onlyTheDialectsKnowADatabase() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(CORE)
+        .or()
+        .resideInAPackage("io.tidemark.spring..")
+        .and()
+        .resideOutsideOfPackage("io.tidemark.dialect..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.mysql..", "org.postgresql..")
         .check(CLASSES);
   }
 

@@ -1,5 +1,6 @@
 package io.tidemark.spring.autoconfigure;
 
+import io.tidemark.dialect.Dialect;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -75,7 +76,7 @@ final class ApplicationDataSource {
   }
 
   /**
-   * The {@code jdbc:mysql:} or {@code jdbc:postgresql:} URL under {@code url}, as {@link
+   * The URL of a database Tidemark reads ({@link Dialect#forUrl}) under {@code url}, as {@link
    * #connectorJUrl} finds it; null for any other database.
    */
   static @Nullable String databaseUrl(@Nullable String url) {
@@ -89,6 +90,6 @@ final class ApplicationDataSource {
         break;
       }
     }
-    return rest.startsWith("mysql:") || rest.startsWith("postgresql:") ? "jdbc:" + rest : null;
+    return Dialect.forUrl("jdbc:" + rest) != null ? "jdbc:" + rest : null;
   }
 }

@@ -2,7 +2,7 @@ package io.tidemark.spring.routing;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
-import io.tidemark.postgres.WalPosition;
+import io.tidemark.dialect.WalPosition;
 import io.tidemark.scope.ScopeKey;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.ScopedWrites;

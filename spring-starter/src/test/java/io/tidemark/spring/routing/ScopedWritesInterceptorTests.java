@@ -3,7 +3,7 @@ package io.tidemark.spring.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
-import io.tidemark.postgres.WalPosition;
+import io.tidemark.dialect.WalPosition;
 import org.junit.jupiter.api.Test;
 
 /** What a scope takes of a unit of work's writes. */

@@ -1,4 +1,4 @@
-package io.tidemark.jdbc;
+package io.tidemark.dialect;
 
 import io.tidemark.GtidSet;
 import io.tidemark.TidemarkException;
@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -32,6 +33,12 @@ final class MySqlDialect implements Dialect {
   static final int STATEMENT_TIMER_EXPIRED = 3024;
 
   private static final int PARSE_ERROR = 1064;
+
+  /** The server's {@code read_only} refused a write. */
+  private static final int READ_ONLY = 1290;
+
+  /** The server's {@code super_read_only} refused a write. */
+  private static final int SUPER_READ_ONLY = 1836;
 
   /** What a GTID set's text holds: nothing that could end a quoted literal. */
   private static final Pattern LITERAL = Pattern.compile("[0-9A-Za-z_:,\\-\\s]+");
@@ -199,6 +206,43 @@ final class MySqlDialect implements Dialect {
     } catch (TidemarkException e) {
       return null;
     }
+  }
+
+  @Override
+  public @Nullable Boolean transactionOpen(Connection connection, @Nullable DriverSession driver) {
+    return driver == null ? null : driver.inTransactionOnServer();
+  }
+
+  /** {@code read_only} and {@code super_read_only}: the server's, never the session's. */
+  @Override
+  public boolean refusedAsReadOnly(SQLException failure, Connection connection) {
+    return failure.getErrorCode() == READ_ONLY || failure.getErrorCode() == SUPER_READ_ONLY;
+  }
+
+  @Override
+  public String probeUrl(String jdbcUrl, Duration connectTimeout, Duration readTimeout) {
+    return jdbcUrl
+        + (jdbcUrl.contains("?") ? "&" : "?")
+        + "connectTimeout="
+        + connectTimeout.toMillis()
+        + "&socketTimeout="
+        + readTimeout.toMillis();
+  }
+
+  @Override
+  public NodeFacts probe(Connection connection, int readMillis) throws SQLException {
+    return MySqlProbe.probe(connection);
+  }
+
+  @Override
+  public @Nullable ProbeGrants probeGrants(Connection connection, SQLException failure)
+      throws SQLException {
+    return MySqlProbe.grants(connection, failure);
+  }
+
+  @Override
+  public boolean credentialsRefused(SQLException failure) {
+    return failure.getErrorCode() == MySqlProbe.ACCESS_DENIED;
   }
 
   /** Stops the statement session {@code id} runs, sent on another connection to its server. */

@@ -1,10 +1,12 @@
-package io.tidemark.jdbc;
+package io.tidemark.dialect;
 
 import io.tidemark.GtidSet;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -17,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * one origin per cluster and timeline whose counter is the WAL position ({@link WalPosition}), so
  * that merging tokens and checking that a server contains one mean the same on both.
  */
-interface Dialect {
+public sealed interface Dialect permits MySqlDialect, PostgresDialect {
 
   /** Who the server is, and what it had executed when asked. */
   record Server(String id, GtidSet executed) {}
@@ -168,6 +170,68 @@ interface Dialect {
    * of it is lost. Empty where a promotion applies everything it received first (PostgreSQL).
    */
   GtidSet received(Connection connection) throws SQLException;
+
+  /**
+   * Whether the server holds an open transaction on {@code connection}, as its driver last heard
+   * ({@code driver} when Connector/J's); {@code null} when that cannot be known without asking.
+   */
+  @Nullable Boolean transactionOpen(Connection connection, @Nullable DriverSession driver)
+      throws SQLException;
+
+  /**
+   * Whether the server refused the write that threw {@code failure} on {@code connection} because
+   * the server is read-only (a demoted source), not because the application made its own
+   * transaction read-only.
+   */
+  boolean refusedAsReadOnly(SQLException failure, Connection connection);
+
+  /** The URL a node probe connects with: {@code jdbcUrl} with its driver's timeouts set. */
+  String probeUrl(String jdbcUrl, Duration connectTimeout, Duration readTimeout);
+
+  /**
+   * Reads what a node probe reports of the server behind {@code connection}, a connection of the
+   * probe's own opened with {@link #probeUrl}: one round trip.
+   */
+  NodeFacts probe(Connection connection, int readMillis) throws SQLException;
+
+  /**
+   * When the probe's {@code failure} says its user may not read what the probe reads, the account
+   * and the statements that grant it what it lacks; {@code null} for any other failure.
+   */
+  default @Nullable ProbeGrants probeGrants(Connection connection, SQLException failure)
+      throws SQLException {
+    return null;
+  }
+
+  /** Whether {@code failure}, on connecting, says the server refused the credentials. */
+  boolean credentialsRefused(SQLException failure);
+
+  /** The account a probe's user is, and the statements that grant it what the probe reads. */
+  record ProbeGrants(String account, List<String> statements) {}
+
+  /**
+   * The statement that, sent on another connection to the same server, stops the one {@code
+   * connection} runs; {@code null} when its session cannot be told without a round trip.
+   */
+  static @Nullable String cancelStatement(Connection connection) throws SQLException {
+    DriverSession driver = DriverSession.of(connection);
+    if (driver != null) {
+      return MySqlDialect.cancel(driver.sessionId());
+    }
+    Integer pid = PostgresServer.knownBackendPid(connection);
+    return pid == null ? null : PostgresDialect.cancel(pid);
+  }
+
+  /**
+   * The dialect of the database {@code jdbcUrl} names ({@code jdbc:mysql:}, {@code
+   * jdbc:postgresql:}), or {@code null} for a database Tidemark does not read.
+   */
+  static @Nullable Dialect forUrl(String jdbcUrl) {
+    if (jdbcUrl.startsWith("jdbc:mysql:")) {
+      return MySqlDialect.INSTANCE;
+    }
+    return jdbcUrl.startsWith("jdbc:postgresql:") ? PostgresDialect.INSTANCE : null;
+  }
 
   /** The dialect of the server behind {@code connection}, from its driver: no round trip. */
   static Dialect of(Connection connection) throws SQLException {

@@ -1,4 +1,4 @@
-package io.tidemark.postgres;
+package io.tidemark.dialect;
 
 import io.tidemark.GtidSet;
 import io.tidemark.internal.ConnectionFailures;
@@ -38,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * when it was lost, as with MySQL's GTIDs. Without the history, earlier timelines are unknown and
  * tokens holding them refused, which a warning says once.
  */
-public final class PostgresServer {
+final class PostgresServer {
 
   private static final System.Logger LOG = System.getLogger(PostgresServer.class.getName());
 
@@ -124,7 +124,7 @@ public final class PostgresServer {
   }
 
   /** Reads the server behind {@code connection}: one round trip, two on a new connection. */
-  public static PostgresServer read(Connection connection) throws SQLException {
+  static PostgresServer read(Connection connection) throws SQLException {
     Identity identity = identity(connection);
     // Prepared, so that the driver has the server plan it once per connection: planned anew at
     // every capture, its join with pg_stat_wal_receiver cost about 100 µs more than the round trip.
@@ -168,7 +168,7 @@ public final class PostgresServer {
    * The system identifier of the cluster behind {@code connection}: a round trip on a new
    * connection only.
    */
-  public static long systemId(Connection connection) throws SQLException {
+  static long systemId(Connection connection) throws SQLException {
     return identity(connection).systemId();
   }
 
@@ -176,7 +176,7 @@ public final class PostgresServer {
    * The major version of the server behind {@code connection}: a round trip on a new connection
    * only.
    */
-  public static int major(Connection connection) throws SQLException {
+  static int major(Connection connection) throws SQLException {
     return identity(connection).major();
   }
 
@@ -185,7 +185,7 @@ public final class PostgresServer {
    * of the server on it), else {@code null}: no round trip, so it can be asked after the connection
    * broke.
    */
-  public static @Nullable Integer knownBackendPid(Connection connection) throws SQLException {
+  static @Nullable Integer knownBackendPid(Connection connection) throws SQLException {
     Identity known = IDENTITIES.get(physical(connection));
     return known == null ? null : known.backendPid();
   }
@@ -223,27 +223,27 @@ public final class PostgresServer {
   }
 
   /** Who the server is: address, port and start time, as it sees them. */
-  public String id() {
+  String id() {
     return identity.id();
   }
 
   /** Whether the server is a standby (in recovery). */
-  public boolean standby() {
+  boolean standby() {
     return standby;
   }
 
   /** Whether a standby's WAL receiver streams from its upstream. */
-  public boolean receiving() {
+  boolean receiving() {
     return receiving;
   }
 
   /** Whether a standby's replay is paused ({@code pg_wal_replay_pause()}). */
-  public boolean replayPaused() {
+  boolean replayPaused() {
     return replayPaused;
   }
 
   /** Whether a standby's WAL receiver runs but the role may not see it: grant it pg_monitor. */
-  public boolean receiverHidden() {
+  boolean receiverHidden() {
     return receiverHidden;
   }
 
@@ -251,7 +251,7 @@ public final class PostgresServer {
    * Whether the role may read timeline histories ({@code EXECUTE} on {@code pg_read_file(text)}),
    * without which tokens written before a failover are refused after it.
    */
-  public boolean historiesReadable() {
+  boolean historiesReadable() {
     return identity.historiesReadable();
   }
 
@@ -260,7 +260,7 @@ public final class PostgresServer {
    * #historiesReadable} find it lacks; the second in the database the role connects to, since each
    * database has its own {@code pg_read_file}. Empty when it lacks nothing.
    */
-  public List<String> grants() {
+  List<String> grants() {
     List<String> grants = new ArrayList<>();
     if (receiverHidden) {
       grants.add("GRANT pg_monitor TO " + identity.role() + ";");
@@ -272,7 +272,7 @@ public final class PostgresServer {
   }
 
   /** The database the connection is in: where a grant on a function must be run. */
-  public String database() {
+  String database() {
     return identity.database();
   }
 
@@ -281,7 +281,7 @@ public final class PostgresServer {
    * primary, up to its own position on a standby still replaying a timeline whose next it has
    * received. Empty when the position is unknown.
    */
-  public GtidSet executed() {
+  GtidSet executed() {
     return position == null ? GtidSet.EMPTY : reaching(position.lsn());
   }
 
@@ -308,7 +308,7 @@ public final class PostgresServer {
    * session's {@code synchronous_commit}, unless the transaction may have changed it for itself
    * ({@code ownSynchronousCommit}).
    */
-  public GtidSet committed(boolean ownSynchronousCommit) {
+  GtidSet committed(boolean ownSynchronousCommit) {
     if (standby
         || position == null
         || !synchronousCommit
@@ -324,7 +324,7 @@ public final class PostgresServer {
    * null} when waiting cannot help: a primary has what it has, and a standby replays only its own
    * cluster, on its timeline and the part of each earlier one before its switch point.
    */
-  public @Nullable WalPosition reachable(GtidSet required) {
+  @Nullable WalPosition reachable(GtidSet required) {
     WalPosition here = position;
     if (!standby || here == null) {
       return null;
@@ -398,7 +398,7 @@ public final class PostgresServer {
    *
    * @throws SQLDataException when a line is none of those
    */
-  public static List<WalPosition> history(long systemId, String text) throws SQLDataException {
+  static List<WalPosition> history(long systemId, String text) throws SQLDataException {
     List<WalPosition> switches = new ArrayList<>();
     for (String line : text.split("\n")) {
       String trimmed = line.strip();

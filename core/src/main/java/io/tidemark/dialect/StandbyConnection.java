@@ -1,4 +1,4 @@
-package io.tidemark.jdbc;
+package io.tidemark.dialect;
 
 import io.tidemark.internal.JdbcProxies;
 import io.tidemark.internal.ReplicaRefusedException;

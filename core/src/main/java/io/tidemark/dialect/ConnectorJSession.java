@@ -1,4 +1,4 @@
-package io.tidemark.jdbc;
+package io.tidemark.dialect;
 
 import com.mysql.cj.NativeSession;
 import com.mysql.cj.conf.PropertyKey;

@@ -1,17 +1,19 @@
-package io.tidemark.jdbc;
+package io.tidemark.dialect;
 
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
 import io.tidemark.internal.ReplicaRefusedException;
-import io.tidemark.postgres.PostgresServer;
-import io.tidemark.postgres.WalPosition;
+import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -65,6 +67,12 @@ final class PostgresDialect implements Dialect {
   public boolean readOnlyNeedsTransaction() {
     return true;
   }
+
+  /** SQLSTATE {@code 25006}: a write in a read-only transaction. */
+  private static final String READ_ONLY_TRANSACTION = "25006";
+
+  /** The SQLSTATEs of refused credentials and of a role or database refused entry. */
+  private static final Set<String> AUTH_FAILED = Set.of("28P01", "28000");
 
   /** SQLSTATE {@code 0A000}, feature not supported. */
   static final String FEATURE_NOT_SUPPORTED = "0A000";
@@ -130,7 +138,7 @@ final class PostgresDialect implements Dialect {
       ps.setString(1, WalPosition.text(lsn));
       while (true) {
         // Each poll is bounded by what is left: the caller's bound was set for the whole wait.
-        SocketTimeout.tighten(connection, ReadBudget.millisLeft(end));
+        SocketTimeout.tighten(connection, SocketTimeout.millisLeft(end.remaining()));
         try (ResultSet rs = ps.executeQuery()) {
           rs.next();
           if (rs.getBoolean(1)) {
@@ -156,6 +164,94 @@ final class PostgresDialect implements Dialect {
              OR coalesce((SELECT min(LEAST(write_lsn, flush_lsn, replay_lsn))
                             FROM pg_stat_replication
                            WHERE sync_state IN ('sync', 'quorum')) >= ?::pg_lsn, false)""";
+
+  /**
+   * PgJDBC's transaction state: asking would cost a round trip, and a {@code ROLLBACK} sent outside
+   * a transaction logs a warning on the server at every read.
+   */
+  @Override
+  public @Nullable Boolean transactionOpen(Connection connection, @Nullable DriverSession driver)
+      throws SQLException {
+    return PgJdbcTransactions.open(connection);
+  }
+
+  /**
+   * A standby, or {@code default_transaction_read_only}: SQLSTATE {@code 25006}, which is also what
+   * the application's own read-only transaction gets, so a connection set read-only keeps the
+   * refusal as the application's.
+   */
+  @Override
+  public boolean refusedAsReadOnly(SQLException failure, Connection connection) {
+    if (!READ_ONLY_TRANSACTION.equals(failure.getSQLState())) {
+      return false;
+    }
+    try {
+      return !connection.isReadOnly();
+    } catch (SQLException notKnown) {
+      return false;
+    }
+  }
+
+  /**
+   * PgJDBC counts its connect timeout in whole seconds; the read timeout is set in milliseconds
+   * once connected ({@link #probe}).
+   */
+  @Override
+  public String probeUrl(String jdbcUrl, Duration connectTimeout, Duration readTimeout) {
+    return jdbcUrl
+        + (jdbcUrl.contains("?") ? "&" : "?")
+        + "connectTimeout="
+        + Math.max(1, (connectTimeout.toMillis() + 999) / 1000);
+  }
+
+  /**
+   * A standby is a replica, replicating while its WAL receiver streams and its replay is not
+   * paused; it has no transactions of its own, as a standby cannot write.
+   */
+  @Override
+  public NodeFacts probe(Connection connection, int readMillis) throws SQLException {
+    if (connection.getNetworkTimeout() != readMillis) {
+      connection.setNetworkTimeout(Runnable::run, readMillis);
+    }
+    PostgresServer server = PostgresServer.read(connection);
+    boolean standby = server.standby();
+    return new NodeFacts(
+        server.id(),
+        !standby,
+        false,
+        standby,
+        standby && server.receiving() && !server.replayPaused(),
+        null,
+        true,
+        server.executed(),
+        false,
+        null,
+        problems(server),
+        server.grants());
+  }
+
+  /** What the role lacks on this node, and what it costs; empty when nothing. */
+  private static String problems(PostgresServer server) {
+    List<String> problems = new ArrayList<>();
+    if (server.receiverHidden()) {
+      problems.add(
+          "its WAL receiver is hidden from this role, so the standby counts as having replayed"
+              + " nothing");
+    }
+    if (!server.historiesReadable()) {
+      problems.add(
+          "this role cannot read timeline histories in database "
+              + server.database()
+              + ", so tokens written before a failover would be refused after it");
+    }
+    return String.join("; ", problems);
+  }
+
+  /** Refused credentials, and a role or database refused entry. */
+  @Override
+  public boolean credentialsRefused(SQLException failure) {
+    return AUTH_FAILED.contains(failure.getSQLState());
+  }
 
   /** Stops the statement backend {@code pid} runs, sent on another connection to its server. */
   static String cancel(int pid) {
@@ -239,7 +335,7 @@ final class PostgresDialect implements Dialect {
       while (true) {
         // Each poll is bounded by what is left of the wait and the grace a wait gets: the caller's
         // bound was set for the whole wait, and a standby frozen midway must not hold it longer.
-        SocketTimeout.tighten(connection, ReadBudget.socketMillis(end));
+        SocketTimeout.tighten(connection, SocketTimeout.socketMillis(end.remaining()));
         Boolean reached = look.reached();
         if (!Boolean.FALSE.equals(reached)) {
           return reached;
@@ -270,7 +366,7 @@ final class PostgresDialect implements Dialect {
       if (!Boolean.FALSE.equals(reached) || left <= 0) {
         return reached;
       }
-      SocketTimeout.tighten(connection, ReadBudget.socketMillis(end));
+      SocketTimeout.tighten(connection, SocketTimeout.socketMillis(end.remaining()));
       try (Statement s = connection.createStatement();
           ResultSet rs = s.executeQuery(waitFor(WalPosition.text(look.target.lsn()), left))) {
         rs.next();
@@ -278,7 +374,7 @@ final class PostgresDialect implements Dialect {
           return null;
         }
       }
-      SocketTimeout.tighten(connection, ReadBudget.socketMillis(end));
+      SocketTimeout.tighten(connection, SocketTimeout.socketMillis(end.remaining()));
       return look.reached();
     }
   }

@@ -1,4 +1,4 @@
-package io.tidemark.jdbc;
+package io.tidemark.dialect;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package io.tidemark.jdbc;
+package io.tidemark.dialect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.tidemark.jdbc;
+package io.tidemark.dialect;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * tracking of GTIDs and the server's in-transaction flag. Only MySQL Connector/J offers them; with
  * other drivers {@link #of} returns {@code null} and Tidemark uses plain SQL instead.
  */
-interface DriverSession {
+public interface DriverSession {
 
   /** Identity of the physical connection, stable across pool check-outs. */
   Object physicalConnection();

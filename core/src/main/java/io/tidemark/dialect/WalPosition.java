@@ -1,4 +1,4 @@
-package io.tidemark.postgres;
+package io.tidemark.dialect;
 
 import io.tidemark.GtidSet;
 import java.sql.SQLDataException;
