@@ -19,10 +19,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -48,7 +49,7 @@ public final class ConsistentReader {
   private final Ticker ticker;
   private final ReadOptions defaults;
   private final Duration fallbackReserve;
-  private final Consumer<ExecutionRecord> recorder;
+  private final ReadListener listener;
   private final KnownSourceUuids knownSources;
   private final LostWrites lostWrites;
   private final ReplicaAttempt replica;
@@ -60,12 +61,11 @@ public final class ConsistentReader {
     this.ticker = b.ticker;
     this.defaults = b.defaults;
     this.fallbackReserve = b.fallbackReserve;
-    this.recorder = b.recorder;
+    this.listener = ReadListener.all(b.listeners);
     this.knownSources = new KnownSourceUuids(routes, ticker);
     this.lostWrites = new LostWrites();
     this.replica =
-        new ReplicaAttempt(
-            routes, b.maxReplicaReads, knownSources, b.queryReserve, ticker, b.waitListener);
+        new ReplicaAttempt(routes, b.maxReplicaReads, knownSources, b.queryReserve, ticker);
     this.source = new SourceFallback(routes, b.maxSourceFallbacks, knownSources);
     this.sourcePositions = new SourcePositions(routes, b.ticker);
   }
@@ -164,32 +164,43 @@ public final class ConsistentReader {
       throw new IllegalArgumentException(
           "a minimum revision needs a revision function: use read(options, query, revisionOf)");
     }
-    ConsistencyContext context = ConsistencyContext.currentOrNull();
-    ReadBudget budget = ReadBudget.of(options, fallbackReserve, ticker, context);
-    GtidSet floor = GtidSet.EMPTY;
-    boolean sourceUnknown = false;
-    ConsistencyLevel level = options.level();
-    if ((level == ConsistencyLevel.GLOBAL || level == ConsistencyLevel.BOUNDED)
-        && !toSourceAnyway(options)) {
-      try {
-        floor =
-            level == ConsistencyLevel.GLOBAL
-                ? sourcePositions.executedSinceNow(budget.deadline())
-                : sourcePositions.executedSince(
-                    budget.started() - stalenessNanos(options), budget.deadline());
-      } catch (SQLException e) {
-        // The source has all of it: what it cannot tell in time, it may still serve.
-        sourceUnknown = true;
-      }
-    }
-    ReadRun<T> read = new ReadRun<>(options, query, revisionOf, budget, floor, lostWrites, ticker);
+    ReadListener.Read listened = listener.started(options.name());
+    ExecutionRecord record = null;
+    Throwable failure = null;
     try {
-      ReadResult<T> result = sourceUnknown ? source.run(read, Reason.SOURCE_FALLBACK) : run(read);
-      record(read, result.record());
-      return result;
-    } catch (ConsistentReadException e) {
-      record(read, read.record("", NodeRole.NONE, e.reason()));
+      ConsistencyContext context = ConsistencyContext.currentOrNull();
+      ReadBudget budget = ReadBudget.of(options, fallbackReserve, ticker, context);
+      GtidSet floor = GtidSet.EMPTY;
+      boolean sourceUnknown = false;
+      ConsistencyLevel level = options.level();
+      if ((level == ConsistencyLevel.GLOBAL || level == ConsistencyLevel.BOUNDED)
+          && !toSourceAnyway(options)) {
+        try {
+          floor =
+              level == ConsistencyLevel.GLOBAL
+                  ? sourcePositions.executedSinceNow(budget.deadline())
+                  : sourcePositions.executedSince(
+                      budget.started() - stalenessNanos(options), budget.deadline());
+        } catch (SQLException e) {
+          // The source has all of it: what it cannot tell in time, it may still serve.
+          sourceUnknown = true;
+        }
+      }
+      ReadRun<T> read =
+          new ReadRun<>(options, query, revisionOf, budget, floor, lostWrites, ticker, listened);
+      try {
+        ReadResult<T> result = sourceUnknown ? source.run(read, Reason.SOURCE_FALLBACK) : run(read);
+        record = record(read, result.record());
+        return result;
+      } catch (ConsistentReadException e) {
+        record = record(read, read.record("", NodeRole.NONE, e.reason()));
+        throw e;
+      }
+    } catch (SQLException | RuntimeException | Error e) {
+      failure = e;
       throw e;
+    } finally {
+      listened.ended(record, failure);
     }
   }
 
@@ -270,12 +281,12 @@ public final class ConsistentReader {
     }
   }
 
-  private void record(ReadRun<?> read, ExecutionRecord record) {
+  private static ExecutionRecord record(ReadRun<?> read, ExecutionRecord record) {
     ConsistencyContext context = read.context();
     if (context != null) {
       context.recordRead(record);
     }
-    recorder.accept(record);
+    return record;
   }
 
   /** The read's policy: the replica, then as the policy says when it does not serve. */
@@ -397,8 +408,7 @@ public final class ConsistentReader {
     private int maxSourceFallbacks = DEFAULT_MAX_SOURCE_FALLBACKS;
     private Duration queryReserve = DEFAULT_QUERY_RESERVE;
     private Duration fallbackReserve = DEFAULT_FALLBACK_RESERVE;
-    private Consumer<ExecutionRecord> recorder = r -> {};
-    private WaitListener waitListener = WaitListener.NONE;
+    private final List<ReadListener> listeners = new ArrayList<>();
 
     private Builder(NodeRoutes routes) {
       this.routes = routes;
@@ -448,15 +458,13 @@ public final class ConsistentReader {
       return this;
     }
 
-    /** Receives the record of every read, served or failed. */
-    public Builder recorder(Consumer<ExecutionRecord> recorder) {
-      this.recorder = Objects.requireNonNull(recorder, "recorder");
-      return this;
-    }
-
-    /** Told when each read's wait for a replica begins and ends, on the read's thread. */
-    public Builder waitListener(WaitListener waitListener) {
-      this.waitListener = Objects.requireNonNull(waitListener, "waitListener");
+    /**
+     * Adds {@code listener}, told of every read: its start, its waits and its end with its record
+     * ({@link ReadListener#ofRecords} for the records alone). Listeners are told in the order they
+     * were added.
+     */
+    public Builder listener(ReadListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 

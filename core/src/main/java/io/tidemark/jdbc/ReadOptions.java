@@ -6,6 +6,7 @@ import io.tidemark.ReadPolicy;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,17 +22,10 @@ public final class ReadOptions {
   /** Default staleness a {@link ConsistencyLevel#BOUNDED BOUNDED} read allows. */
   public static final Duration DEFAULT_MAX_STALENESS = Duration.ofSeconds(1);
 
-  private static final ReadOptions DEFAULTS =
-      new ReadOptions(
-          DEFAULT_TIMEOUT,
-          ReadPolicy.FALLBACK_TO_SOURCE,
-          null,
-          Long.MIN_VALUE,
-          false,
-          Set.of(),
-          false,
-          ConsistencyLevel.SESSION,
-          DEFAULT_MAX_STALENESS);
+  /** The name of a read that was given none. */
+  public static final String DEFAULT_NAME = "read";
+
+  private static final ReadOptions DEFAULTS = new ReadOptions(new Values());
 
   private final Duration timeout;
   private final ReadPolicy policy;
@@ -42,26 +36,73 @@ public final class ReadOptions {
   private final boolean monotonic;
   private final ConsistencyLevel level;
   private final Duration maxStaleness;
+  private final String name;
 
-  private ReadOptions(
-      Duration timeout,
-      ReadPolicy policy,
-      @Nullable GtidSet required,
-      long minRevision,
-      boolean sourceOnly,
-      Set<String> tables,
-      boolean monotonic,
-      ConsistencyLevel level,
-      Duration maxStaleness) {
-    this.timeout = timeout;
-    this.policy = policy;
-    this.required = required;
-    this.minRevision = minRevision;
-    this.sourceOnly = sourceOnly;
-    this.tables = tables;
-    this.monotonic = monotonic;
-    this.level = level;
-    this.maxStaleness = maxStaleness;
+  private ReadOptions(Values values) {
+    this.timeout = values.timeout;
+    this.policy = values.policy;
+    this.required = values.required;
+    this.minRevision = values.minRevision;
+    this.sourceOnly = values.sourceOnly;
+    this.tables = values.tables;
+    this.monotonic = values.monotonic;
+    this.level = values.level;
+    this.maxStaleness = values.maxStaleness;
+    this.name = values.name;
+  }
+
+  /** A copy of these options with {@code change} made to it. */
+  private ReadOptions with(Consumer<Values> change) {
+    Values values = new Values(this);
+    change.accept(values);
+    return new ReadOptions(values);
+  }
+
+  /** The options' values while a copy is made: the defaults, or another options'. */
+  private static final class Values {
+    Duration timeout = DEFAULT_TIMEOUT;
+    ReadPolicy policy = ReadPolicy.FALLBACK_TO_SOURCE;
+    @Nullable GtidSet required;
+    long minRevision = Long.MIN_VALUE;
+    boolean sourceOnly;
+    Set<String> tables = Set.of();
+    boolean monotonic;
+    ConsistencyLevel level = ConsistencyLevel.SESSION;
+    Duration maxStaleness = DEFAULT_MAX_STALENESS;
+    String name = DEFAULT_NAME;
+
+    Values() {}
+
+    Values(ReadOptions from) {
+      this.timeout = from.timeout;
+      this.policy = from.policy;
+      this.required = from.required;
+      this.minRevision = from.minRevision;
+      this.sourceOnly = from.sourceOnly;
+      this.tables = from.tables;
+      this.monotonic = from.monotonic;
+      this.level = from.level;
+      this.maxStaleness = from.maxStaleness;
+      this.name = from.name;
+    }
+  }
+
+  /**
+   * A read named {@code name} for its listeners ({@link ReadListener}): in metrics and traces, the
+   * method or query it serves.
+   *
+   * @throws IllegalArgumentException when blank
+   */
+  public ReadOptions withName(String name) {
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("a read's name must not be blank");
+    }
+    return with(v -> v.name = name);
+  }
+
+  /** The read's name for its listeners; {@value #DEFAULT_NAME} unless given one. */
+  public String name() {
+    return name;
   }
 
   /** One second, {@link ReadPolicy#FALLBACK_TO_SOURCE}, the context's token, no revision. */
@@ -78,35 +119,16 @@ public final class ReadOptions {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("timeout must not be negative: " + timeout);
     }
-    return new ReadOptions(
-        timeout, policy, required, minRevision, sourceOnly, tables, monotonic, level, maxStaleness);
+    return with(v -> v.timeout = timeout);
   }
 
   public ReadOptions withPolicy(ReadPolicy policy) {
-    return new ReadOptions(
-        timeout,
-        Objects.requireNonNull(policy, "policy"),
-        required,
-        minRevision,
-        sourceOnly,
-        tables,
-        monotonic,
-        level,
-        maxStaleness);
+    return with(v -> v.policy = Objects.requireNonNull(policy, "policy"));
   }
 
   /** Requires {@code required} instead of the current context's GTID set. */
   public ReadOptions requiring(GtidSet required) {
-    return new ReadOptions(
-        timeout,
-        policy,
-        Objects.requireNonNull(required, "required"),
-        minRevision,
-        sourceOnly,
-        tables,
-        monotonic,
-        level,
-        maxStaleness);
+    return with(v -> v.required = Objects.requireNonNull(required, "required"));
   }
 
   /**
@@ -114,8 +136,7 @@ public final class ReadOptions {
    * {@link ConsistentReader#read(ReadOptions, SqlFunction, java.util.function.ToLongFunction)}.
    */
   public ReadOptions withMinRevision(long revision) {
-    return new ReadOptions(
-        timeout, policy, required, revision, sourceOnly, tables, monotonic, level, maxStaleness);
+    return with(v -> v.minRevision = revision);
   }
 
   /**
@@ -123,8 +144,7 @@ public final class ReadOptions {
    * (node-local statistics, a counter read right before a write of the same transaction).
    */
   public ReadOptions withSourceOnly() {
-    return new ReadOptions(
-        timeout, policy, required, minRevision, true, tables, monotonic, level, maxStaleness);
+    return with(v -> v.sourceOnly = true);
   }
 
   /**
@@ -132,16 +152,7 @@ public final class ReadOptions {
    * filters leave any of them out are not chosen.
    */
   public ReadOptions withTables(String... tables) {
-    return new ReadOptions(
-        timeout,
-        policy,
-        required,
-        minRevision,
-        sourceOnly,
-        Set.of(tables),
-        monotonic,
-        level,
-        maxStaleness);
+    return with(v -> v.tables = Set.of(tables));
   }
 
   /**
@@ -152,8 +163,7 @@ public final class ReadOptions {
    * trip per read; off by default.
    */
   public ReadOptions withMonotonic(boolean monotonic) {
-    return new ReadOptions(
-        timeout, policy, required, minRevision, sourceOnly, tables, monotonic, level, maxStaleness);
+    return with(v -> v.monotonic = monotonic);
   }
 
   /**
@@ -163,16 +173,7 @@ public final class ReadOptions {
    * or {@link ConsistencyLevel#EVENTUAL} (what the replica has).
    */
   public ReadOptions withLevel(ConsistencyLevel level) {
-    return new ReadOptions(
-        timeout,
-        policy,
-        required,
-        minRevision,
-        sourceOnly,
-        tables,
-        monotonic,
-        Objects.requireNonNull(level, "level"),
-        maxStaleness);
+    return with(v -> v.level = Objects.requireNonNull(level, "level"));
   }
 
   /**
@@ -186,8 +187,7 @@ public final class ReadOptions {
     if (maxStaleness.isNegative()) {
       throw new IllegalArgumentException("maxStaleness must not be negative: " + maxStaleness);
     }
-    return new ReadOptions(
-        timeout, policy, required, minRevision, sourceOnly, tables, monotonic, level, maxStaleness);
+    return with(v -> v.maxStaleness = maxStaleness);
   }
 
   /** How far behind the source a {@link ConsistencyLevel#BOUNDED BOUNDED} read may be. */

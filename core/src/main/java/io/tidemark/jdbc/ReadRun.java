@@ -37,6 +37,8 @@ final class ReadRun<T> {
   private long waitedNanos;
   private long queryingNanos;
   private String replicaNode = "";
+  private final ReadListener.Read listened;
+
   // The connection taken last and its pool: a statement of the query cut on it is stopped there.
   private @Nullable DataSource pool;
   private @Nullable Connection taken;
@@ -48,7 +50,8 @@ final class ReadRun<T> {
       ReadBudget budget,
       GtidSet floor,
       LostWrites lostWrites,
-      Ticker ticker) {
+      Ticker ticker,
+      ReadListener.Read listened) {
     this.options = options;
     this.query = query;
     this.revisionOf = revisionOf;
@@ -64,10 +67,16 @@ final class ReadRun<T> {
     this.required = floor.isEmpty() ? token : token.union(floor);
     this.lostWrites = lostWrites;
     this.ticker = ticker;
+    this.listened = listened;
   }
 
   ReadOptions options() {
     return options;
+  }
+
+  /** What listens to this read: told of its waits. */
+  ReadListener.Read listened() {
+    return listened;
   }
 
   ReadBudget budget() {

@@ -56,7 +56,6 @@ final class ReplicaAttempt {
   private final KnownSourceUuids knownSources;
   private final long queryReserveNanos;
   private final Ticker ticker;
-  private final WaitListener listener;
   private volatile String lastReplicaUuid = "";
 
   ReplicaAttempt(
@@ -64,15 +63,13 @@ final class ReplicaAttempt {
       int maxReplicaReads,
       KnownSourceUuids knownSources,
       Duration queryReserve,
-      Ticker ticker,
-      WaitListener listener) {
+      Ticker ticker) {
     this.routes = routes;
     this.permits = new Semaphore(maxReplicaReads, true);
     this.coalescer = new WaitCoalescer(permits::availablePermits);
     this.knownSources = knownSources;
     this.queryReserveNanos = queryReserve.toNanos();
     this.ticker = ticker;
-    this.listener = listener;
   }
 
   <T> Outcome<T> run(ReadRun<T> read) throws SQLException {
@@ -146,7 +143,7 @@ final class ReplicaAttempt {
         return turn;
       }
       long begun = ticker.read();
-      WaitListener.Ended ended = listener.waiting(node, true);
+      ReadListener.Wait ended = read.listened().waiting(node, true);
       Boolean reached =
           ((WaitCoalescer.Follow) turn).await(Math.max(0, waitDeadline.remaining().toNanos()));
       read.waited(ticker.read() - begun);
@@ -319,11 +316,11 @@ final class ReplicaAttempt {
       WaitCoalescer.@Nullable Lead lead,
       PhysicalConnection physical) {
     return new PipelinedWait.Observer() {
-      private WaitListener.@Nullable Ended ended;
+      private ReadListener.@Nullable Wait ended;
 
       @Override
       public void waiting() {
-        ended = listener.waiting(node, false);
+        ended = read.listened().waiting(node, false);
       }
 
       @Override

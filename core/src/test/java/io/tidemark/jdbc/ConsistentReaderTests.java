@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -125,37 +126,70 @@ class ConsistentReaderTests {
   }
 
   @Test
-  void tellsTheWaitListenerWhenTheWaitBeginsAndHowItEnds() throws SQLException {
+  void tellsTheListenerOfEachReadItsWaitsAndItsEnd() throws SQLException {
     List<String> told = new CopyOnWriteArrayList<>();
-    WaitListener listener =
-        (node, coalesced) -> {
-          told.add("waiting on " + node + " coalesced=" + coalesced + " at " + ticker.read());
-          return reached -> told.add("ended reached=" + reached + " at " + ticker.read());
+    ReadListener listener =
+        name -> {
+          told.add("started " + name);
+          return new ReadListener.Read() {
+            @Override
+            public ReadListener.Wait waiting(String node, boolean coalesced) {
+              told.add("waiting on " + node + " coalesced=" + coalesced + " at " + ticker.read());
+              return reached -> told.add("ended reached=" + reached + " at " + ticker.read());
+            }
+
+            @Override
+            public void ended(@Nullable ExecutionRecord record, @Nullable Throwable failure) {
+              told.add(
+                  "read ended "
+                      + (record == null ? null : record.reason())
+                      + " "
+                      + (failure == null ? null : failure.getClass().getSimpleName()));
+            }
+          };
         };
     replicaServer.executesAfter(Duration.ofMillis(120), WRITES);
-    ConsistentReader reader = reader().waitListener(listener).build();
+    ConsistentReader reader = reader().listener(listener).build();
     ReadOptions failing = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       long begun = ticker.read();
-      reader.read(c -> status(c));
+      reader.read(ReadOptions.defaults().withName("Orders.status"), c -> status(c));
       assertThat(told)
           .containsExactly(
+              "started Orders.status",
               "waiting on replica coalesced=false at " + begun,
-              "ended reached=true at " + (begun + Duration.ofMillis(120).toNanos()));
+              "ended reached=true at " + (begun + Duration.ofMillis(120).toNanos()),
+              "read ended REPLICA_AFTER_WAIT null");
     }
     told.clear();
     try (ConsistencyContext.Binding binding =
         ConsistencyContext.open(GtidSet.parse(SOURCE_UUID + ":1-8"))) {
       assertThatThrownBy(() -> reader.read(failing, c -> status(c)))
           .isInstanceOf(ConsistentReadException.class);
-      assertThat(told).hasSize(2);
-      assertThat(told.get(1)).startsWith("ended reached=false");
+      assertThat(told).hasSize(4);
+      assertThat(told.get(0)).isEqualTo("started " + ReadOptions.DEFAULT_NAME);
+      assertThat(told.get(2)).startsWith("ended reached=false");
+      assertThat(told.get(3)).isEqualTo("read ended WAIT_TIMEOUT ConsistentReadException");
     }
     told.clear();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       reader.read(c -> status(c));
-      assertThat(told).as("no wait once the replica is known to have the token").isEmpty();
+      assertThat(told)
+          .as("no wait once the replica is known to have the token")
+          .containsExactly("started read", "read ended REPLICA_CAUGHT_UP null");
+    }
+    told.clear();
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
+      SQLException own = new SQLException("the query's own failure", "42000");
+      assertThatThrownBy(
+              () ->
+                  reader.read(
+                      c -> {
+                        throw own;
+                      }))
+          .isSameAs(own);
+      assertThat(told).containsExactly("started read", "read ended null SQLException");
     }
   }
 
@@ -586,7 +620,7 @@ class ConsistentReaderTests {
     ConsistentReader reader =
         ConsistentReader.builder(replica.pool(), failedOver.pool())
             .ticker(ticker)
-            .recorder(records::add)
+            .listener(ReadListener.ofRecords(records::add))
             .build();
     ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
 
@@ -1000,7 +1034,7 @@ class ConsistentReaderTests {
   private ConsistentReader.Builder reader() {
     return ConsistentReader.builder(replica.pool(), source.pool())
         .ticker(ticker)
-        .recorder(records::add);
+        .listener(ReadListener.ofRecords(records::add));
   }
 
   private static void awaitOrFail(CountDownLatch latch) {

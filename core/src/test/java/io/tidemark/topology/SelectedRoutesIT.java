@@ -12,6 +12,7 @@ import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.jdbc.ReadListener;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
 import io.tidemark.testkit.MySqlNode;
@@ -185,7 +186,7 @@ class SelectedRoutesIT {
       writer = CapturingDataSource.wrap(new WriterDataSource(view, selector, byName));
       reader =
           ConsistentReader.builder(new SelectedNodeRoutes(view, selector, byName))
-              .recorder(new ExecutionHistory(16))
+              .listener(ReadListener.ofRecords(new ExecutionHistory(16)))
               .build();
     }
 

@@ -108,8 +108,8 @@ class ArchitectureTests {
 
   /**
    * The starter's concerns stand side by side, each on the auto-configuration and the core: none
-   * imports another, so that each can be left out. The one exception is the hook by which a read's
-   * record reaches the metrics and observations, routing's {@code ReadInstrumentation}.
+   * imports another, so that each can be left out. A read reaches the metrics and observations
+   * through core's {@code ReadListener}.
    */
   @Test
   void concernPackagesDoNotImportEachOther() {
@@ -123,18 +123,12 @@ class ArchitectureTests {
             .that()
             .resideInAPackage("io.tidemark.spring." + concern + "..")
             .should()
-            .dependOnClassesThat(
-                resideInAPackage("io.tidemark.spring." + other + "..")
-                    .and(not(READ_INSTRUMENTATION)))
+            .dependOnClassesThat()
+            .resideInAPackage("io.tidemark.spring." + other + "..")
             .check(CLASSES);
       }
     }
   }
-
-  private static final DescribedPredicate<JavaClass> READ_INSTRUMENTATION =
-      DescribedPredicate.describe(
-          "ReadInstrumentation",
-          c -> outermost(c).getName().equals("io.tidemark.spring.routing.ReadInstrumentation"));
 
   @Test
   void internalIsUsedOnlyByCoreAndStarter() {

@@ -5,16 +5,17 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.Reason;
-import io.tidemark.spring.routing.ReadInstrumentation;
+import io.tidemark.jdbc.ReadListener;
 import java.util.EnumSet;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Counters of the reads under {@code @ReadYourWrites} that fell back to the source, timed out or
- * were refused, tagged with the {@link Reason} code. Their times are the {@code tidemark.read} and
+ * Counters of the reads that fell back to the source, timed out or were refused, tagged with the
+ * {@link Reason} code, from each read's record. Their times are the {@code tidemark.read} and
  * {@code tidemark.read.wait} observations' timers.
  */
-final class ReadMetrics implements ReadInstrumentation {
+final class ReadMetrics implements ReadListener, ReadListener.Read {
 
   static final String FALLBACKS = "tidemark.read.fallbacks";
   static final String TIMEOUTS = "tidemark.read.timeouts";
@@ -45,7 +46,15 @@ final class ReadMetrics implements ReadInstrumentation {
   }
 
   @Override
-  public void recorded(ExecutionRecord record) {
+  public Read started(String name) {
+    return this;
+  }
+
+  @Override
+  public void ended(@Nullable ExecutionRecord record, @Nullable Throwable failure) {
+    if (record == null) {
+      return;
+    }
     Reason reason = record.reason();
     if (FALLBACK.contains(reason)) {
       fallbacks.withTags("reason", reason.name()).increment();
@@ -54,11 +63,5 @@ final class ReadMetrics implements ReadInstrumentation {
     } else if (!reason.served()) {
       rejections.withTags("reason", reason.name()).increment();
     }
-  }
-
-  @Override
-  public <T> T observe(String method, ObservedRead<T> read) throws Throwable {
-    // The meters come from the execution records; ReadObservation times the whole read.
-    return read.run();
   }
 }

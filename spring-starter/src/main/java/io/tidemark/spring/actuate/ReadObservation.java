@@ -3,27 +3,20 @@ package io.tidemark.spring.actuate;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.tidemark.ExecutionRecord;
-import io.tidemark.jdbc.WaitListener;
-import io.tidemark.spring.routing.ReadInstrumentation;
+import io.tidemark.jdbc.ReadListener;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@code tidemark.read} observation around the whole read of a {@code @ReadYourWrites} method,
- * with a child {@code tidemark.read.wait} observation for each wait for a replica, so that a trace
- * shows where a slow read's time went; named and tagged by their conventions ({@link
- * DefaultReadObservationConvention}, {@link DefaultWaitObservationConvention}, or the
- * application's).
+ * A {@code tidemark.read} observation around each read (a {@code @ReadYourWrites} method, a query
+ * the automatic mode reads), with a child {@code tidemark.read.wait} observation for each wait for
+ * a replica, so that a trace shows where a slow read's time went; named and tagged by their
+ * conventions ({@link DefaultReadObservationConvention}, {@link DefaultWaitObservationConvention},
+ * or the application's).
  */
-final class ReadObservation implements ReadInstrumentation {
+final class ReadObservation implements ReadListener {
 
   private static final ReadObservationConvention READ = new DefaultReadObservationConvention();
   private static final WaitObservationConvention WAIT = new DefaultWaitObservationConvention();
-
-  /**
-   * The read being observed on this thread; the reader reports its record on the same thread. Per
-   * instance, so that two applications in one JVM never fill each other's outcome.
-   */
-  private final ThreadLocal<@Nullable ReadObservationContext> current = new ThreadLocal<>();
 
   private final ObservationRegistry registry;
   private final NodeNames names;
@@ -41,41 +34,39 @@ final class ReadObservation implements ReadInstrumentation {
     this.waitConvention = waitConvention;
   }
 
+  /**
+   * Starts the read's observation and opens its scope on this thread, where the reader runs the
+   * whole read: the spans of its statements, and its waits, are the read's children.
+   */
   @Override
-  public void recorded(ExecutionRecord record) {
-    ReadObservationContext context = current.get();
-    if (context != null) {
-      context.recorded(record, names.of(record.node()));
-    }
-  }
-
-  @Override
-  public <T> T observe(String method, ObservedRead<T> read) throws Throwable {
-    ReadObservationContext context = new ReadObservationContext(method);
+  public Read started(String name) {
+    ReadObservationContext context = new ReadObservationContext(name);
     Observation observation =
         Observation.createNotStarted(readConvention, READ, () -> context, registry).start();
-    ReadObservationContext outer = current.get();
-    current.set(context);
-    try (Observation.Scope scope = observation.openScope()) {
-      return read.run();
-    } catch (Throwable e) {
-      observation.error(e);
-      throw e;
-    } finally {
-      current.set(outer);
-      observation.stop();
-    }
-  }
+    Observation.Scope scope = observation.openScope();
+    return new Read() {
+      @Override
+      public Wait waiting(String node, boolean coalesced) {
+        WaitObservationContext waiting = new WaitObservationContext(node, coalesced);
+        Observation wait =
+            Observation.createNotStarted(waitConvention, WAIT, () -> waiting, registry).start();
+        return reached -> {
+          waiting.ended(reached);
+          wait.stop();
+        };
+      }
 
-  /** Starts the wait's child observation; its parent is the read's, open on this thread. */
-  @Override
-  public WaitListener.Ended waiting(String node, boolean coalesced) {
-    WaitObservationContext context = new WaitObservationContext(node, coalesced);
-    Observation wait =
-        Observation.createNotStarted(waitConvention, WAIT, () -> context, registry).start();
-    return reached -> {
-      context.ended(reached);
-      wait.stop();
+      @Override
+      public void ended(@Nullable ExecutionRecord record, @Nullable Throwable failure) {
+        if (record != null) {
+          context.recorded(record, names.of(record.node()));
+        }
+        if (failure != null) {
+          observation.error(failure);
+        }
+        scope.close();
+        observation.stop();
+      }
     };
   }
 }

@@ -3,10 +3,9 @@ package io.tidemark.spring.autoconfigure;
 import com.zaxxer.hikari.HikariDataSource;
 import io.lettuce.core.resource.ClientResources;
 import io.tidemark.jdbc.ConsistentReader;
-import io.tidemark.jdbc.WaitListener;
+import io.tidemark.jdbc.ReadListener;
 import io.tidemark.scope.CaffeineScopeStore;
 import io.tidemark.scope.ScopeStore;
-import io.tidemark.spring.routing.ReadInstrumentation;
 import io.tidemark.spring.routing.ReadYourWritesBeanPostProcessor;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
 import io.tidemark.token.TokenCodec;
@@ -110,30 +109,22 @@ public final class TidemarkAutoConfiguration {
     return new ExecutionHistory(properties.getHistory().getCapacity());
   }
 
+  /**
+   * The reader; the execution history, then every {@link ReadListener} bean in bean order (the
+   * metrics and the observation), are told of each read.
+   */
   @Bean
   ConsistentReader tidemarkReader(
       NodeRuntime nodes,
       TidemarkProperties properties,
       ExecutionHistory history,
-      ObjectProvider<ReadInstrumentation> instrumentation) {
-    List<ReadInstrumentation> observers = instrumentation.orderedStream().toList();
-    return CoreConfigs.readerLimits(
-            ConsistentReader.builder(nodes.selector().routes(nodes.pools())), properties)
-        .recorder(
-            record -> {
-              history.accept(record);
-              observers.forEach(observer -> observer.recorded(record));
-            })
-        .waitListener(observers.isEmpty() ? WaitListener.NONE : waitListener(observers))
-        .build();
-  }
-
-  private static WaitListener waitListener(List<ReadInstrumentation> observers) {
-    return (node, coalesced) -> {
-      List<WaitListener.Ended> waits =
-          observers.stream().map(observer -> observer.waiting(node, coalesced)).toList();
-      return reached -> waits.forEach(wait -> wait.ended(reached));
-    };
+      ObjectProvider<ReadListener> listeners) {
+    ConsistentReader.Builder reader =
+        CoreConfigs.readerLimits(
+                ConsistentReader.builder(nodes.selector().routes(nodes.pools())), properties)
+            .listener(ReadListener.ofRecords(history));
+    listeners.orderedStream().forEach(reader::listener);
+    return reader.build();
   }
 
   @Bean
@@ -182,11 +173,10 @@ public final class TidemarkAutoConfiguration {
   static ReadYourWritesBeanPostProcessor readYourWritesPostProcessor(
       ObjectProvider<ConsistentReader> reader,
       ObjectProvider<ScopeStore> store,
-      ObjectProvider<ReadInstrumentation> instrumentation,
       ConfigurableListableBeanFactory beans,
       Environment environment) {
     ReadYourWritesBeanPostProcessor advising =
-        new ReadYourWritesBeanPostProcessor(reader, store, instrumentation, beans);
+        new ReadYourWritesBeanPostProcessor(reader, store, beans);
     advising.setAdviceOrder(environment.getProperty(ADVICE_ORDER, Integer.class));
     advising.setAutomatic(environment.getProperty(AUTOMATIC, Boolean.class, false));
     return advising;

@@ -56,28 +56,24 @@ public final class ReadYourWritesBeanPostProcessor
           "org.jooq.ConnectionProvider", ReadYourWritesBeanPostProcessor.class.getClassLoader());
 
   /**
-   * Advises with reads through {@code reader}, scopes in {@code store} and every {@code
-   * instrumentation}, each looked up at the first call; expressions are evaluated against {@code
-   * beans}.
+   * Advises with reads through {@code reader} and scopes in {@code store}, each looked up at the
+   * first call; expressions are evaluated against {@code beans}.
    */
   public ReadYourWritesBeanPostProcessor(
       ObjectProvider<ConsistentReader> reader,
       ObjectProvider<ScopeStore> store,
-      ObjectProvider<ReadInstrumentation> instrumentation,
       BeanFactory beans) {
-    this(interceptors(reader, store, instrumentation, new MethodExpressions(beans), beans));
+    this(interceptors(reader, store, new MethodExpressions(beans), beans));
   }
 
   private static ReadYourWritesInterceptor interceptors(
       ObjectProvider<ConsistentReader> reader,
       ObjectProvider<ScopeStore> store,
-      ObjectProvider<ReadInstrumentation> instrumentation,
       MethodExpressions expressions,
       BeanFactory beans) {
     return new ReadYourWritesInterceptor(
         reader,
         new Scopes(store, expressions),
-        instrumentation,
         expressions,
         new EmbeddedValueResolver((ConfigurableBeanFactory) beans));
   }

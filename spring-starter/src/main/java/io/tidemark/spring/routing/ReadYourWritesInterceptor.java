@@ -16,7 +16,6 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,7 +47,6 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
 
   private final ObjectProvider<ConsistentReader> reader;
   private final Scopes scopes;
-  private final ObjectProvider<ReadInstrumentation> instrumentation;
   private final MethodExpressions expressions;
   private final StringValueResolver values;
   private final Map<Method, ReadAttributes> attributes = new ConcurrentHashMap<>();
@@ -56,12 +54,10 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
   ReadYourWritesInterceptor(
       ObjectProvider<ConsistentReader> reader,
       Scopes scopes,
-      ObjectProvider<ReadInstrumentation> instrumentation,
       MethodExpressions expressions,
       StringValueResolver values) {
     this.reader = reader;
     this.scopes = scopes;
-    this.instrumentation = instrumentation;
     this.expressions = expressions;
     this.values = values;
   }
@@ -224,7 +220,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       revisionOf = value -> revisionOf(value, method);
     }
     GtidSet required = context.gtids();
-    return observed(
+    return read(
         consistentReader,
         attrs.name(),
         options,
@@ -255,7 +251,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       }
       ConsistentReader consistentReader = reader.getObject();
       ReadAttributes attrs = ReadAttributes.implicit(name);
-      return observed(
+      return read(
           consistentReader,
           name,
           options(attrs, consistentReader, binding.context()),
@@ -284,7 +280,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     return options;
   }
 
-  private @Nullable Object observed(
+  private @Nullable Object read(
       ConsistentReader consistentReader,
       String name,
       ReadOptions options,
@@ -292,15 +288,8 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       @Nullable ToLongFunction<Object> revisionOf,
       Rerun again)
       throws Throwable {
-    ReadInstrumentation.ObservedRead<Object> run =
-        () -> consistentReader.read(options, query, revisionOf).value();
     try {
-      List<ReadInstrumentation> observers = instrumentation.orderedStream().toList();
-      for (ReadInstrumentation observer : observers) {
-        ReadInstrumentation.ObservedRead<Object> inner = run;
-        run = () -> observer.observe(name, inner);
-      }
-      return run.run();
+      return consistentReader.read(options.withName(name), query, revisionOf).value();
     } catch (MethodFailure e) {
       throw e.getCause();
     } catch (RuntimeException | SQLException e) {

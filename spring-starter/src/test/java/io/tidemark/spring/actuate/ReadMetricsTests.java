@@ -18,14 +18,26 @@ class ReadMetricsTests {
 
   @Test
   void countsFallbacksTimeoutsAndRejectionsApartByReason() {
-    metrics.recorded(record(SOURCE_UUID, NodeRole.SOURCE, Reason.SOURCE_FALLBACK, 200));
-    metrics.recorded(record(SOURCE_UUID, NodeRole.SOURCE, Reason.SOURCE_FALLBACK, 200));
-    metrics.recorded(record(SOURCE_UUID, NodeRole.SOURCE, Reason.SOURCE_BY_POLICY, 0));
-    metrics.recorded(record("", NodeRole.NONE, Reason.WAIT_TIMEOUT, 200));
-    metrics.recorded(record("", NodeRole.NONE, Reason.BUDGET_EXHAUSTED, 0));
-    metrics.recorded(record("", NodeRole.NONE, Reason.SOURCE_FALLBACK_LIMITED, 200));
-    metrics.recorded(record("", NodeRole.NONE, Reason.TOKEN_REJECTED, 0));
-    metrics.recorded(record(REPLICA_UUID, NodeRole.REPLICA, Reason.REPLICA_CAUGHT_UP, 0));
+    metrics
+        .started("Orders.find")
+        .ended(record(SOURCE_UUID, NodeRole.SOURCE, Reason.SOURCE_FALLBACK, 200), null);
+    metrics
+        .started("Orders.find")
+        .ended(record(SOURCE_UUID, NodeRole.SOURCE, Reason.SOURCE_FALLBACK, 200), null);
+    metrics
+        .started("Orders.find")
+        .ended(record(SOURCE_UUID, NodeRole.SOURCE, Reason.SOURCE_BY_POLICY, 0), null);
+    metrics.started("Orders.find").ended(record("", NodeRole.NONE, Reason.WAIT_TIMEOUT, 200), null);
+    metrics
+        .started("Orders.find")
+        .ended(record("", NodeRole.NONE, Reason.BUDGET_EXHAUSTED, 0), null);
+    metrics
+        .started("Orders.find")
+        .ended(record("", NodeRole.NONE, Reason.SOURCE_FALLBACK_LIMITED, 200), null);
+    metrics.started("Orders.find").ended(record("", NodeRole.NONE, Reason.TOKEN_REJECTED, 0), null);
+    metrics
+        .started("Orders.find")
+        .ended(record(REPLICA_UUID, NodeRole.REPLICA, Reason.REPLICA_CAUGHT_UP, 0), null);
 
     assertThat(count(ReadMetrics.FALLBACKS, Reason.SOURCE_FALLBACK)).isEqualTo(2);
     assertThat(count(ReadMetrics.FALLBACKS, Reason.SOURCE_BY_POLICY)).isEqualTo(1);
@@ -39,8 +51,10 @@ class ReadMetricsTests {
   }
 
   @Test
-  void observingRunsTheReadUnchanged() throws Throwable {
-    assertThat(metrics.observe("Orders.find", () -> "row")).isEqualTo("row");
+  void aReadThatEndedWithoutARecordCountsNothing() {
+    metrics.started("Orders.find").ended(null, new IllegalStateException("the query's own"));
+
+    assertThat(registry.getMeters()).isEmpty();
   }
 
   private double count(String name, Reason reason) {

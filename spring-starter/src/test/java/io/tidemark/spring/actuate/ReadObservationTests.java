@@ -14,6 +14,7 @@ import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
+import io.tidemark.jdbc.ReadListener;
 import io.tidemark.spring.autoconfigure.TestNodes;
 import io.tidemark.topology.TopologySnapshot;
 import java.sql.SQLException;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 class ReadObservationTests {
@@ -59,11 +61,12 @@ class ReadObservationTests {
   @Test
   void observesTheReadWithMethodAndTheRecordedOutcome() throws Throwable {
     String value =
-        observation.observe(
+        read(
+            observation,
             "Orders.find",
-            () -> {
+            record(Reason.REPLICA_AFTER_WAIT),
+            read -> {
               assertThat(registry.getCurrentObservation()).isNotNull();
-              observation.recorded(record(Reason.REPLICA_AFTER_WAIT));
               return "row";
             });
 
@@ -83,6 +86,7 @@ class ReadObservationTests {
             KeyValue.of("waited.ms", "120.0"),
             KeyValue.of("querying.ms", "0.25"));
     assertThat(context.getError()).isNull();
+    assertThat(registry.getCurrentObservation()).as("the read's scope is closed").isNull();
   }
 
   @Test
@@ -91,12 +95,13 @@ class ReadObservationTests {
     ReadObservation observed =
         new ReadObservation(test, new NodeNames(uuid -> Optional.empty()), null, null);
 
-    observed.observe(
+    read(
+        observed,
         "Orders.find",
-        () -> {
-          observed.waiting("db2", true).ended(false);
-          observed.waiting("db2", false).ended(true);
-          observed.recorded(record(Reason.REPLICA_AFTER_WAIT));
+        record(Reason.REPLICA_AFTER_WAIT),
+        read -> {
+          read.waiting("db2", true).ended(false);
+          read.waiting("db2", false).ended(true);
           return "row";
         });
 
@@ -122,10 +127,12 @@ class ReadObservationTests {
 
   @Test
   void theWaitsParentIsTheRead() throws Throwable {
-    observation.observe(
+    read(
+        observation,
         "Orders.find",
-        () -> {
-          observation.waiting("db2", false).ended(true);
+        null,
+        read -> {
+          read.waiting("db2", false).ended(true);
           return "row";
         });
 
@@ -139,14 +146,26 @@ class ReadObservationTests {
   }
 
   @Test
+  void aReadInsideAnotherIsItsChild() throws Throwable {
+    read(observation, "Outer.find", null, outer -> read(observation, "Inner.find", null, r -> 1));
+
+    assertThat(stopped).hasSize(2);
+    ObservationView parent = stopped.get(0).getParentObservation();
+    assertThat(parent).isNotNull();
+    assertThat(parent.getContextView()).isSameAs(stopped.get(1));
+    assertThat(registry.getCurrentObservation()).isNull();
+  }
+
+  @Test
   void aRefusedReadKeepsItsReasonAndItsError() {
     IllegalStateException refused = new IllegalStateException("WAIT_TIMEOUT: ...");
     assertThatThrownBy(
             () ->
-                observation.observe(
+                read(
+                    observation,
                     "Orders.find",
-                    () -> {
-                      observation.recorded(record(Reason.WAIT_TIMEOUT));
+                    record(Reason.WAIT_TIMEOUT),
+                    read -> {
                       throw refused;
                     }))
         .isSameAs(refused);
@@ -160,9 +179,11 @@ class ReadObservationTests {
   void aFailureWithoutARecordIsAnError() {
     assertThatThrownBy(
             () ->
-                observation.observe(
+                read(
+                    observation,
                     "Orders.find",
-                    () -> {
+                    null,
+                    read -> {
                       throw new SQLException("table missing");
                     }))
         .isInstanceOf(SQLException.class);
@@ -173,18 +194,15 @@ class ReadObservationTests {
 
   @Test
   void everyReadHasTheSameLowCardinalityKeysWhateverItsEnd() throws Throwable {
-    observation.observe("Orders.find", () -> null);
-    observation.observe(
-        "Orders.find",
-        () -> {
-          observation.recorded(record(Reason.REPLICA_CAUGHT_UP));
-          return null;
-        });
+    read(observation, "Orders.find", null, read -> null);
+    read(observation, "Orders.find", record(Reason.REPLICA_CAUGHT_UP), read -> null);
     assertThatThrownBy(
         () ->
-            observation.observe(
+            read(
+                observation,
                 "Orders.find",
-                () -> {
+                null,
+                read -> {
                   throw new SQLException("table missing");
                 }));
 
@@ -208,12 +226,7 @@ class ReadObservationTests {
             Duration.ZERO,
             Duration.ZERO,
             Duration.ZERO);
-    observation.observe(
-        "Orders.find",
-        () -> {
-          observation.recorded(unknown);
-          return null;
-        });
+    read(observation, "Orders.find", unknown, read -> null);
 
     assertThat(stopped.get(0).getLowCardinalityKeyValue("node").getValue())
         .isEqualTo(NodeNames.UNKNOWN);
@@ -238,26 +251,33 @@ class ReadObservationTests {
             },
             null);
 
-    renamed.observe("Orders.find", () -> null);
+    read(renamed, "Orders.find", null, read -> null);
 
     assertThat(stopped.get(0).getName()).isEqualTo("shop.read");
     assertThat(stopped.get(0).getLowCardinalityKeyValue("team").getValue()).isEqualTo("orders");
   }
 
-  @Test
-  void recordsOutsideAnObservedReadAreIgnored() throws Throwable {
-    observation.recorded(record(Reason.REPLICA_CAUGHT_UP));
-    observation.observe(
-        "Orders.find",
-        () -> {
-          observation.recorded(record(Reason.SOURCE_FALLBACK));
-          return null;
-        });
-    observation.recorded(record(Reason.NO_READABLE_REPLICA));
+  /**
+   * Runs {@code body} as the reader runs a read: started, then ended with {@code record} and what
+   * it threw.
+   */
+  private static <T> T read(
+      ReadListener listener, String name, @Nullable ExecutionRecord record, Body<T> body)
+      throws Throwable {
+    ReadListener.Read read = listener.started(name);
+    try {
+      T value = body.run(read);
+      read.ended(record, null);
+      return value;
+    } catch (Throwable e) {
+      read.ended(record, e);
+      throw e;
+    }
+  }
 
-    assertThat(stopped).hasSize(1);
-    assertThat(stopped.get(0).getLowCardinalityKeyValue("outcome").getValue())
-        .isEqualTo("SOURCE_FALLBACK");
+  @FunctionalInterface
+  private interface Body<T> {
+    T run(ReadListener.Read read) throws Throwable;
   }
 
   private static ExecutionRecord record(Reason reason) {

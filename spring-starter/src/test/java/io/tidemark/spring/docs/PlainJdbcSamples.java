@@ -6,6 +6,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.ConsistentReader;
+import io.tidemark.jdbc.ReadListener;
 import io.tidemark.jdbc.ReadResult;
 import io.tidemark.jdbc.ReplicaPools;
 import io.tidemark.token.ConsistencyToken;
@@ -98,7 +99,9 @@ final class PlainJdbcSamples {
     DataSource writes = CapturingDataSource.wrap(selector.writer(pools));
     ExecutionHistory history = new ExecutionHistory(256);
     ConsistentReader reader =
-        ConsistentReader.builder(selector.routes(pools)).recorder(history).build();
+        ConsistentReader.builder(selector.routes(pools))
+            .listener(ReadListener.ofRecords(history))
+            .build();
     // end::topology[]
   }
 
