@@ -3,11 +3,11 @@ package io.tidemark.benchmarks;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
+import io.tidemark.dialect.Dialect;
 import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
-import io.tidemark.postgres.PostgresServer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
@@ -60,7 +60,7 @@ public class PostgresFastPathBenchmark {
     GtidSet written;
     try (Connection c = primaryPool.getConnection()) {
       Cluster.insertRow(c, 2);
-      written = PostgresServer.read(c).committed(false);
+      written = Dialect.of(c).committed(c, false);
     }
     standbyPool = cluster.standbyPool(2);
     reader = ConsistentReader.builder(standbyPool, CapturingDataSource.wrap(primaryPool)).build();

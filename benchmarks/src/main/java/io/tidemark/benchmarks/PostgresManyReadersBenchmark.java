@@ -2,13 +2,12 @@ package io.tidemark.benchmarks;
 
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
+import io.tidemark.dialect.Dialect;
+import io.tidemark.dialect.WalPosition;
 import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.ConsistentReader;
-import io.tidemark.jdbc.PostgresWaits;
 import io.tidemark.jdbc.ReadOptions;
 import io.tidemark.jdbc.ReadResult;
-import io.tidemark.postgres.PostgresServer;
-import io.tidemark.postgres.WalPosition;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -107,7 +106,7 @@ public class PostgresManyReadersBenchmark {
       options = ReadOptions.defaults().withTimeout(Duration.ofSeconds(3));
       // Loads what the reader learns once: the standby's identity and timeline.
       reader.read(
-          options.requiring(PostgresServer.read(writer).executed()), c -> Cluster.readRow(c, 0));
+          options.requiring(Dialect.of(writer).executed(writer)), c -> Cluster.readRow(c, 0));
     } else {
       for (int i = 0; i < waiters; i++) {
         own.add(cluster.connect(cluster.standby));
@@ -192,7 +191,7 @@ public class PostgresManyReadersBenchmark {
 
   /** The position just past the primary's current one: what the next write's replay reaches. */
   private GtidSet nextPosition() throws SQLException {
-    GtidSet now = PostgresServer.read(writer).executed();
+    GtidSet now = Dialect.of(writer).executed(writer);
     UUID origin = now.uuids().iterator().next();
     WalPosition at = WalPosition.in(now, origin);
     if (at == null) {
@@ -212,7 +211,7 @@ public class PostgresManyReadersBenchmark {
   }
 
   private long waitAndRead(Connection c) throws SQLException {
-    if (!PostgresWaits.await(c, required, OWN_WAIT_NANOS)) {
+    if (!Dialect.of(c).await(c, required, OWN_WAIT_NANOS)) {
       throw new IllegalStateException("the standby did not replay " + required + " in 10 s");
     }
     Integer value = Cluster.readRow(c, id);
