@@ -58,6 +58,11 @@ final class BootRedis implements RedisConnector {
       where = "spring.data.redis.sentinel " + sentinel.getMaster() + " " + sentinel.getNodes();
     } else {
       DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
+      if (standalone == null) {
+        throw new IllegalStateException(
+            "Spring Boot's Redis connection details name no server: neither a cluster, a sentinel"
+                + " nor a standalone one");
+      }
       uri = node(standalone.getHost(), standalone.getPort()).withDatabase(standalone.getDatabase());
       where = "spring.data.redis " + standalone.getHost() + ":" + standalone.getPort();
     }

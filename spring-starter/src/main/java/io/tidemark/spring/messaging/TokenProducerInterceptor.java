@@ -37,7 +37,11 @@ public final class TokenProducerInterceptor implements ProducerInterceptor<Objec
 
   @Override
   public ProducerRecord<Object, Object> onSend(ProducerRecord<Object, Object> record) {
-    MessageTokens messages = tokens.get();
+    Supplier<MessageTokens> configured = tokens;
+    if (configured == null) {
+      throw new IllegalStateException("Kafka sent a record before it configured its interceptors");
+    }
+    MessageTokens messages = configured.get();
     String value = messages.outgoing();
     if (value != null) {
       record.headers().remove(messages.header());

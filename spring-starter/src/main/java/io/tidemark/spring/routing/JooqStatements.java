@@ -82,6 +82,14 @@ final class JooqStatements implements ConnectionProvider {
   }
 
   /** Calls {@code method} on {@code target}, as a SQL failure where it threw something checked. */
+  /** What {@code prepareStatement} returned, which JDBC says is never {@code null}. */
+  private static PreparedStatement prepared(@Nullable Object statement) throws SQLException {
+    if (statement instanceof PreparedStatement prepared) {
+      return prepared;
+    }
+    throw new SQLException("the connection prepared no statement: " + statement);
+  }
+
   private static @Nullable Object call(Object target, Method method, @Nullable Object[] args)
       throws SQLException {
     try {
@@ -263,7 +271,7 @@ final class JooqStatements implements ConnectionProvider {
 
     /** The statement's rows on {@code read}, held in full: the read's connection is then gone. */
     private Rows readOn(Connection read) throws SQLException {
-      try (PreparedStatement statement = (PreparedStatement) call(read, prepare, prepareArgs)) {
+      try (PreparedStatement statement = prepared(call(read, prepare, prepareArgs))) {
         for (Call set : calls) {
           call(statement, set.method(), set.args());
         }
@@ -277,8 +285,7 @@ final class JooqStatements implements ConnectionProvider {
     /** The wrapped provider's statement, prepared and set up as jOOQ asked of this one. */
     private PreparedStatement real() throws SQLException {
       if (real == null) {
-        PreparedStatement prepared =
-            (PreparedStatement) call(connection.acquired(), prepare, prepareArgs);
+        PreparedStatement prepared = prepared(call(connection.acquired(), prepare, prepareArgs));
         for (Call set : calls) {
           call(prepared, set.method(), set.args());
         }

@@ -11,6 +11,7 @@ import org.apache.ibatis.mapping.StatementType;
 import org.apache.ibatis.scripting.defaults.RawSqlSource;
 import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -43,7 +44,7 @@ final class MapperSelects extends ReadOnlyTransactionPointcut {
       BeanFactory beans,
       Pointcut annotated,
       MethodInterceptor selects,
-      ClassLoader classLoader) {
+      @Nullable ClassLoader classLoader) {
     if (!Proxy.isProxyClass(bean.getClass())
         || !(Proxy.getInvocationHandler(bean) instanceof MapperProxy<?>)
         || bean.getClass().getInterfaces().length != 1) {

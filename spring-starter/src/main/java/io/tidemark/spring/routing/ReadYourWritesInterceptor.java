@@ -224,13 +224,21 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
         consistentReader,
         attrs.name(),
         options,
-        connection -> {
-          try (PinnedRead.Binding binding = PinnedRead.pin(connection, required)) {
-            return proceed(invocation);
-          }
-        },
+        pinned(invocation, required),
         revisionOf,
         () -> proceedAgain(invocation));
+  }
+
+  /** The method, run on the read's connection pinned for its statements. */
+  // NullAway reads a type argument's nullness only in its JSpecify mode: the method may answer
+  // null.
+  @SuppressWarnings("NullAway")
+  private SqlFunction<@Nullable Object> pinned(MethodInvocation invocation, GtidSet required) {
+    return connection -> {
+      try (PinnedRead.Binding binding = PinnedRead.pin(connection, required)) {
+        return proceed(invocation);
+      }
+    };
   }
 
   /**
@@ -284,7 +292,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
       ConsistentReader consistentReader,
       String name,
       ReadOptions options,
-      SqlFunction<Object> query,
+      SqlFunction<@Nullable Object> query,
       @Nullable ToLongFunction<Object> revisionOf,
       Rerun again)
       throws Throwable {
