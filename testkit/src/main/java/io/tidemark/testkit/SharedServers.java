@@ -1,13 +1,14 @@
 package io.tidemark.testkit;
 
 /**
- * The topology and Redis that tests of one JVM share, started on first use on the configured {@link
- * Backend}, stopped at JVM exit.
+ * The topologies and Redis that tests of one JVM share, started on first use on the configured
+ * {@link Backend}, stopped at JVM exit.
  */
 public final class SharedServers {
 
   private static MySqlTopology topology;
   private static RedisServer redis;
+  private static PostgresTopology postgres;
 
   private SharedServers() {}
 
@@ -20,6 +21,22 @@ public final class SharedServers {
           topology.backend(), topology.replicas().size(), topology.startTime().toMillis());
     }
     return topology;
+  }
+
+  /**
+   * The shared PostgreSQL topology: one primary and one hot standby, as local processes of the
+   * binaries {@link PostgresBinaries} finds.
+   */
+  public static synchronized PostgresTopology postgres() {
+    if (postgres == null) {
+      postgres = PostgresTopology.builder().standbys(1).start();
+      System.out.printf(
+          "tidemark-testkit: postgres %s, 1 primary + %d standby(s) up in %d ms%n",
+          postgres.binaries().version(),
+          postgres.standbys().size(),
+          postgres.startTime().toMillis());
+    }
+    return postgres;
   }
 
   /** The shared Redis. */

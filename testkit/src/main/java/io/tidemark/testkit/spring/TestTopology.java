@@ -10,9 +10,10 @@ import java.lang.annotation.Target;
 /**
  * Points a Spring test's application at the testkit's shared servers: {@code spring.datasource.*}
  * at the source, {@code tidemark.replicas[*].url} at its replicas, both on a database of the test's
- * own, and {@code tidemark.scope.redis-uri} at the shared Redis. The servers run on the configured
- * {@link io.tidemark.testkit.Backend} (local processes by default, or containers) and are started
- * once per JVM, on first use.
+ * own, and {@code tidemark.scope.redis-uri} at the shared Redis. The source and replicas are MySQL
+ * ones, or with {@code server = POSTGRESQL} a PostgreSQL primary and its hot standby. The servers
+ * run on the configured {@link io.tidemark.testkit.Backend} (local processes by default, or
+ * containers) and are started once per JVM, on first use.
  *
  * <pre>{@code
  * @SpringBootTest
@@ -31,4 +32,18 @@ public @interface TestTopology {
    * replicas); the name gets a unique suffix.
    */
   String database() default "app";
+
+  /** The database the source and its replicas run. */
+  Server server() default Server.MYSQL;
+
+  /** A database of the testkit's shared servers. */
+  enum Server {
+    /** {@link io.tidemark.testkit.SharedServers#topology()}: a MySQL source and replica. */
+    MYSQL,
+    /**
+     * {@link io.tidemark.testkit.SharedServers#postgres()}: a PostgreSQL primary and hot standby
+     * (local processes).
+     */
+    POSTGRESQL
+  }
 }

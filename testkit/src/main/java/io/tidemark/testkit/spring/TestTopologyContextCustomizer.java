@@ -2,11 +2,13 @@ package io.tidemark.testkit.spring;
 
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.PostgresTopology;
 import io.tidemark.testkit.SharedServers;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
@@ -20,47 +22,60 @@ import org.springframework.test.context.MergedContextConfiguration;
 final class TestTopologyContextCustomizer implements ContextCustomizer {
 
   private final String database;
+  private final TestTopology.Server server;
 
-  TestTopologyContextCustomizer(String database) {
+  TestTopologyContextCustomizer(String database, TestTopology.Server server) {
     this.database = database;
+    this.server = server;
   }
 
   @Override
   public void customizeContext(
       ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
-    MySqlTopology topology = SharedServers.topology();
-    RedisServer redis = SharedServers.redis();
+    Map<String, Object> properties = new LinkedHashMap<>();
+    if (server == TestTopology.Server.POSTGRESQL) {
+      PostgresTopology topology = SharedServers.postgres();
+      String db = topology.createDatabase(database);
+      PostgresNode primary = topology.primary();
+      source(properties, primary.jdbcUrl(db), primary.user(), primary.password());
+      replicas(properties, topology.standbys().stream().map(standby -> standby.jdbcUrl(db)));
+    } else {
+      MySqlTopology topology = SharedServers.topology();
+      String db = topology.createDatabase(database);
+      MySqlNode source = topology.source();
+      source(properties, source.jdbcUrl(db), source.user(), source.password());
+      replicas(properties, topology.replicas().stream().map(replica -> replica.jdbcUrl(db)));
+    }
+    properties.put("tidemark.scope.redis-uri", SharedServers.redis().uri());
     context
         .getEnvironment()
         .getPropertySources()
-        .addFirst(
-            new MapPropertySource(
-                "tidemarkTestTopology",
-                properties(topology, redis, topology.createDatabase(database))));
+        .addFirst(new MapPropertySource("tidemarkTestTopology", properties));
   }
 
-  static Map<String, Object> properties(MySqlTopology topology, RedisServer redis, String db) {
-    Map<String, Object> properties = new LinkedHashMap<>();
-    MySqlNode source = topology.source();
-    properties.put("spring.datasource.url", source.jdbcUrl(db));
-    properties.put("spring.datasource.username", source.user());
-    properties.put("spring.datasource.password", source.password());
-    List<MySqlNode> replicas = topology.replicas();
-    for (int i = 0; i < replicas.size(); i++) {
-      properties.put("tidemark.replicas[" + i + "].url", replicas.get(i).jdbcUrl(db));
+  private static void source(
+      Map<String, Object> properties, String url, String user, String password) {
+    properties.put("spring.datasource.url", url);
+    properties.put("spring.datasource.username", user);
+    properties.put("spring.datasource.password", password);
+  }
+
+  private static void replicas(Map<String, Object> properties, Stream<String> urls) {
+    List<String> each = urls.toList();
+    for (int i = 0; i < each.size(); i++) {
+      properties.put("tidemark.replicas[" + i + "].url", each.get(i));
     }
-    properties.put("tidemark.scope.redis-uri", redis.uri());
-    return properties;
   }
 
   @Override
   public boolean equals(@Nullable Object other) {
     return other instanceof TestTopologyContextCustomizer customizer
-        && customizer.database.equals(database);
+        && customizer.database.equals(database)
+        && customizer.server == server;
   }
 
   @Override
   public int hashCode() {
-    return database.hashCode();
+    return 31 * database.hashCode() + server.hashCode();
   }
 }

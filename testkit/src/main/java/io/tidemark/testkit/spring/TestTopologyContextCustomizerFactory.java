@@ -15,6 +15,8 @@ final class TestTopologyContextCustomizerFactory implements ContextCustomizerFac
       Class<?> testClass, List<ContextConfigurationAttributes> configAttributes) {
     TestTopology topology =
         TestContextAnnotationUtils.findMergedAnnotation(testClass, TestTopology.class);
-    return topology == null ? null : new TestTopologyContextCustomizer(topology.database());
+    return topology == null
+        ? null
+        : new TestTopologyContextCustomizer(topology.database(), topology.server());
   }
 }
