@@ -12,8 +12,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What differs between the databases Tidemark reads: how a server tells who it is and what it has
- * executed, and how a connection waits until it has executed a position. Everything else —
- * deadlines, policies, routing, tokens, scopes, caches — is the same for all of them.
+ * executed, a commit's position, how a connection waits until its server has executed a position,
+ * what a replica refuses, a write refused as read-only, the node probe, the cancel of a running
+ * statement and which JDBC URLs are the database's. Everything else — deadlines, policies, routing,
+ * tokens, scopes, caches — is the same for all of them. One implementation per database, in this
+ * package.
  *
  * <p>A position always takes the form of a {@link GtidSet}: MySQL's own GTIDs, or for PostgreSQL
  * one origin per cluster and timeline whose counter is the WAL position ({@link WalPosition}), so
