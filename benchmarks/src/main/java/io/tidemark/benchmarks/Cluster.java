@@ -165,6 +165,15 @@ final class Cluster implements AutoCloseable {
     }
   }
 
+  /** When each of {@code reads} returned ({@link System#nanoTime}), in their order. */
+  static List<Long> allDone(List<Future<Long>> reads) {
+    List<Long> at = new ArrayList<>(reads.size());
+    for (Future<Long> read : reads) {
+      at.add(done(read));
+    }
+    return at;
+  }
+
   static @Nullable Integer readRow(Connection c, long id) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?")) {
       ps.setLong(1, id);

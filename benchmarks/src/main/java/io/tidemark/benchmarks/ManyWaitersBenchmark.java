@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -158,26 +159,15 @@ public class ManyWaitersBenchmark {
   public long release() throws SQLException {
     Cluster.insertRow(writer, id);
     ackAt = System.nanoTime();
-    long last = 0;
-    for (Future<Long> read : reads) {
-      last = Math.max(last, Cluster.done(read));
-    }
-    return last;
+    return Collections.max(Cluster.allDone(reads));
   }
 
   @TearDown(Level.Invocation)
   public void record() {
     lastGno++;
-    if (!recording) {
-      return;
+    if (recording) {
+      samples.releases(Cluster.allDone(reads), ackAt);
     }
-    long last = 0;
-    for (Future<Long> read : reads) {
-      long at = Cluster.done(read);
-      samples.add("release", at - ackAt);
-      last = Math.max(last, at);
-    }
-    samples.add("lastRelease", last - ackAt);
   }
 
   @TearDown(Level.Trial)

@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -151,33 +152,17 @@ public class PostgresManyReadersBenchmark {
   public long release() throws SQLException {
     Cluster.insertRow(writer, id);
     ackAt = System.nanoTime();
-    long last = 0;
-    for (Future<Long> read : reads) {
-      last = Math.max(last, Cluster.done(read));
-    }
-    return last;
+    return Collections.max(Cluster.allDone(reads));
   }
 
   @TearDown(Level.Invocation)
   public void record() {
-    long last = 0;
-    List<Long> released = new ArrayList<>();
-    for (Future<Long> read : reads) {
-      long at = Cluster.done(read);
-      if (at == EARLY) {
-        samples.count("early");
-        return;
-      }
-      released.add(at);
-      last = Math.max(last, at);
+    List<Long> released = Cluster.allDone(reads);
+    if (released.contains(EARLY)) {
+      samples.count("early");
+    } else if (recording) {
+      samples.releases(released, ackAt);
     }
-    if (!recording) {
-      return;
-    }
-    for (long at : released) {
-      samples.add("release", at - ackAt);
-    }
-    samples.add("lastRelease", last - ackAt);
   }
 
   @TearDown(Level.Trial)

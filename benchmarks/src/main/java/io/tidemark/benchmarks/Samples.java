@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -48,6 +49,20 @@ final class Samples {
     if (bySource) {
       count("sourceReads");
     }
+  }
+
+  /**
+   * Readers of one write released at {@code releasedAt} ({@link System#nanoTime}), from the write's
+   * acknowledgement at {@code ackAt}: each one ({@code release}) and the last ({@code
+   * lastRelease}).
+   */
+  void releases(List<Long> releasedAt, long ackAt) {
+    long last = ackAt;
+    for (long at : releasedAt) {
+      add("release", at - ackAt);
+      last = Math.max(last, at);
+    }
+    add("lastRelease", last - ackAt);
   }
 
   void count(String name) {
