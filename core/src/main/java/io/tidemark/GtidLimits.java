@@ -12,19 +12,19 @@ package io.tidemark;
  * @param maxUuids most source UUIDs written
  * @param maxIntervals most GNO intervals written
  */
-public record GtidLimits(int maxTextLength, int maxUuids, int maxIntervals) {
+record GtidLimits(int maxTextLength, int maxUuids, int maxIntervals) {
 
   /** Default for {@link #maxTextLength()}: room for a busy server's {@code gtid_executed}. */
-  public static final int DEFAULT_MAX_TEXT_LENGTH = 256 * 1024;
+  static final int DEFAULT_MAX_TEXT_LENGTH = 256 * 1024;
 
   /** Default for {@link #maxUuids()}. */
-  public static final int DEFAULT_MAX_UUIDS = 2_048;
+  static final int DEFAULT_MAX_UUIDS = 2_048;
 
   /** Default for {@link #maxIntervals()}. */
-  public static final int DEFAULT_MAX_INTERVALS = 16_384;
+  static final int DEFAULT_MAX_INTERVALS = 16_384;
 
   /** The defaults, used by {@link GtidSet#parse(CharSequence)}. */
-  public static final GtidLimits DEFAULTS =
+  static final GtidLimits DEFAULTS =
       new GtidLimits(DEFAULT_MAX_TEXT_LENGTH, DEFAULT_MAX_UUIDS, DEFAULT_MAX_INTERVALS);
 
   /**

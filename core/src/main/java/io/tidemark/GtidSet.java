@@ -47,18 +47,9 @@ public final class GtidSet {
   }
 
   /**
-   * Reads a GTID set within {@link GtidLimits#DEFAULTS}.
-   *
-   * @throws GtidSetFormatException when the text is not a GTID set or exceeds the limits
-   * @see #parse(CharSequence, GtidLimits)
-   */
-  public static GtidSet parse(CharSequence text) {
-    return parse(text, GtidLimits.DEFAULTS);
-  }
-
-  /**
-   * Reads a GTID set as MySQL writes it, refusing text beyond {@code limits} as soon as a limit is
-   * passed; text longer than the length limit is refused before any of it is read.
+   * Reads a GTID set as MySQL writes it, of at most 256 KiB of text, 2,048 UUIDs and 16,384
+   * intervals, refusing text beyond a limit as soon as it is passed; text longer than the length
+   * limit is refused before any of it is read.
    *
    * <p>Stricter than the server in a few places where the server's reading would silently weaken a
    * requirement: inverted intervals ({@code 5-3}), intervals without an end ({@code 1-}), UUIDs
@@ -69,7 +60,12 @@ public final class GtidSet {
    * @throws GtidSetFormatException when the text is not a GTID set or exceeds the limits, with the
    *     reason and the position where reading stopped
    */
-  public static GtidSet parse(CharSequence text, GtidLimits limits) {
+  public static GtidSet parse(CharSequence text) {
+    return parse(text, GtidLimits.DEFAULTS);
+  }
+
+  /** Reads a GTID set as {@link #parse(CharSequence)} does, within {@code limits}. */
+  static GtidSet parse(CharSequence text, GtidLimits limits) {
     return GtidSetParser.parse(text, limits);
   }
 

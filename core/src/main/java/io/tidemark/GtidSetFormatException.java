@@ -10,13 +10,13 @@ public final class GtidSetFormatException extends TidemarkException {
 
   /** Why the text was refused. */
   public enum Problem {
-    /** The text is longer than {@link GtidLimits#maxTextLength()}; none of it was read. */
+    /** The text is longer than the limit (256 KiB); none of it was read. */
     TOO_LONG,
     /** The text does not follow the GTID set syntax, or a GNO is out of range. */
     MALFORMED,
-    /** The text names more UUIDs than {@link GtidLimits#maxUuids()}. */
+    /** The text names more UUIDs than the limit (2,048). */
     TOO_MANY_UUIDS,
-    /** The text holds more intervals than {@link GtidLimits#maxIntervals()}. */
+    /** The text holds more intervals than the limit (16,384). */
     TOO_MANY_INTERVALS
   }
 

@@ -2,7 +2,6 @@ package io.tidemark.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
-import io.tidemark.jdbc.CaptureStats;
 import io.tidemark.jdbc.CapturingDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -77,7 +76,7 @@ public class CaptureOverheadBenchmark {
   public void stop() {
     try {
       if (writes instanceof CapturingDataSource capturing) {
-        CaptureStats stats = capturing.stats();
+        CapturingDataSource.Stats stats = capturing.stats();
         boolean asAsked =
             stats.failed() == 0
                 && ("ownGtid".equals(capture)

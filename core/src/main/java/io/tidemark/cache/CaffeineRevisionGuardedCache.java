@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * key at that revision or older is refused. Keys sharing a slot share the highest revision, which
  * only refuses more puts: a refused put is a miss, never an older value.
  */
-public final class CaffeineRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
+final class CaffeineRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
 
   /**
    * An entry with the ticker time it expires at. A refused write hands Caffeine the old entry back
@@ -79,7 +79,7 @@ public final class CaffeineRevisionGuardedCache<V> implements RevisionGuardedCac
   /**
    * A cache with {@code config}; its time to live, tombstone time to live, size and ticker apply.
    */
-  public static <V> CaffeineRevisionGuardedCache<V> create(RevisionGuardedCacheConfig config) {
+  static <V> CaffeineRevisionGuardedCache<V> create(RevisionGuardedCacheConfig config) {
     return new CaffeineRevisionGuardedCache<>(Objects.requireNonNull(config, "config"));
   }
 
@@ -104,11 +104,7 @@ public final class CaffeineRevisionGuardedCache<V> implements RevisionGuardedCac
     return write(key, Entry.tombstone(revision));
   }
 
-  /**
-   * Drops the entry if it is older than {@code revision}: what a message saying "key changed at
-   * revision" does. Losing such a message costs no correctness for reads with a minimum revision,
-   * which miss on the older entry anyway; it only delays fresher data for reads without one.
-   */
+  @Override
   public void invalidate(String key, long revision) {
     entries.asMap().computeIfPresent(key, (k, old) -> old.entry().olderThan(revision) ? null : old);
   }

@@ -6,7 +6,6 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.tidemark.GtidSet;
 import io.tidemark.GtidSetFormatException;
-import io.tidemark.internal.RedisCallFailedException;
 import io.tidemark.internal.RedisScript;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * delete leaves the older value readable by reads without a minimum revision until it expires;
  * reads that require the deleted revision still miss.
  */
-public final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
+final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
 
   private static final RedisScript COMPARE_AND_SET =
       new RedisScript(
@@ -74,7 +73,7 @@ public final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<
   }
 
   /** A cache on a standalone or Sentinel-managed Redis. */
-  public static <V> RedisRevisionGuardedCache<V> create(
+  static <V> RedisRevisionGuardedCache<V> create(
       StatefulRedisConnection<String, String> connection,
       ValueCodec<V> codec,
       RevisionGuardedCacheConfig config) {
@@ -82,7 +81,7 @@ public final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<
   }
 
   /** A cache on a Redis Cluster. */
-  public static <V> RedisRevisionGuardedCache<V> create(
+  static <V> RedisRevisionGuardedCache<V> create(
       StatefulRedisClusterConnection<String, String> connection,
       ValueCodec<V> codec,
       RevisionGuardedCacheConfig config) {
@@ -110,7 +109,7 @@ public final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<
     return write(key, Entry.tombstone(revision));
   }
 
-  /** Calls that failed or timed out so far. */
+  @Override
   public long failures() {
     return failures.sum();
   }
@@ -120,7 +119,7 @@ public final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<
     String stored;
     try {
       stored = RedisScript.await(() -> redis.get(redisKey(key)), config.commandTimeout());
-    } catch (RedisCallFailedException e) {
+    } catch (RedisScript.CallFailedException e) {
       failures.increment();
       return null;
     }
@@ -174,7 +173,7 @@ public final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<
                       gtids),
               config.commandTimeout());
       return stored != null && stored == 1L;
-    } catch (RedisCallFailedException e) {
+    } catch (RedisScript.CallFailedException e) {
       failures.increment();
       return false;
     }

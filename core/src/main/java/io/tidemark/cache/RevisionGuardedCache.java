@@ -1,5 +1,7 @@
 package io.tidemark.cache;
 
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.tidemark.GtidSet;
 import java.util.Optional;
 
@@ -21,6 +23,10 @@ import java.util.Optional;
  * lookup under a token accepts an entry only when its set contains the token: a value cached before
  * the token's writes, or by a put that lost a race, misses, and the fresher value read through
  * replaces it even at the same revision.
+ *
+ * <p>Three kinds are made here: {@link #caffeine} in this process's memory, {@link #redis} shared
+ * by every instance through a Lua compare-and-set, and {@link #twoTier}, an in-process tier in
+ * front of a Redis one, each guarded on its own.
  */
 public interface RevisionGuardedCache<V> {
 
@@ -80,6 +86,59 @@ public interface RevisionGuardedCache<V> {
    * @return whether the tombstone was stored
    */
   boolean delete(String key, long revision);
+
+  /**
+   * Drops a local copy of the entry if it is older than {@code revision}: what a message saying
+   * "key changed at revision" does. Losing such a message costs no correctness for reads with a
+   * minimum revision, which miss on the older entry anyway; it only delays fresher data for reads
+   * without one. A cache that keeps no local copy has nothing to drop.
+   */
+  default void invalidate(String key, long revision) {}
+
+  /** Calls to a shared store that failed or timed out so far; 0 for a cache in memory only. */
+  default long failures() {
+    return 0;
+  }
+
+  /**
+   * A cache in this process's memory, through Caffeine; the time to live, tombstone time to live,
+   * size and ticker of {@code config} apply.
+   */
+  static <V> RevisionGuardedCache<V> caffeine(RevisionGuardedCacheConfig config) {
+    return CaffeineRevisionGuardedCache.create(config);
+  }
+
+  /** A cache on a standalone or Sentinel-managed Redis, values written by {@code codec}. */
+  static <V> RevisionGuardedCache<V> redis(
+      StatefulRedisConnection<String, String> connection,
+      ValueCodec<V> codec,
+      RevisionGuardedCacheConfig config) {
+    return RedisRevisionGuardedCache.create(connection, codec, config);
+  }
+
+  /** A cache on a Redis Cluster, values written by {@code codec}. */
+  static <V> RevisionGuardedCache<V> redis(
+      StatefulRedisClusterConnection<String, String> connection,
+      ValueCodec<V> codec,
+      RevisionGuardedCacheConfig config) {
+    return RedisRevisionGuardedCache.create(connection, codec, config);
+  }
+
+  /**
+   * A cache in this process's memory, with {@code config}, in front of {@code shared}: writes reach
+   * the local tier only when Redis stored them, and a local miss reads Redis.
+   *
+   * @throws IllegalArgumentException when {@code shared} was not made by {@link #redis}
+   */
+  static <V> RevisionGuardedCache<V> twoTier(
+      RevisionGuardedCache<V> shared, RevisionGuardedCacheConfig config) {
+    if (!(shared instanceof RedisRevisionGuardedCache<V> redis)) {
+      throw new IllegalArgumentException(
+          "the shared tier of a two-tier cache is one made by RevisionGuardedCache.redis, not "
+              + shared);
+    }
+    return TwoTierRevisionGuardedCache.of(CaffeineRevisionGuardedCache.create(config), redis);
+  }
 
   /** Checks that {@code revision} is in range and returns it. */
   static long checkRevision(long revision) {

@@ -15,7 +15,7 @@ import java.util.Optional;
  * {@link #invalidate} or by expiry; until then reads with a minimum revision miss locally and read
  * Redis, so a lost invalidation only delays fresher data for reads without one.
  */
-public final class TwoTierRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
+final class TwoTierRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
 
   private final CaffeineRevisionGuardedCache<V> local;
   private final RedisRevisionGuardedCache<V> shared;
@@ -27,7 +27,7 @@ public final class TwoTierRevisionGuardedCache<V> implements RevisionGuardedCach
   }
 
   /** {@code local} in front of {@code shared}. */
-  public static <V> TwoTierRevisionGuardedCache<V> of(
+  static <V> TwoTierRevisionGuardedCache<V> of(
       CaffeineRevisionGuardedCache<V> local, RedisRevisionGuardedCache<V> shared) {
     return new TwoTierRevisionGuardedCache<>(local, shared);
   }
@@ -72,9 +72,14 @@ public final class TwoTierRevisionGuardedCache<V> implements RevisionGuardedCach
     return stored;
   }
 
-  /** Drops the local entry if it is older than {@code revision}; see the class description. */
+  @Override
   public void invalidate(String key, long revision) {
     local.invalidate(key, revision);
+  }
+
+  @Override
+  public long failures() {
+    return shared.failures();
   }
 
   @Override

@@ -4,11 +4,9 @@
  * minimum revision misses on anything older, and {@code delete} leaves a versioned tombstone, so a
  * slow reader's stale value arriving late is refused.
  *
- * <p>{@link io.tidemark.cache.RevisionGuardedCache} is the role; {@link
- * io.tidemark.cache.CaffeineRevisionGuardedCache} (in process, {@code compute}), {@link
- * io.tidemark.cache.RedisRevisionGuardedCache} (Lua compare-and-set) and {@link
- * io.tidemark.cache.TwoTierRevisionGuardedCache} (Caffeine in front of Redis, both guarded)
- * implement it.
+ * <p>{@link io.tidemark.cache.RevisionGuardedCache} is the role and makes its three kinds: in
+ * process ({@code compute}), on Redis (Lua compare-and-set) and two-tier (Caffeine in front of
+ * Redis, both guarded).
  */
 @NullMarked
 package io.tidemark.cache;

@@ -52,7 +52,7 @@ final class MySqlProbe {
 
   private MySqlProbe() {}
 
-  static NodeFacts probe(Connection c) throws SQLException {
+  static Dialect.NodeFacts probe(Connection c) throws SQLException {
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(QUERY)) {
       rs.next();
@@ -72,7 +72,7 @@ final class MySqlProbe {
       long applyingMicros = rs.getLong(10);
       Duration applyingAge =
           rs.wasNull() ? null : Duration.ofNanos(Math.max(0, applyingMicros) * 1000);
-      return new NodeFacts(
+      return new Dialect.NodeFacts(
           uuid,
           writable,
           superReadOnly,

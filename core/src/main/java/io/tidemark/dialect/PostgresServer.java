@@ -1,7 +1,7 @@
 package io.tidemark.dialect;
 
 import io.tidemark.GtidSet;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -374,7 +374,7 @@ final class PostgresServer {
         read = history(position.systemId(), rs.getString(1));
       }
     } catch (SQLException e) {
-      if (ConnectionFailures.isConnectionFailure(e)) {
+      if (Failures.isConnectionFailure(e)) {
         throw e;
       }
       LOG.log(

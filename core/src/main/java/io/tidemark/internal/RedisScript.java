@@ -64,8 +64,8 @@ public final class RedisScript {
    * Starts {@code call} and returns its result if it completes within {@code timeout}; cancels it
    * otherwise.
    *
-   * @throws RedisCallFailedException when it fails, is rejected, times out or the thread is
-   *     interrupted (the interrupt flag is kept)
+   * @throws CallFailedException when it fails, is rejected, times out or the thread is interrupted
+   *     (the interrupt flag is kept)
    */
   public static <T> T await(Supplier<? extends CompletionStage<T>> call, Duration timeout) {
     CompletableFuture<T> future;
@@ -73,20 +73,33 @@ public final class RedisScript {
       future = call.get().toCompletableFuture();
     } catch (RuntimeException e) {
       // Lettuce may reject a command before sending it, e.g. while disconnected.
-      throw new RedisCallFailedException(String.valueOf(e.getMessage()), e);
+      throw new CallFailedException(String.valueOf(e.getMessage()), e);
     }
     try {
       return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       future.cancel(false);
-      throw new RedisCallFailedException("no reply within " + timeout.toMillis() + " ms", e);
+      throw new CallFailedException("no reply within " + timeout.toMillis() + " ms", e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw new RedisCallFailedException(String.valueOf(cause.getMessage()), cause);
+      throw new CallFailedException(String.valueOf(cause.getMessage()), cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       future.cancel(false);
-      throw new RedisCallFailedException("interrupted", e);
+      throw new CallFailedException("interrupted", e);
+    }
+  }
+
+  /**
+   * A Redis call that did not produce a reply in time; caught inside Tidemark and turned into an
+   * "unknown" result and a counted failure, never thrown to callers.
+   */
+  public static final class CallFailedException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    CallFailedException(String message, Throwable cause) {
+      super(message, cause, false, false);
     }
   }
 

@@ -43,6 +43,6 @@ public final class ReplicaRefusedException extends SQLFeatureNotSupportedExcepti
    * transaction managers, JdbcTemplate) carries it; {@code null} when there is none.
    */
   public static @Nullable ReplicaRefusedException in(Throwable failure) {
-    return Causes.find(failure, ReplicaRefusedException.class);
+    return Failures.find(failure, ReplicaRefusedException.class);
   }
 }

@@ -4,7 +4,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.TidemarkException;
 import io.tidemark.dialect.Dialect;
-import io.tidemark.internal.FailureNames;
+import io.tidemark.internal.Failures;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.LongAdder;
@@ -30,8 +30,9 @@ final class CaptureSession {
     final LongAdder failed = new LongAdder();
     final LongAdder unscoped = new LongAdder();
 
-    CaptureStats snapshot() {
-      return new CaptureStats(tracked.sum(), queried.sum(), failed.sum(), unscoped.sum());
+    CapturingDataSource.Stats snapshot() {
+      return new CapturingDataSource.Stats(
+          tracked.sum(), queried.sum(), failed.sum(), unscoped.sum());
     }
   }
 
@@ -177,7 +178,7 @@ final class CaptureSession {
    */
   void commitFailed(Throwable failure) {
     endTransaction();
-    fail("a commit failed and its outcome is unknown: " + FailureNames.of(failure));
+    fail("a commit failed and its outcome is unknown: " + Failures.nameOf(failure));
   }
 
   /**
@@ -208,7 +209,7 @@ final class CaptureSession {
       context.committed(Dialect.of(connection).committed(connection, ownSynchronousCommit));
       counters.queried.increment();
     } catch (SQLException e) {
-      fail("could not read the source's position after a commit: " + FailureNames.of(e));
+      fail("could not read the source's position after a commit: " + Failures.nameOf(e));
     } catch (TidemarkException e) {
       fail("could not read the source's position after a commit: " + e.getMessage());
     }

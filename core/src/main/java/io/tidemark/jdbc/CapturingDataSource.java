@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
  * A {@link DataSource} over the source's pool that captures the GTID of every commit made through
  * it — explicit commits, autocommit statements, batches, DDL — into the {@link ConsistencyContext}
  * bound to the thread when the connection was checked out. Connections checked out with no context
- * bound are handed over as they are and counted ({@link CaptureStats#unscoped()}). Rollbacks and
- * read-only transactions change nothing; a commit whose GTID cannot be captured makes the context
- * dirty and is counted.
+ * bound are handed over as they are and counted ({@link Stats#unscoped()}). Rollbacks and read-only
+ * transactions change nothing; a commit whose GTID cannot be captured makes the context dirty and
+ * is counted.
  *
  * <p>Works with any pool. With MySQL Connector/J and {@code trackSessionState=true} in the JDBC URL
  * the server reports each GTID with the commit (no extra round trip); otherwise, or when the server
@@ -99,7 +99,7 @@ public final class CapturingDataSource implements DataSource {
   }
 
   /** What was captured so far. */
-  public CaptureStats stats() {
+  public Stats stats() {
     return counters.snapshot();
   }
 
@@ -142,4 +142,15 @@ public final class CapturingDataSource implements DataSource {
   public boolean isWrapperFor(Class<?> type) throws SQLException {
     return type.isInstance(this) || target.isWrapperFor(type);
   }
+
+  /**
+   * Counts of what {@link CapturingDataSource} captured since it was created.
+   *
+   * @param tracked GTID sets reported by the server with the commit (session tracking)
+   * @param queried captures by querying {@code @@GLOBAL.gtid_executed} after a commit
+   * @param failed commits whose GTID could not be captured; each made its context dirty
+   * @param unscoped connections checked out with no {@link io.tidemark.ConsistencyContext} bound,
+   *     whose commits were not captured
+   */
+  public record Stats(long tracked, long queried, long failed, long unscoped) {}
 }

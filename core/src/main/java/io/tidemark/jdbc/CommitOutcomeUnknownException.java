@@ -1,7 +1,7 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.Reason;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 
@@ -41,8 +41,7 @@ public final class CommitOutcomeUnknownException extends SQLNonTransientConnecti
 
   /** Whether {@code failure} lost a connection a statement or commit was sent on. */
   static boolean lostConnection(SQLException failure) {
-    return ConnectionFailures.isConnectionFailure(failure)
-        && !NOT_CONNECTED.equals(failure.getSQLState());
+    return Failures.isConnectionFailure(failure) && !NOT_CONNECTED.equals(failure.getSQLState());
   }
 
   /** {@link Reason#COMMIT_OUTCOME_UNKNOWN}. */

@@ -11,7 +11,7 @@ import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
 import io.tidemark.dialect.Dialect;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -378,7 +378,7 @@ public final class ConsistentReader {
       throw read.failed(
           Reason.DATABASE_BUSY, "could not check the token's sources: " + e.getMessage());
     } catch (SQLException e) {
-      if (ConnectionFailures.isConnectionFailure(e)) {
+      if (Failures.isConnectionFailure(e)) {
         throw read.failed(
             Reason.SOURCE_ERROR, "could not check the token's sources: " + e.getMessage());
       }

@@ -1,8 +1,7 @@
 package io.tidemark.jdbc;
 
 import io.tidemark.Deadline;
-import io.tidemark.internal.Causes;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import io.tidemark.internal.JdbcProxies;
 import io.tidemark.internal.SocketTimeout;
 import io.tidemark.internal.SqlText;
@@ -131,7 +130,7 @@ final class DeadlineBound implements InvocationHandler {
 
   /** Whether the connection failed because a socket read ran out of time. */
   private static boolean cutBySocketBound(SQLException e) {
-    return ConnectionFailures.isConnectionFailure(e)
-        && Causes.find(e, SocketTimeoutException.class) != null;
+    return Failures.isConnectionFailure(e)
+        && Failures.find(e, SocketTimeoutException.class) != null;
   }
 }

@@ -3,7 +3,7 @@ package io.tidemark.jdbc;
 import io.tidemark.GtidSet;
 import io.tidemark.dialect.Dialect;
 import io.tidemark.dialect.DriverSession;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -80,7 +80,7 @@ final class PhysicalConnection {
     } catch (SQLException e) {
       // A refused setting leaves the query fallback; a lost connection is the caller's failure,
       // which its pool (having closed the connection) would otherwise report without a cause.
-      if (ConnectionFailures.isConnectionFailure(e)) {
+      if (Failures.isConnectionFailure(e)) {
         throw e;
       }
       return false;

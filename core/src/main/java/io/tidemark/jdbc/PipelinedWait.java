@@ -3,7 +3,7 @@ package io.tidemark.jdbc;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
 import io.tidemark.dialect.Dialect;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import io.tidemark.internal.JdbcProxies;
 import io.tidemark.internal.SqlText;
 import java.lang.reflect.InvocationHandler;
@@ -273,7 +273,7 @@ final class PipelinedWait implements InvocationHandler {
    * unsent, and the wait's when it lacks it.
    */
   private State failedStatement(SQLException e, long elapsedNanos) {
-    if (ConnectionFailures.isConnectionFailure(e)) {
+    if (Failures.isConnectionFailure(e)) {
       return State.FAILED;
     }
     if (dialect.textTakenAsOne(e)) {
@@ -426,7 +426,7 @@ final class PipelinedWait implements InvocationHandler {
       try {
         return create(sql);
       } catch (SQLException e) {
-        if (sql == null || ConnectionFailures.isConnectionFailure(e)) {
+        if (sql == null || Failures.isConnectionFailure(e)) {
           throw e;
         }
         return null;

@@ -10,7 +10,7 @@ import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
 import io.tidemark.dialect.Dialect;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -151,7 +151,7 @@ final class ReadRun<T> {
     try {
       writable(connection, transaction);
     } catch (SQLException e) {
-      ConnectionFailures.abortIfBroken(connection, e);
+      Failures.abortIfBroken(connection, e);
     }
     return value;
   }

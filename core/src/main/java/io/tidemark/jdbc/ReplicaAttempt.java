@@ -7,7 +7,7 @@ import io.tidemark.Reason;
 import io.tidemark.Ticker;
 import io.tidemark.dialect.Dialect;
 import io.tidemark.dialect.DriverSession;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import io.tidemark.internal.ReplicaRefusedException;
 import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
@@ -103,7 +103,7 @@ final class ReplicaAttempt {
                   connection, SocketTimeout.millisLeft(replicaDeadline.remaining()))) {
         return onConnection(read, connection, route.node(), lead);
       } catch (SQLException e) {
-        if (!ConnectionFailures.isConnectionFailure(e)) {
+        if (!Failures.isConnectionFailure(e)) {
           throw e;
         }
         routes.failed(route.node());
@@ -187,7 +187,7 @@ final class ReplicaAttempt {
         sights.put(node, dialect.waitSight(connection));
       }
     } catch (SQLException e) {
-      ConnectionFailures.abortIfBroken(connection, e);
+      Failures.abortIfBroken(connection, e);
       return new Failed<>(Reason.REPLICA_ERROR, "replica connection failed: " + e);
     }
     GtidSet seen = physical.takeExecutedWhenSeen();
@@ -226,7 +226,7 @@ final class ReplicaAttempt {
           }
         }
       } catch (SQLException e) {
-        ConnectionFailures.abortIfBroken(connection, e);
+        Failures.abortIfBroken(connection, e);
         return new Failed<>(Reason.REPLICA_ERROR, "wait failed on replica " + uuid + ": " + e);
       }
     }
@@ -368,7 +368,7 @@ final class ReplicaAttempt {
       PipelinedWait pipelined, Connection connection, String uuid) {
     SQLException failure = pipelined.failure();
     if (pipelined.state() == PipelinedWait.State.FAILED && failure != null) {
-      ConnectionFailures.abortIfBroken(connection, failure);
+      Failures.abortIfBroken(connection, failure);
       return new Failed<>(Reason.REPLICA_ERROR, "wait failed on replica " + uuid + ": " + failure);
     }
     return timedOut(uuid, pipelined.sentBudgetNanos());

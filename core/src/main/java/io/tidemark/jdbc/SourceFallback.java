@@ -6,7 +6,7 @@ import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.dialect.Dialect;
 import io.tidemark.dialect.DriverSession;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -88,7 +88,7 @@ final class SourceFallback {
     } catch (SQLTransientConnectionException e) {
       throw read.failed(Reason.DATABASE_BUSY, "no source connection in time: " + e.getMessage());
     } catch (SQLException e) {
-      if (ConnectionFailures.isConnectionFailure(e)) {
+      if (Failures.isConnectionFailure(e)) {
         throw read.failed(
             Reason.SOURCE_ERROR, "source did not answer in time or failed: " + e.getMessage());
       }

@@ -4,7 +4,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
-import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -14,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * merges lose nothing. Nothing is evicted for size: a scope dropped early would make its reads
  * stale, so memory is bounded by the time to live and the interval limit instead.
  */
-public final class CaffeineScopeStore implements ScopeStore {
+final class CaffeineScopeStore implements ScopeStore {
 
   /** A scope's state; absent parts are expired, judged against the ticker on read. */
   private record Entry(GtidSet gtids, long gtidsUntil, @Nullable String dirty, long dirtyUntil) {}
@@ -27,15 +26,15 @@ public final class CaffeineScopeStore implements ScopeStore {
   private CaffeineScopeStore(ScopeStoreConfig config) {
     this.config = config;
     this.ticker = config.ticker();
-    Duration longest =
-        config.timeToLive().compareTo(config.dirtyTimeToLive()) >= 0
-            ? config.timeToLive()
-            : config.dirtyTimeToLive();
-    this.scopes = Caffeine.newBuilder().ticker(ticker::read).expireAfterWrite(longest).build();
+    this.scopes =
+        Caffeine.newBuilder()
+            .ticker(ticker::read)
+            .expireAfterWrite(config.longestTimeToLive())
+            .build();
   }
 
   /** A store with {@code config}; only its time to live, interval limit and ticker apply. */
-  public static CaffeineScopeStore create(ScopeStoreConfig config) {
+  static CaffeineScopeStore create(ScopeStoreConfig config) {
     return new CaffeineScopeStore(Objects.requireNonNull(config, "config"));
   }
 
@@ -106,7 +105,7 @@ public final class CaffeineScopeStore implements ScopeStore {
   }
 
   @Override
-  public ScopeStoreStats stats() {
+  public Stats stats() {
     return counters.snapshot();
   }
 

@@ -31,7 +31,7 @@ import reactor.core.Disposable;
  * local time to live behind for that scope. That window is the price of skipping the Redis read:
  * choose {@link RedisScopeStore} alone where it is not acceptable.
  */
-public final class NearCacheScopeStore implements ScopeStore, AutoCloseable {
+final class NearCacheScopeStore implements ScopeStore {
 
   private static final int STRIPES = 64;
 
@@ -65,7 +65,7 @@ public final class NearCacheScopeStore implements ScopeStore, AutoCloseable {
    * RedisClusterClient.connectPubSub()}); the store subscribes it and unsubscribes on {@link
    * #close()}.
    */
-  public static NearCacheScopeStore create(
+  static NearCacheScopeStore create(
       RedisScopeStore shared,
       StatefulRedisPubSubConnection<String, String> invalidations,
       ScopeStoreConfig config) {
@@ -185,12 +185,12 @@ public final class NearCacheScopeStore implements ScopeStore, AutoCloseable {
   }
 
   @Override
-  public ScopeStoreStats stats() {
+  public Stats stats() {
     return counters.snapshot();
   }
 
   /** Reads answered from the local copy without asking Redis. */
-  public long localHits() {
+  long localHits() {
     return localHits.sum();
   }
 

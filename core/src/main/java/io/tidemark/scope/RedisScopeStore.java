@@ -7,9 +7,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.tidemark.GtidSet;
 import io.tidemark.GtidSetFormatException;
-import io.tidemark.internal.RedisCallFailedException;
 import io.tidemark.internal.RedisScript;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -58,7 +56,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * with {@code ClientOptions.disconnectedBehavior(REJECT_COMMANDS)}, so that calls fail at once
  * while Redis is unreachable instead of queueing until it returns; Lettuce reconnects by itself.
  */
-public final class RedisScopeStore implements ScopeStore {
+final class RedisScopeStore implements ScopeStore {
 
   private static final System.Logger LOG = System.getLogger(RedisScopeStore.class.getName());
 
@@ -289,30 +287,19 @@ public final class RedisScopeStore implements ScopeStore {
     this.redis = redis;
     this.config = Objects.requireNonNull(config, "config");
     this.cluster = cluster;
-    this.window = Long.toString(evictionWindow(config).toMillis());
+    this.window = Long.toString(config.longestTimeToLive().toMillis());
   }
 
   /** A store on a standalone or Sentinel-managed Redis. */
-  public static RedisScopeStore create(
+  static RedisScopeStore create(
       StatefulRedisConnection<String, String> connection, ScopeStoreConfig config) {
     return new RedisScopeStore(connection.async(), config, false);
   }
 
   /** A store on a Redis Cluster; the keys of one scope share a slot. */
-  public static RedisScopeStore create(
+  static RedisScopeStore create(
       StatefulRedisClusterConnection<String, String> connection, ScopeStoreConfig config) {
     return new RedisScopeStore(connection.async(), config, true);
-  }
-
-  /**
-   * How long after an eviction a scope that Redis does not hold may have been evicted rather than
-   * expired: the longest a scope's key lives after a write, the larger of {@link
-   * ScopeStoreConfig#timeToLive()} and {@link ScopeStoreConfig#dirtyTimeToLive()}.
-   */
-  public static Duration evictionWindow(ScopeStoreConfig config) {
-    return config.timeToLive().compareTo(config.dirtyTimeToLive()) >= 0
-        ? config.timeToLive()
-        : config.dirtyTimeToLive();
   }
 
   @Override
@@ -332,7 +319,7 @@ public final class RedisScopeStore implements ScopeStore {
                       new String[] {key(scope), evictionsKey(scope)},
                       window),
               config.commandTimeout());
-    } catch (RedisCallFailedException e) {
+    } catch (RedisScript.CallFailedException e) {
       return ScopeState.unknown("scope store unreadable for " + scope + ": " + e.getMessage());
     }
     if (values.size() == 3) {
@@ -388,7 +375,7 @@ public final class RedisScopeStore implements ScopeStore {
         reportEviction();
       }
       return counters.wrote(true);
-    } catch (RedisCallFailedException e) {
+    } catch (RedisScript.CallFailedException e) {
       return counters.wrote(false);
     }
   }
@@ -414,13 +401,13 @@ public final class RedisScopeStore implements ScopeStore {
         reportEviction();
       }
       return counters.wrote(true);
-    } catch (RedisCallFailedException e) {
+    } catch (RedisScript.CallFailedException e) {
       return counters.wrote(false);
     }
   }
 
   @Override
-  public ScopeStoreStats stats() {
+  public Stats stats() {
     return counters.snapshot();
   }
 

@@ -1,5 +1,8 @@
 package io.tidemark.scope;
 
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.tidemark.GtidSet;
 import java.util.Collection;
 
@@ -21,8 +24,12 @@ import java.util.Collection;
  *   <li>No call blocks longer than the configured command timeout, and none throws for a failure of
  *       the backing store; failures are counted in {@link #stats()}.
  * </ul>
+ *
+ * <p>Three kinds are made here: {@link #redis} shares scopes between instances (standalone,
+ * Sentinel-managed or Cluster), {@link #nearCache} keeps a copy in front of it, and {@link
+ * #caffeine} keeps scopes in one instance.
  */
-public interface ScopeStore {
+public interface ScopeStore extends AutoCloseable {
 
   /** What the store knows about {@code scope}; {@link ScopeState#EMPTY} when nothing was merged. */
   ScopeState get(ScopeKey scope);
@@ -56,5 +63,58 @@ public interface ScopeStore {
   boolean markDirty(ScopeKey scope, String because);
 
   /** Counts of reads, writes and failures so far. */
-  ScopeStoreStats stats();
+  Stats stats();
+
+  /** Stops what the store runs beyond its calls (a near cache's subscription); connections stay. */
+  @Override
+  default void close() {}
+
+  /** A store in this instance's memory; only the time to live, interval limit and ticker apply. */
+  static ScopeStore caffeine(ScopeStoreConfig config) {
+    return CaffeineScopeStore.create(config);
+  }
+
+  /** A store on a standalone or Sentinel-managed Redis. */
+  static ScopeStore redis(
+      StatefulRedisConnection<String, String> connection, ScopeStoreConfig config) {
+    return RedisScopeStore.create(connection, config);
+  }
+
+  /** A store on a Redis Cluster; the keys of one scope share a slot. */
+  static ScopeStore redis(
+      StatefulRedisClusterConnection<String, String> connection, ScopeStoreConfig config) {
+    return RedisScopeStore.create(connection, config);
+  }
+
+  /**
+   * A copy in this instance in front of {@code shared}, dropped when Redis announces a change on
+   * {@code invalidations}, a pub/sub connection of its own (from {@code
+   * RedisClient.connectPubSub()} or {@code RedisClusterClient.connectPubSub()}); the store
+   * subscribes it and unsubscribes on {@link #close()}. A copy is served for at most {@link
+   * ScopeStoreConfig#localTimeToLive()}, and only while the subscription is confirmed.
+   *
+   * @throws IllegalArgumentException when {@code shared} was not made by {@link #redis}
+   */
+  static ScopeStore nearCache(
+      ScopeStore shared,
+      StatefulRedisPubSubConnection<String, String> invalidations,
+      ScopeStoreConfig config) {
+    if (!(shared instanceof RedisScopeStore redis)) {
+      throw new IllegalArgumentException(
+          "a near cache fronts a store made by ScopeStore.redis, not " + shared);
+    }
+    return NearCacheScopeStore.create(redis, invalidations, config);
+  }
+
+  /**
+   * Counts of what a {@link ScopeStore} did since it was created.
+   *
+   * @param reads scope reads
+   * @param unknownReads reads that could not tell the scope's token (timeout, connection down,
+   *     unreadable value, a scope Redis may have evicted) and reported {@link
+   *     ScopeState.Status#UNKNOWN}
+   * @param writes merges and dirty marks
+   * @param failedWrites merges and dirty marks that were not stored
+   */
+  record Stats(long reads, long unknownReads, long writes, long failedWrites) {}
 }

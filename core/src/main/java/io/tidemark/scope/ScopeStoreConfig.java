@@ -102,6 +102,15 @@ public final class ScopeStoreConfig {
     return dirtyTimeToLive;
   }
 
+  /**
+   * The longest a scope's key lives after a write, the larger of {@link #timeToLive()} and {@link
+   * #dirtyTimeToLive()}: how long after an eviction a scope that Redis does not hold may have been
+   * evicted rather than expired.
+   */
+  public Duration longestTimeToLive() {
+    return timeToLive.compareTo(dirtyTimeToLive) >= 0 ? timeToLive : dirtyTimeToLive;
+  }
+
   /** Longest wait for one Redis call; a call that takes longer counts as failed. */
   public Duration commandTimeout() {
     return commandTimeout;
@@ -121,8 +130,8 @@ public final class ScopeStoreConfig {
   }
 
   /**
-   * Longest time a {@link NearCacheScopeStore} answers a scope from memory without hearing of a
-   * change: the bound on staleness when an invalidation message is lost.
+   * Longest time a {@linkplain ScopeStore#nearCache near cache} answers a scope from memory without
+   * hearing of a change: the bound on staleness when an invalidation message is lost.
    */
   public Duration localTimeToLive() {
     return localTimeToLive;

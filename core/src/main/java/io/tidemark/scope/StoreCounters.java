@@ -2,7 +2,7 @@ package io.tidemark.scope;
 
 import java.util.concurrent.atomic.LongAdder;
 
-/** The counters behind {@link ScopeStoreStats}; adders, because every request touches them. */
+/** The counters behind {@link ScopeStore.Stats}; adders, because every request touches them. */
 final class StoreCounters {
 
   private final LongAdder reads = new LongAdder();
@@ -26,7 +26,7 @@ final class StoreCounters {
     return stored;
   }
 
-  ScopeStoreStats snapshot() {
-    return new ScopeStoreStats(reads.sum(), unknownReads.sum(), writes.sum(), failedWrites.sum());
+  ScopeStore.Stats snapshot() {
+    return new ScopeStore.Stats(reads.sum(), unknownReads.sum(), writes.sum(), failedWrites.sum());
   }
 }

@@ -2,7 +2,6 @@ package io.tidemark.topology;
 
 import io.tidemark.GtidSet;
 import io.tidemark.dialect.Dialect;
-import io.tidemark.dialect.NodeFacts;
 import io.tidemark.topology.NodeState.Availability;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -86,7 +85,7 @@ final class NodeProbe {
     }
   }
 
-  private NodeState read(NodeFacts facts, SourceTimeline timeline) {
+  private NodeState read(Dialect.NodeFacts facts, SourceTimeline timeline) {
     GtidSet executed = facts.executed();
     boolean writable = facts.writable();
     GtidSet errant =

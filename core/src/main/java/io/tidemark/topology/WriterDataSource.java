@@ -2,7 +2,7 @@ package io.tidemark.topology;
 
 import io.tidemark.Reason;
 import io.tidemark.dialect.Dialect;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import io.tidemark.internal.JdbcProxies;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
@@ -159,7 +159,7 @@ final class WriterDataSource implements DataSource {
         result = JdbcProxies.handleCommon(proxy, target, "Writer", method, args);
       } catch (SQLException e) {
         boolean refused = refusedAsReadOnly(e, target);
-        if (refused || ConnectionFailures.isConnectionFailure(e)) {
+        if (refused || Failures.isConnectionFailure(e)) {
           view.refreshNow();
         }
         if (refused) {

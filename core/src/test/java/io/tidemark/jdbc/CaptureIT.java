@@ -256,7 +256,7 @@ class CaptureIT {
       }
       assertThat(binding.context().isDirty()).isFalse();
     }
-    CaptureStats stats = source.stats();
+    CapturingDataSource.Stats stats = source.stats();
     assertThat(stats.failed()).isZero();
     if (tracking) {
       assertThat(stats.tracked()).isEqualTo(1);

@@ -61,7 +61,7 @@ class CaptureSessionTests {
       assertThat(binding.context().gtids()).isEqualTo(GtidSet.parse(EXECUTED));
     }
     assertThat(source.sent()).extracting(FakeConnection.Sent::sql).containsExactly(INSERT, CAPTURE);
-    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 1, 0, 0));
+    assertThat(dataSource.stats()).isEqualTo(new CapturingDataSource.Stats(0, 1, 0, 0));
   }
 
   @Test
@@ -219,7 +219,7 @@ class CaptureSessionTests {
       assertThat(binding.context().isDirty()).isFalse();
     }
     assertThat(source.sent(CAPTURE)).isEmpty();
-    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 0, 0));
+    assertThat(dataSource.stats()).isEqualTo(new CapturingDataSource.Stats(0, 0, 0, 0));
   }
 
   @Test
@@ -285,7 +285,7 @@ class CaptureSessionTests {
       assertThat(binding.context().dirtyBecause()).contains("position after a commit");
       assertThat(binding.context().gtids()).isEqualTo(GtidSet.EMPTY);
     }
-    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 1, 0));
+    assertThat(dataSource.stats()).isEqualTo(new CapturingDataSource.Stats(0, 0, 1, 0));
   }
 
   @Test
@@ -381,6 +381,6 @@ class CaptureSessionTests {
     }
     assertThat(ConsistencyContext.currentOrNull()).as("nothing bound to the thread").isNull();
     assertThat(source.sent()).extracting(FakeConnection.Sent::sql).containsExactly(INSERT);
-    assertThat(dataSource.stats()).isEqualTo(new CaptureStats(0, 0, 0, 1));
+    assertThat(dataSource.stats()).isEqualTo(new CapturingDataSource.Stats(0, 0, 0, 1));
   }
 }

@@ -9,7 +9,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import io.tidemark.testkit.PostgresTopology;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -84,7 +84,7 @@ class PostgresWriteDeadlineIT {
               })
           .isInstanceOfSatisfying(
               SQLException.class,
-              e -> assertThat(ConnectionFailures.isConnectionFailure(e)).as(e.toString()).isTrue());
+              e -> assertThat(Failures.isConnectionFailure(e)).as(e.toString()).isTrue());
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(DEADLINE.plus(SLACK));
       connection.rollback();
     }
@@ -171,7 +171,7 @@ class PostgresWriteDeadlineIT {
       assertThat(failure)
           .isInstanceOfSatisfying(
               SQLException.class,
-              e -> assertThat(ConnectionFailures.isConnectionFailure(e)).as(e.toString()).isTrue());
+              e -> assertThat(Failures.isConnectionFailure(e)).as(e.toString()).isTrue());
       // The server ended the transaction with the session: a rollback has nothing left to fail.
       connection.rollback();
     }

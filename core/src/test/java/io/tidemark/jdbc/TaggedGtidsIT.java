@@ -10,8 +10,8 @@ import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.RedisClients;
-import io.tidemark.scope.RedisScopeStore;
 import io.tidemark.scope.ScopeKey;
+import io.tidemark.scope.ScopeStore;
 import io.tidemark.scope.ScopeStoreConfig;
 import io.tidemark.testkit.MySqlNode;
 import io.tidemark.testkit.MySqlTopology;
@@ -116,8 +116,7 @@ class TaggedGtidsIT {
       assertThat(token.gtids()).isEqualTo(captured);
 
       try (RedisClients clients = new RedisClients()) {
-        RedisScopeStore store =
-            RedisScopeStore.create(clients.connect(redis), ScopeStoreConfig.defaults());
+        ScopeStore store = ScopeStore.redis(clients.connect(redis), ScopeStoreConfig.defaults());
         ScopeKey key = ScopeKey.object("batch", Integer.toString(id));
         assertThat(store.merge(key, captured)).isTrue();
         assertThat(store.get(key).gtids()).isEqualTo(captured);

@@ -59,6 +59,6 @@ class CaffeineScopeStoreTests extends ScopeStoreContract {
     store.merge(scope, GtidSet.parse(A + ":1"));
     store.markDirty(scope, "x");
     store.get(scope);
-    assertThat(store.stats()).isEqualTo(new ScopeStoreStats(1, 0, 2, 0));
+    assertThat(store.stats()).isEqualTo(new ScopeStore.Stats(1, 0, 2, 0));
   }
 }

@@ -45,7 +45,7 @@ class NearCacheScopeStoreTests {
         }
 
         @Override
-        public ScopeStoreStats stats() {
+        public ScopeStore.Stats stats() {
           return redis.stats();
         }
       };
@@ -146,8 +146,8 @@ class NearCacheScopeStoreTests {
           }
 
           @Override
-          public ScopeStoreStats stats() {
-            return new ScopeStoreStats(0, 0, 0, 0);
+          public ScopeStore.Stats stats() {
+            return new ScopeStore.Stats(0, 0, 0, 0);
           }
         };
     NearCacheScopeStore store = new NearCacheScopeStore(down, config, () -> true, () -> {});

@@ -56,7 +56,7 @@ class RedisOutageIT {
       assertThat(merged).isFalse();
     }
     assertThat(Duration.ofNanos(slowest)).isLessThan(TIMEOUT.multipliedBy(2).plus(SLACK));
-    ScopeStoreStats down = store.stats();
+    ScopeStore.Stats down = store.stats();
     assertThat(down.unknownReads()).isEqualTo(50);
     assertThat(down.failedWrites()).isEqualTo(50);
 

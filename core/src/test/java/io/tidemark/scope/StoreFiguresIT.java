@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
 import io.tidemark.cache.CachedValue;
-import io.tidemark.cache.RedisRevisionGuardedCache;
 import io.tidemark.cache.RevisionGuardedCache;
 import io.tidemark.cache.RevisionGuardedCacheConfig;
 import io.tidemark.cache.ValueCodec;
@@ -31,8 +30,8 @@ class StoreFiguresIT {
           RedisScopeStore.create(
               clients.connect(redis),
               ScopeStoreConfig.builder().commandTimeout(Duration.ofSeconds(1)).build());
-      RedisRevisionGuardedCache<String> cache =
-          RedisRevisionGuardedCache.create(
+      RevisionGuardedCache<String> cache =
+          RevisionGuardedCache.redis(
               clients.connect(redis),
               ValueCodec.text(),
               RevisionGuardedCacheConfig.builder().commandTimeout(Duration.ofSeconds(1)).build());

@@ -1,7 +1,7 @@
 package io.tidemark.token;
 
-import io.tidemark.GtidLimits;
 import io.tidemark.GtidSet;
+import io.tidemark.LargeGtidSets;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -54,7 +54,7 @@ public final class BadTokens {
 
   /** {@code gtids}, of any size, signed by {@code codec} for {@code cluster}. */
   public static String sign(TokenCodec codec, String cluster, String gtids) {
-    GtidSet set = GtidSet.parse(gtids, new GtidLimits(10_000_000, 100_000, 1_000_000));
+    GtidSet set = LargeGtidSets.parse(gtids);
     return codec.encode(codec.issue(cluster, set));
   }
 

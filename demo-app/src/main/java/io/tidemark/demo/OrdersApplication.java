@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.tidemark.cache.RedisRevisionGuardedCache;
+import io.tidemark.cache.RevisionGuardedCache;
 import io.tidemark.cache.RevisionGuardedCacheConfig;
 import io.tidemark.cache.ValueCodec;
 import io.tidemark.spring.RevisionGuardedCacheManager;
@@ -116,7 +116,7 @@ public class OrdersApplication {
     return new RevisionGuardedCacheManager(
         new ConcurrentMapCacheManager(),
         Set.of("orders"),
-        name -> RedisRevisionGuardedCache.create(cacheConnection, orders, cache));
+        name -> RevisionGuardedCache.redis(cacheConnection, orders, cache));
   }
 
   /** The database a JDBC URL names: its path, without the options. */

@@ -27,7 +27,7 @@ import org.springframework.cache.CacheManager;
  * @Bean
  * CacheManager cacheManager() {
  *   return new RevisionGuardedCacheManager(new ConcurrentMapCacheManager(), Set.of("orders"),
- *       name -> CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.defaults()));
+ *       name -> RevisionGuardedCache.caffeine(RevisionGuardedCacheConfig.defaults()));
  * }
  * }</pre>
  *

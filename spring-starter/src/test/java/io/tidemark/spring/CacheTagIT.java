@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
-import io.tidemark.cache.CaffeineRevisionGuardedCache;
+import io.tidemark.cache.RevisionGuardedCache;
 import io.tidemark.cache.RevisionGuardedCacheConfig;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.testkit.MySqlTopology;
@@ -100,7 +100,7 @@ class CacheTagIT {
       return new RevisionGuardedCacheManager(
           new ConcurrentMapCacheManager(),
           Set.of("orders"),
-          name -> CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.defaults()));
+          name -> RevisionGuardedCache.caffeine(RevisionGuardedCacheConfig.defaults()));
     }
   }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
-import io.tidemark.cache.CaffeineRevisionGuardedCache;
+import io.tidemark.cache.RevisionGuardedCache;
 import io.tidemark.cache.RevisionGuardedCacheConfig;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -57,7 +57,7 @@ class RevisionGuardedCacheManagerTests {
       return new RevisionGuardedCacheManager(
           new ConcurrentMapCacheManager(),
           Set.of("orders"),
-          name -> CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.defaults()));
+          name -> RevisionGuardedCache.caffeine(RevisionGuardedCacheConfig.defaults()));
     }
 
     @Bean
@@ -82,7 +82,7 @@ class RevisionGuardedCacheManagerTests {
     SpringRevisionGuardedCache cache =
         new SpringRevisionGuardedCache(
             "orders",
-            CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.defaults()),
+            RevisionGuardedCache.caffeine(RevisionGuardedCacheConfig.defaults()),
             () -> GtidSet.EMPTY);
     try (ConsistencyContext.Binding writer = ConsistencyContext.open(GtidSet.parse(a + ":1-3"))) {
       cache.put(7L, new Order(7, "PAID", 3));
@@ -103,7 +103,7 @@ class RevisionGuardedCacheManagerTests {
     SpringRevisionGuardedCache cache =
         new SpringRevisionGuardedCache(
             "orders",
-            CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.defaults()),
+            RevisionGuardedCache.caffeine(RevisionGuardedCacheConfig.defaults()),
             lost::get);
     try (ConsistencyContext.Binding writer = ConsistencyContext.open(GtidSet.parse(a + ":1-3"))) {
       cache.put(7L, new Order(7, "PAID", 3));

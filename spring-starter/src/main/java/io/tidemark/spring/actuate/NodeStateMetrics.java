@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.tidemark.jdbc.CaptureStats;
+import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.topology.NodeState;
 import io.tidemark.topology.TopologySnapshot;
 import java.util.concurrent.TimeUnit;
@@ -26,9 +26,10 @@ final class NodeStateMetrics implements MeterBinder {
   static final String MISCONFIGURED = "tidemark.node.misconfigured";
 
   private final Supplier<TopologySnapshot> topology;
-  private final Supplier<CaptureStats> captures;
+  private final Supplier<CapturingDataSource.Stats> captures;
 
-  NodeStateMetrics(Supplier<TopologySnapshot> topology, Supplier<CaptureStats> captures) {
+  NodeStateMetrics(
+      Supplier<TopologySnapshot> topology, Supplier<CapturingDataSource.Stats> captures) {
     this.topology = topology;
     this.captures = captures;
   }

@@ -2,7 +2,7 @@ package io.tidemark.spring.actuate;
 
 import io.tidemark.ExecutionRecord;
 import io.tidemark.Reason;
-import io.tidemark.jdbc.CaptureStats;
+import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.NodeState;
 import io.tidemark.topology.TopologySnapshot;
@@ -27,13 +27,13 @@ final class TidemarkEndpoint {
   private final Supplier<TopologySnapshot> topology;
   private final NodeNames names;
   private final ExecutionHistory history;
-  private final Supplier<CaptureStats> captures;
+  private final Supplier<CapturingDataSource.Stats> captures;
 
   TidemarkEndpoint(
       Supplier<TopologySnapshot> topology,
       NodeNames names,
       ExecutionHistory history,
-      Supplier<CaptureStats> captures) {
+      Supplier<CapturingDataSource.Stats> captures) {
     this.topology = topology;
     this.names = names;
     this.history = history;
@@ -58,7 +58,7 @@ final class TidemarkEndpoint {
       List<ReadReport> recent,
       Map<String, Long> counts,
       Offload offload,
-      CaptureStats capture)
+      CapturingDataSource.Stats capture)
       implements OperationResponseBody {}
 
   /**

@@ -10,13 +10,10 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.tidemark.GtidSet;
-import io.tidemark.scope.NearCacheScopeStore;
-import io.tidemark.scope.RedisScopeStore;
 import io.tidemark.scope.ScopeKey;
 import io.tidemark.scope.ScopeState;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.scope.ScopeStoreConfig;
-import io.tidemark.scope.ScopeStoreStats;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -60,8 +57,8 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
         client,
         () -> {
           StatefulRedisConnection<String, String> connection = client.connect();
-          RedisEvictionCheck.check(connection, where, RedisScopeStore.evictionWindow(config));
-          return RedisScopeStore.create(connection, config);
+          RedisEvictionCheck.check(connection, where, config.longestTimeToLive());
+          return ScopeStore.redis(connection, config);
         },
         nearCache ? client::connectPubSub : null,
         config,
@@ -76,8 +73,8 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
         client,
         () -> {
           StatefulRedisClusterConnection<String, String> connection = client.connect();
-          RedisEvictionCheck.check(connection, where, RedisScopeStore.evictionWindow(config));
-          return RedisScopeStore.create(connection, config);
+          RedisEvictionCheck.check(connection, where, config.longestTimeToLive());
+          return ScopeStore.redis(connection, config);
         },
         nearCache ? client::connectPubSub : null,
         config,
@@ -93,17 +90,15 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
   /** The store, with a near cache kept fresh by {@code invalidations} when there are some. */
   private static ConnectedScopeStore connected(
       AbstractRedisClient client,
-      Supplier<RedisScopeStore> shared,
+      Supplier<ScopeStore> shared,
       @Nullable Supplier<? extends StatefulRedisPubSubConnection<String, String>> invalidations,
       ScopeStoreConfig config,
       String where) {
     try {
-      RedisScopeStore store = shared.get();
+      ScopeStore store = shared.get();
       return new ConnectedScopeStore(
           client,
-          invalidations == null
-              ? store
-              : NearCacheScopeStore.create(store, invalidations.get(), config));
+          invalidations == null ? store : ScopeStore.nearCache(store, invalidations.get(), config));
     } catch (RuntimeException e) {
       client.shutdown();
       throw new TidemarkStartupException(
@@ -131,15 +126,13 @@ final class ConnectedScopeStore implements ScopeStore, AutoCloseable {
   }
 
   @Override
-  public ScopeStoreStats stats() {
+  public ScopeStore.Stats stats() {
     return store.stats();
   }
 
   @Override
   public void close() {
-    if (store instanceof NearCacheScopeStore near) {
-      near.close();
-    }
+    store.close();
     client.shutdown();
   }
 }

@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.lettuce.core.resource.ClientResources;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadListener;
-import io.tidemark.scope.CaffeineScopeStore;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.routing.ReadYourWritesBeanPostProcessor;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
@@ -239,7 +238,7 @@ public final class TidemarkAutoConfiguration {
   @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "CAFFEINE")
   @ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
   ScopeStore tidemarkCaffeineScopeStore(TidemarkProperties properties) {
-    return CaffeineScopeStore.create(CoreConfigs.storeConfig(properties));
+    return ScopeStore.caffeine(CoreConfigs.storeConfig(properties));
   }
 
   /**

@@ -2,7 +2,7 @@ package io.tidemark.spring.messaging;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
-import io.tidemark.internal.FailureNames;
+import io.tidemark.internal.Failures;
 import io.tidemark.token.TokenExchange;
 import io.tidemark.token.TokenRejectedException;
 import java.util.List;
@@ -117,7 +117,7 @@ final class MessageTokens {
    */
   ConsistencyContext unreadable(String technology, Exception cause) {
     ConsistencyContext context = ConsistencyContext.create(GtidSet.EMPTY, null);
-    context.markDirty("a message's token could not be read: " + FailureNames.of(cause));
+    context.markDirty("a message's token could not be read: " + Failures.nameOf(cause));
     rejections.rejected(technology, TokenRejectedException.Check.MALFORMED);
     return context;
   }

@@ -4,7 +4,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistencyLevel;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import io.tidemark.internal.ReplicaRefusedException;
 import io.tidemark.internal.SqlText;
 import io.tidemark.jdbc.ConsistentReader;
@@ -360,7 +360,7 @@ final class ReadYourWritesInterceptor implements MethodInterceptor {
     } catch (RuntimeException e) {
       // JdbcTemplate and JPA translate a lost connection; the read path must still see it as one,
       // so that a replica that stopped answering leads to the policy, not to an error.
-      if (ConnectionFailures.causedByConnectionFailure(e)) {
+      if (Failures.causedByConnectionFailure(e)) {
         throw new ConnectionLost(e);
       }
       // What the replica cannot run and the source can (a SERIALIZABLE transaction begun on a hot

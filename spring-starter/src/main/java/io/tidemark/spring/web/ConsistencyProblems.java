@@ -5,7 +5,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.TidemarkException;
-import io.tidemark.internal.ConnectionFailures;
+import io.tidemark.internal.Failures;
 import io.tidemark.jdbc.CommitOutcomeUnknownException;
 import io.tidemark.token.TokenRejectedException;
 import io.tidemark.topology.NoWritableSourceException;
@@ -118,7 +118,7 @@ public final class ConsistencyProblems {
       }
       current = current.getCause();
     }
-    if (failure != null && ConnectionFailures.causedByConnectionFailure(failure)) {
+    if (failure != null && Failures.causedByConnectionFailure(failure)) {
       // Left to Spring MVC, a connection reset by the database reads as a client that went away,
       // answered 200 with no body: a write that failed would look done.
       return new Problem(

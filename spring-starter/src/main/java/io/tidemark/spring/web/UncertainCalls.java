@@ -1,7 +1,7 @@
 package io.tidemark.spring.web;
 
 import io.tidemark.ConsistencyContext;
-import io.tidemark.internal.Causes;
+import io.tidemark.internal.Failures;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -54,7 +54,7 @@ final class UncertainCalls {
               + " to "
               + target(uri)
               + " got no answer ("
-              + Causes.innermost(failure).getClass().getSimpleName()
+              + Failures.innermost(failure).getClass().getSimpleName()
               + "): it may have written there");
     }
   }
@@ -86,9 +86,9 @@ final class UncertainCalls {
    * side: no connection was made.
    */
   static boolean neverSent(Throwable failure) {
-    return Causes.find(failure, ConnectException.class) != null
-        || Causes.find(failure, UnknownHostException.class) != null
-        || Causes.find(failure, HttpConnectTimeoutException.class) != null;
+    return Failures.find(failure, ConnectException.class) != null
+        || Failures.find(failure, UnknownHostException.class) != null
+        || Failures.find(failure, HttpConnectTimeoutException.class) != null;
   }
 
   /** The host and port of {@code uri}: no user information, path or query. */

@@ -3,7 +3,7 @@ package io.tidemark.spring.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tidemark.jdbc.CaptureStats;
+import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.spring.autoconfigure.TestNodes;
 import io.tidemark.topology.NodeState;
 import io.tidemark.topology.TopologySnapshot;
@@ -21,8 +21,8 @@ class NodeStateMetricsTests {
               List.of(
                   TestNodes.source("source", TestNodes.SOURCE_UUID),
                   TestNodes.replica("replica-1", TestNodes.REPLICA_UUID, Duration.ofMillis(40)))));
-  private final AtomicReference<CaptureStats> captures =
-      new AtomicReference<>(new CaptureStats(0, 0, 0, 0));
+  private final AtomicReference<CapturingDataSource.Stats> captures =
+      new AtomicReference<>(new CapturingDataSource.Stats(0, 0, 0, 0));
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   NodeStateMetricsTests() {
@@ -31,7 +31,7 @@ class NodeStateMetricsTests {
 
   @Test
   void readsCaptureCountsWhenScraped() {
-    captures.set(new CaptureStats(7, 2, 1, 3));
+    captures.set(new CapturingDataSource.Stats(7, 2, 1, 3));
 
     assertThat(
             registry

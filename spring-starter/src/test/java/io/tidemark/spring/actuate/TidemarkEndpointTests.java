@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
-import io.tidemark.jdbc.CaptureStats;
+import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.spring.autoconfigure.TestNodes;
 import io.tidemark.topology.ExecutionHistory;
 import io.tidemark.topology.TopologySnapshot;
@@ -29,7 +29,7 @@ class TidemarkEndpointTests {
           () -> topology,
           new NodeNames(topology::nameOf),
           history,
-          () -> new CaptureStats(5, 1, 0, 2));
+          () -> new CapturingDataSource.Stats(5, 1, 0, 2));
 
   @Test
   void reportsTheTopologyAsProbed() {
@@ -44,7 +44,7 @@ class TidemarkEndpointTests {
     assertThat(replica.lagMillis()).isEqualTo(3);
     assertThat(replica.readable()).isTrue();
     assertThat(replica.gtidExecuted()).isEqualTo(SOURCE_UUID + ":1-9");
-    assertThat(report.capture()).isEqualTo(new CaptureStats(5, 1, 0, 2));
+    assertThat(report.capture()).isEqualTo(new CapturingDataSource.Stats(5, 1, 0, 2));
   }
 
   @Test

@@ -6,7 +6,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
-import io.tidemark.jdbc.CaptureStats;
+import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadResult;
 import io.tidemark.scope.ScopeStore;
@@ -96,7 +96,7 @@ class TidemarkAutoConfigurationIT {
                 written = binding.context().gtids();
               }
               assertThat(written.isEmpty()).isFalse();
-              CaptureStats stats = context.getBean(NodeRuntime.class).writes().stats();
+              CapturingDataSource.Stats stats = context.getBean(NodeRuntime.class).writes().stats();
               assertThat(stats.tracked()).isEqualTo(1);
               assertThat(stats.queried()).isZero();
             });
@@ -138,7 +138,7 @@ class TidemarkAutoConfigurationIT {
                 assertThat(read.value()).as("the replica has the write").isPositive();
                 assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
               }
-              CaptureStats stats = context.getBean(NodeRuntime.class).writes().stats();
+              CapturingDataSource.Stats stats = context.getBean(NodeRuntime.class).writes().stats();
               assertThat(stats.tracked()).as("from the reply, through the spy").isEqualTo(1);
               assertThat(stats.queried()).isZero();
             });
@@ -273,7 +273,7 @@ class TidemarkAutoConfigurationIT {
                         .build())
                 .build());
     static final ScopeStore STORE =
-        io.tidemark.scope.CaffeineScopeStore.create(io.tidemark.scope.ScopeStoreConfig.defaults());
+        io.tidemark.scope.ScopeStore.caffeine(io.tidemark.scope.ScopeStoreConfig.defaults());
 
     @Bean
     TokenCodec ownCodec() {

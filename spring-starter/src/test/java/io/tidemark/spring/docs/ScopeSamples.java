@@ -3,9 +3,8 @@ package io.tidemark.spring.docs;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.tidemark.ConsistencyContext;
-import io.tidemark.cache.CaffeineRevisionGuardedCache;
+import io.tidemark.cache.RevisionGuardedCache;
 import io.tidemark.cache.RevisionGuardedCacheConfig;
-import io.tidemark.scope.RedisScopeStore;
 import io.tidemark.scope.ScopeKey;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.scope.ScopeStoreConfig;
@@ -27,7 +26,7 @@ class ScopeSamples {
         ClientOptions.builder()
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .build());
-    ScopeStore scopes = RedisScopeStore.create(client.connect(), ScopeStoreConfig.defaults());
+    ScopeStore scopes = ScopeStore.redis(client.connect(), ScopeStoreConfig.defaults());
 
     scopes.merge(ScopeKey.session(sessionId), binding.context().gtids()); // after the writes
     scopes
@@ -42,7 +41,7 @@ class ScopeSamples {
     return new RevisionGuardedCacheManager(
         new ConcurrentMapCacheManager(),
         Set.of("orders"),
-        name -> CaffeineRevisionGuardedCache.create(RevisionGuardedCacheConfig.defaults()));
+        name -> RevisionGuardedCache.caffeine(RevisionGuardedCacheConfig.defaults()));
   }
   // end::cache-manager[]
 }
