@@ -4,7 +4,6 @@ import io.tidemark.internal.JdbcProxies;
 import io.tidemark.internal.ReplicaRefusedException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import org.jspecify.annotations.Nullable;
 
@@ -24,11 +23,7 @@ final class StandbyConnection implements InvocationHandler {
   }
 
   static Connection wrap(Connection connection) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            new StandbyConnection(connection));
+    return JdbcProxies.proxy(Connection.class, new StandbyConnection(connection));
   }
 
   @Override

@@ -1,7 +1,12 @@
 package io.tidemark.internal;
 
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.CallableStatement;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
 import java.sql.Wrapper;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -15,6 +20,23 @@ import org.jspecify.annotations.Nullable;
 public final class JdbcProxies {
 
   private JdbcProxies() {}
+
+  /** A proxy of the JDBC interface {@code type} whose calls {@code handler} handles. */
+  public static <T> T proxy(Class<T> type, InvocationHandler handler) {
+    return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler));
+  }
+
+  /**
+   * A proxy of {@code statement} as the kind it is ({@link CallableStatement}, {@link
+   * PreparedStatement} or {@link Statement}), so that callers can still cast it to that kind.
+   */
+  public static Statement proxy(Statement statement, InvocationHandler handler) {
+    return statement instanceof CallableStatement
+        ? proxy(CallableStatement.class, handler)
+        : statement instanceof PreparedStatement
+            ? proxy(PreparedStatement.class, handler)
+            : proxy(Statement.class, handler);
+  }
 
   /** Handles {@code method} as every proxy does; {@code label} names the proxy in its text. */
   public static @Nullable Object handleCommon(

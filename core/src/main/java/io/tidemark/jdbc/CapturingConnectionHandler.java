@@ -8,25 +8,29 @@ import io.tidemark.internal.SqlText;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.sql.CallableStatement;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Proxy handler of a checked-out source connection (and of its statements): it only tells the
- * {@link CaptureSession} when statements ran and transactions ended; the session decides. Its
- * statements reach the server without the {@code tidemark:source} hint ({@link
- * SqlText#withoutHint}). With a deadline, each statement, commit and rollback has what is left of
- * it for every socket read ({@link SocketTimeout#millisLeft}), and closing restores the pool's
- * bound.
+ * Proxy handler of a checked-out source connection (and of its statements), the one layer Tidemark
+ * puts on a write connection. Its parts: every failure of the connection or a statement passes
+ * through the data source's {@link SourceFailures} first (a refusal as read-only becomes a refused
+ * write, and the topology looks again); with a {@link CaptureSession}, it tells the session when
+ * statements ran and transactions ended, and the session decides. Its statements then reach the
+ * server without the {@code tidemark:source} hint ({@link SqlText#withoutHint}). With a deadline,
+ * each statement, commit and rollback has what is left of it for every socket read ({@link
+ * SocketTimeout#millisLeft}), and closing restores the pool's bound.
  */
 final class CapturingConnectionHandler implements InvocationHandler {
 
   private final Connection target;
-  private final CaptureSession session;
+  private final SourceFailures failures;
+
+  /** The capture, or {@code null} for a connection checked out with no context bound. */
+  private final @Nullable CaptureSession session;
+
   private final @Nullable Deadline deadline;
   private final @Nullable SocketTimeout bound;
 
@@ -35,10 +39,12 @@ final class CapturingConnectionHandler implements InvocationHandler {
 
   private CapturingConnectionHandler(
       Connection target,
-      CaptureSession session,
+      SourceFailures failures,
+      @Nullable CaptureSession session,
       @Nullable Deadline deadline,
       @Nullable SocketTimeout bound) {
     this.target = target;
+    this.failures = failures;
     this.session = session;
     this.deadline = deadline;
     this.bound = bound;
@@ -50,14 +56,19 @@ final class CapturingConnectionHandler implements InvocationHandler {
    */
   static Connection proxy(
       Connection target,
+      SourceFailures failures,
       CaptureSession session,
       @Nullable Deadline deadline,
       @Nullable SocketTimeout bound) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            new CapturingConnectionHandler(target, session, deadline, bound));
+    return JdbcProxies.proxy(
+        Connection.class,
+        new CapturingConnectionHandler(target, failures, session, deadline, bound));
+  }
+
+  /** {@code target} with no capture: its failures pass through {@code failures} only. */
+  static Connection uncaptured(Connection target, SourceFailures failures) {
+    return JdbcProxies.proxy(
+        Connection.class, new CapturingConnectionHandler(target, failures, null, null, null));
   }
 
   /** Bounds the socket reads of the next call by what is left of the deadline. */
@@ -73,7 +84,8 @@ final class CapturingConnectionHandler implements InvocationHandler {
    */
   static @Nullable GtidSet atFirstStatement(Connection connection) {
     if (Proxy.isProxyClass(connection.getClass())
-        && Proxy.getInvocationHandler(connection) instanceof CapturingConnectionHandler handler) {
+        && Proxy.getInvocationHandler(connection) instanceof CapturingConnectionHandler handler
+        && handler.session != null) {
       return handler.session.atFirstStatement();
     }
     return null;
@@ -82,34 +94,42 @@ final class CapturingConnectionHandler implements InvocationHandler {
   @Override
   public @Nullable Object invoke(Object proxy, Method method, @Nullable Object[] args)
       throws Throwable {
+    CaptureSession session = this.session;
+    if (session == null) {
+      return switch (method.getName()) {
+        case "createStatement", "prepareStatement", "prepareCall" ->
+            statementProxy(create(method, args), (Connection) proxy, null, null);
+        default -> common(proxy, target, method, args);
+      };
+    }
     switch (method.getName()) {
       case "commit" -> {
-        commit(method, args);
+        commit(session, method, args);
         return null;
       }
       case "setAutoCommit" -> {
         // Turning autocommit on inside a transaction commits it.
         if (Boolean.TRUE.equals(args[0]) && !target.getAutoCommit()) {
-          commit(method, args);
+          commit(session, method, args);
         } else {
-          JdbcProxies.invoke(target, method, args);
+          call(target, method, args);
         }
         return null;
       }
       case "rollback" -> {
         if (args == null && lost) {
-          rollbackLost(method);
+          rollbackLost(session, method);
           return null;
         }
         tighten();
-        JdbcProxies.invoke(target, method, args);
+        call(target, method, args);
         if (args == null) {
           session.afterRollback();
         }
         return null;
       }
       case "setReadOnly" -> {
-        JdbcProxies.invoke(target, method, args);
+        call(target, method, args);
         session.readOnly(Boolean.TRUE.equals(args[0]));
         return null;
       }
@@ -118,26 +138,52 @@ final class CapturingConnectionHandler implements InvocationHandler {
         if (bound != null) {
           bound.close();
         }
-        return JdbcProxies.invoke(target, method, args);
+        return call(target, method, args);
       }
       case "createStatement", "prepareStatement", "prepareCall" -> {
         String sql = method.getName().equals("createStatement") ? null : (String) args[0];
         return statementProxy(
-            (Statement) JdbcProxies.create(target, method, SqlText.withoutHint(args)),
-            (Connection) proxy,
-            sql);
+            create(method, SqlText.withoutHint(args)), (Connection) proxy, session, sql);
       }
       default -> {
-        return JdbcProxies.handleCommon(proxy, target, "Tidemark", method, args);
+        return common(proxy, target, method, args);
       }
     }
   }
 
-  private void commit(Method method, @Nullable Object[] args) throws Throwable {
+  /** Calls {@code method} on the connection or a statement of it; a failure passes the hook. */
+  private @Nullable Object call(Object on, Method method, @Nullable Object @Nullable [] args)
+      throws Throwable {
+    try {
+      return JdbcProxies.invoke(on, method, args);
+    } catch (SQLException e) {
+      throw failures.failed(target, e);
+    }
+  }
+
+  private Statement create(Method method, @Nullable Object[] args) throws Throwable {
+    try {
+      return (Statement) JdbcProxies.create(target, method, args);
+    } catch (SQLException e) {
+      throw failures.failed(target, e);
+    }
+  }
+
+  private @Nullable Object common(Object proxy, Object on, Method method, @Nullable Object[] args)
+      throws Throwable {
+    try {
+      return JdbcProxies.handleCommon(proxy, on, "Tidemark", method, args);
+    } catch (SQLException e) {
+      throw failures.failed(target, e);
+    }
+  }
+
+  private void commit(CaptureSession session, Method method, @Nullable Object[] args)
+      throws Throwable {
     session.beforeCommit();
     tighten();
     try {
-      JdbcProxies.invoke(target, method, args);
+      call(target, method, args);
     } catch (Throwable failed) {
       noteLoss(failed);
       session.commitFailed(failed);
@@ -152,9 +198,9 @@ final class CapturingConnectionHandler implements InvocationHandler {
    * would take the place of the failure that lost the connection (Spring's transaction managers
    * throw the rollback's), turning a write known not to have committed into an untyped error.
    */
-  private void rollbackLost(Method method) throws Throwable {
+  private void rollbackLost(CaptureSession session, Method method) throws Throwable {
     try {
-      JdbcProxies.invoke(target, method, null);
+      call(target, method, null);
     } catch (SQLException alreadyRolledBack) {
       // As above: nothing is left to roll back.
     }
@@ -168,27 +214,28 @@ final class CapturingConnectionHandler implements InvocationHandler {
   }
 
   private Statement statementProxy(
-      Statement statement, Connection connectionProxy, @Nullable String preparedSql) {
-    Class<?> type =
-        statement instanceof CallableStatement
-            ? CallableStatement.class
-            : statement instanceof PreparedStatement ? PreparedStatement.class : Statement.class;
-    return (Statement)
-        Proxy.newProxyInstance(
-            Statement.class.getClassLoader(),
-            new Class<?>[] {type},
-            new StatementHandler(statement, connectionProxy, preparedSql));
+      Statement statement,
+      Connection connectionProxy,
+      @Nullable CaptureSession session,
+      @Nullable String preparedSql) {
+    return JdbcProxies.proxy(
+        statement, new StatementHandler(statement, connectionProxy, session, preparedSql));
   }
 
   private final class StatementHandler implements InvocationHandler {
     private final Statement statement;
     private final Connection connectionProxy;
+    private final @Nullable CaptureSession session;
     private final @Nullable String preparedSql;
 
     StatementHandler(
-        Statement statement, Connection connectionProxy, @Nullable String preparedSql) {
+        Statement statement,
+        Connection connectionProxy,
+        @Nullable CaptureSession session,
+        @Nullable String preparedSql) {
       this.statement = statement;
       this.connectionProxy = connectionProxy;
+      this.session = session;
       this.preparedSql = preparedSql;
     }
 
@@ -199,15 +246,18 @@ final class CapturingConnectionHandler implements InvocationHandler {
       if (name.equals("getConnection")) {
         return connectionProxy;
       }
+      CaptureSession session = this.session;
+      if (session == null) {
+        return common(proxy, statement, method, args);
+      }
       if (args != null && args.length > 0 && args[0] instanceof String sql) {
         session.statementText(sql); // execute(sql), addBatch(sql)
       }
       if (name.equals("addBatch")) {
-        return JdbcProxies.handleCommon(
-            proxy, statement, "Tidemark", method, SqlText.withoutHint(args));
+        return common(proxy, statement, method, SqlText.withoutHint(args));
       }
       if (!name.startsWith("execute")) {
-        return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
+        return common(proxy, statement, method, args);
       }
       if (preparedSql != null) {
         session.statementText(preparedSql);
@@ -216,7 +266,7 @@ final class CapturingConnectionHandler implements InvocationHandler {
       tighten();
       Object result;
       try {
-        result = JdbcProxies.invoke(statement, method, SqlText.withoutHint(args));
+        result = call(statement, method, SqlText.withoutHint(args));
       } catch (Throwable failed) {
         noteLoss(failed);
         boolean mayHaveWritten = !name.equals("executeQuery") || session.rowsMayHideWrites();

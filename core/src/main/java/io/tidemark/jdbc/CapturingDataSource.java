@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -17,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * A {@link DataSource} over the source's pool that captures the GTID of every commit made through
  * it — explicit commits, autocommit statements, batches, DDL — into the {@link ConsistencyContext}
  * bound to the thread when the connection was checked out. Connections checked out with no context
- * bound are handed over as they are and counted ({@link Stats#unscoped()}). Rollbacks and read-only
+ * bound are not captured and are counted ({@link Stats#unscoped()}). Rollbacks and read-only
  * transactions change nothing; a commit whose GTID cannot be captured makes the context dirty and
  * is counted.
  *
@@ -38,15 +39,41 @@ import org.jspecify.annotations.Nullable;
 public final class CapturingDataSource implements DataSource {
 
   private final DataSource target;
+  private final SourceFailures failures;
   private final CaptureSession.Counters counters = new CaptureSession.Counters();
 
-  private CapturingDataSource(DataSource target) {
+  private CapturingDataSource(DataSource target, SourceFailures failures) {
     this.target = target;
+    this.failures = failures;
   }
 
-  /** Wraps the source's data source. */
+  /**
+   * Wraps the source's data source; a {@code CapturingDataSource} (such as {@link
+   * io.tidemark.topology.NodeSelector#writer}) is returned as it is, so that a write connection has
+   * one layer of Tidemark.
+   */
   public static CapturingDataSource wrap(DataSource source) {
-    return new CapturingDataSource(Objects.requireNonNull(source, "source"));
+    Objects.requireNonNull(source, "source");
+    return source instanceof CapturingDataSource capturing
+        ? capturing
+        : new CapturingDataSource(source, SourceFailures.NONE);
+  }
+
+  /**
+   * Wraps a data source whose node can stop being the source: every failure of its connections and
+   * their statements, captured or not, passes through {@code onFailure} before anything else sees
+   * it, and what it returns is thrown instead ({@code e} itself to pass it on). {@link
+   * io.tidemark.topology.NodeSelector#writer} refreshes its view there, and refuses a write the
+   * node refused as read-only as one with no writable source.
+   */
+  public static CapturingDataSource wrap(
+      DataSource source, BiFunction<Connection, SQLException, SQLException> onFailure) {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(onFailure, "onFailure");
+    return new CapturingDataSource(
+        source,
+        (connection, e) ->
+            Objects.requireNonNull(onFailure.apply(connection, e), "onFailure returned null"));
   }
 
   @Override
@@ -83,12 +110,14 @@ public final class CapturingDataSource implements DataSource {
       PhysicalConnection.writable(driver);
       if (context == null) {
         counters.unscoped.increment();
-        return connection;
+        return failures == SourceFailures.NONE
+            ? connection
+            : CapturingConnectionHandler.uncaptured(connection, failures);
       }
       CaptureSession session =
           new CaptureSession(
               connection, PhysicalConnection.of(connection, driver), context, counters);
-      return CapturingConnectionHandler.proxy(connection, session, deadline, bound);
+      return CapturingConnectionHandler.proxy(connection, failures, session, deadline, bound);
     } catch (SQLException | RuntimeException e) {
       if (bound != null) {
         bound.close();

@@ -7,11 +7,8 @@ import io.tidemark.internal.SocketTimeout;
 import io.tidemark.internal.SqlText;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.net.SocketTimeoutException;
-import java.sql.CallableStatement;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.function.Supplier;
@@ -70,11 +67,8 @@ final class DeadlineBound implements InvocationHandler {
       Supplier<RuntimeException> expired,
       Supplier<@Nullable ServerCancel> cancels,
       boolean onSource) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            new DeadlineBound(connection, end, deadline, expired, cancels, onSource));
+    return JdbcProxies.proxy(
+        Connection.class, new DeadlineBound(connection, end, deadline, expired, cancels, onSource));
   }
 
   @Override
@@ -89,10 +83,6 @@ final class DeadlineBound implements InvocationHandler {
   }
 
   private Statement statement(Statement statement, Connection connectionProxy) {
-    Class<?> type =
-        statement instanceof CallableStatement
-            ? CallableStatement.class
-            : statement instanceof PreparedStatement ? PreparedStatement.class : Statement.class;
     InvocationHandler bounded =
         (proxy, method, args) -> {
           String name = method.getName();
@@ -120,8 +110,7 @@ final class DeadlineBound implements InvocationHandler {
           return JdbcProxies.handleCommon(
               proxy, statement, "Tidemark", method, name.equals("addBatch") ? sent(args) : args);
         };
-    return (Statement)
-        Proxy.newProxyInstance(Statement.class.getClassLoader(), new Class<?>[] {type}, bounded);
+    return JdbcProxies.proxy(statement, bounded);
   }
 
   private @Nullable Object[] sent(@Nullable Object[] args) {

@@ -6,7 +6,6 @@ import com.zaxxer.hikari.pool.HikariPool;
 import com.zaxxer.hikari.util.DriverDataSource;
 import io.tidemark.dialect.DriverSession;
 import io.tidemark.internal.JdbcProxies;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
@@ -75,25 +74,21 @@ final class DeadlineBoundPool extends HikariDataSource implements BoundedCheckou
   }
 
   private static DataSource dataSource(DataSource target) {
-    return (DataSource)
-        Proxy.newProxyInstance(
-            DataSource.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) ->
-                method.getName().equals("getConnection")
-                    ? connection((Connection) JdbcProxies.create(target, method, args))
-                    : JdbcProxies.handleCommon(proxy, target, "Tidemark", method, args));
+    return JdbcProxies.proxy(
+        DataSource.class,
+        (proxy, method, args) ->
+            method.getName().equals("getConnection")
+                ? connection((Connection) JdbcProxies.create(target, method, args))
+                : JdbcProxies.handleCommon(proxy, target, "Tidemark", method, args));
   }
 
   private static Connection connection(Connection target) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, method, args) ->
-                method.getName().equals("isValid")
-                    ? isValid(target, (Integer) args[0])
-                    : JdbcProxies.handleCommon(proxy, target, "Tidemark", method, args));
+    return JdbcProxies.proxy(
+        Connection.class,
+        (proxy, method, args) ->
+            method.getName().equals("isValid")
+                ? isValid(target, (Integer) args[0])
+                : JdbcProxies.handleCommon(proxy, target, "Tidemark", method, args));
   }
 
   private static boolean isValid(Connection target, int seconds) throws SQLException {

@@ -8,7 +8,6 @@ import io.tidemark.internal.JdbcProxies;
 import io.tidemark.internal.SqlText;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -119,9 +118,7 @@ final class PipelinedWait implements InvocationHandler {
 
   /** The connection the read's query is given. */
   Connection connection() {
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, this);
+    return JdbcProxies.proxy(Connection.class, this);
   }
 
   /** Whether the wait ended without the token: it did not return in time, or it failed. */
@@ -299,11 +296,7 @@ final class PipelinedWait implements InvocationHandler {
       Method create,
       @Nullable Object[] args,
       @Nullable String sql) {
-    return (Statement)
-        Proxy.newProxyInstance(
-            Statement.class.getClassLoader(),
-            new Class<?>[] {type},
-            new Deferred(connectionProxy, create, args, sql));
+    return JdbcProxies.proxy(type, new Deferred(connectionProxy, create, args, sql));
   }
 
   /**

@@ -4,7 +4,6 @@ import io.tidemark.internal.JdbcProxies;
 import io.tidemark.internal.ReplicaRefusedException;
 import io.tidemark.internal.SqlText;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Statement;
 
@@ -29,38 +28,31 @@ final class SourceOnlyStatements {
    * several statements when {@code oneStatementPerText}.
    */
   static Connection guard(Connection connection, boolean oneStatementPerText) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            SourceOnlyStatements.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, method, args) -> {
-              String name = method.getName();
-              if ((name.equals("prepareStatement") || name.equals("prepareCall"))
-                  && args != null
-                  && args[0] instanceof String sql) {
-                check(sql, oneStatementPerText);
-              }
-              Object result = JdbcProxies.handleCommon(proxy, connection, "Tidemark", method, args);
-              return name.equals("createStatement") && result instanceof Statement statement
-                  ? guard(statement, oneStatementPerText)
-                  : result;
-            });
+    return JdbcProxies.proxy(
+        Connection.class,
+        (proxy, method, args) -> {
+          String name = method.getName();
+          if ((name.equals("prepareStatement") || name.equals("prepareCall"))
+              && args != null
+              && args[0] instanceof String sql) {
+            check(sql, oneStatementPerText);
+          }
+          Object result = JdbcProxies.handleCommon(proxy, connection, "Tidemark", method, args);
+          return name.equals("createStatement") && result instanceof Statement statement
+              ? guard(statement, oneStatementPerText)
+              : result;
+        });
   }
 
   private static Statement guard(Statement statement, boolean oneStatementPerText) {
-    return (Statement)
-        Proxy.newProxyInstance(
-            SourceOnlyStatements.class.getClassLoader(),
-            new Class<?>[] {Statement.class},
-            (proxy, method, args) -> {
-              if (sends(method)
-                  && args != null
-                  && args.length > 0
-                  && args[0] instanceof String sql) {
-                check(sql, oneStatementPerText);
-              }
-              return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
-            });
+    return JdbcProxies.proxy(
+        Statement.class,
+        (proxy, method, args) -> {
+          if (sends(method) && args != null && args.length > 0 && args[0] instanceof String sql) {
+            check(sql, oneStatementPerText);
+          }
+          return JdbcProxies.handleCommon(proxy, statement, "Tidemark", method, args);
+        });
   }
 
   private static boolean sends(Method method) {

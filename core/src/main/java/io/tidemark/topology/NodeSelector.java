@@ -4,6 +4,7 @@ import static java.util.stream.Collectors.toUnmodifiableSet;
 
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
+import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.NodeRoutes;
 import java.time.Duration;
 import java.util.Comparator;
@@ -68,15 +69,17 @@ public final class NodeSelector {
 
   /**
    * A {@link DataSource} for writes that connects to whichever node is the writable source when the
-   * connection is asked for, and refuses (with the reason) when none or several are. A statement
-   * refused because the node turned read-only, or a failed connection, makes the view check the
-   * roles at once; a wait for a connection of a node ends, refused, when the view sees the node is
-   * no longer the source.
+   * connection is asked for, and refuses (with the reason) when none or several are, capturing each
+   * commit as {@link CapturingDataSource} does. A statement refused because the node turned
+   * read-only is refused as {@code NO_WRITABLE_SOURCE}; that, or a failed connection, makes the
+   * view check the roles at once; a wait for a connection of a node ends, refused, when the view
+   * sees the node is no longer the source.
    *
    * @param pools each configured node's pool, by node name
    */
-  public DataSource writer(Map<String, DataSource> pools) {
-    return new WriterDataSource(view(), this, pools);
+  public CapturingDataSource writer(Map<String, DataSource> pools) {
+    WriterDataSource writer = new WriterDataSource(view(), this, pools);
+    return CapturingDataSource.wrap(writer, writer::failed);
   }
 
   private TopologyView view() {

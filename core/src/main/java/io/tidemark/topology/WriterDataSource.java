@@ -3,18 +3,11 @@ package io.tidemark.topology;
 import io.tidemark.Reason;
 import io.tidemark.dialect.Dialect;
 import io.tidemark.internal.Failures;
-import io.tidemark.internal.JdbcProxies;
 import java.io.PrintWriter;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
-import java.sql.CallableStatement;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
-import java.sql.Statement;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -25,11 +18,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link DataSource} for writes that connects to whichever node is the writable source when the
- * connection is asked for, and refuses (with the reason) when none or several are. A statement
- * refused because the node turned read-only is refused as {@code NO_WRITABLE_SOURCE}: it did not
- * write, and a retry once the view sees the new source may. That, or a failed connection, makes the
- * view check the roles at once; a wait for a connection of a node ends when the view sees the node
- * is no longer the source.
+ * connection is asked for, and refuses (with the reason) when none or several are; a wait for a
+ * connection of a node ends when the view sees the node is no longer the source. It is always
+ * wrapped by a {@link CapturingDataSource} that passes its connections' failures to {@link
+ * #failed}: a statement refused because the node turned read-only is refused as {@code
+ * NO_WRITABLE_SOURCE} (it did not write, and a retry once the view sees the new source may), and
+ * that or a failed connection makes the view check the roles at once.
  */
 final class WriterDataSource implements DataSource {
 
@@ -70,7 +64,7 @@ final class WriterDataSource implements DataSource {
       Wait wait = new Wait(Thread.currentThread(), node.name());
       waits.add(wait);
       try {
-        return (Connection) proxy(pool.getConnection(), Connection.class);
+        return pool.getConnection();
       } catch (SQLException e) {
         if (!wait.end() || turn >= pools.size()) {
           view.refreshNow();
@@ -138,61 +132,33 @@ final class WriterDataSource implements DataSource {
     throw new SQLFeatureNotSupportedException("credentials are set per node pool");
   }
 
-  private Object proxy(Object target, Class<?> type) {
-    return Proxy.newProxyInstance(
-        type.getClassLoader(), new Class<?>[] {type}, new RefreshOnRefusal(target));
-  }
-
-  /** Passes every call through; tells the view when the node refused a write or failed. */
-  private final class RefreshOnRefusal implements InvocationHandler {
-    private final Object target;
-
-    RefreshOnRefusal(Object target) {
-      this.target = target;
+  /**
+   * What a failure of a connection of this data source, or of its statement, becomes: the view
+   * checks the roles at once when the node refused a write as read-only or the connection failed,
+   * and a write refused as read-only is refused as {@code NO_WRITABLE_SOURCE}, known not to have
+   * written.
+   */
+  SQLException failed(Connection connection, SQLException e) {
+    boolean refused = refusedAsReadOnly(e, connection);
+    if (refused || Failures.isConnectionFailure(e)) {
+      view.refreshNow();
     }
-
-    @Override
-    public @Nullable Object invoke(Object proxy, Method method, @Nullable Object[] args)
-        throws Throwable {
-      Object result;
-      try {
-        result = JdbcProxies.handleCommon(proxy, target, "Writer", method, args);
-      } catch (SQLException e) {
-        boolean refused = refusedAsReadOnly(e, target);
-        if (refused || Failures.isConnectionFailure(e)) {
-          view.refreshNow();
-        }
-        if (refused) {
-          throw new NoWritableSourceException(
-              Reason.NO_WRITABLE_SOURCE,
-              "the source refused the write as read-only, as during a failover: " + e.getMessage(),
-              e);
-        }
-        throw e;
-      }
-      if (result instanceof CallableStatement) {
-        return proxy(result, CallableStatement.class);
-      }
-      if (result instanceof PreparedStatement) {
-        return proxy(result, PreparedStatement.class);
-      }
-      if (result instanceof Statement) {
-        return proxy(result, Statement.class);
-      }
-      return result;
-    }
+    return refused
+        ? new NoWritableSourceException(
+            Reason.NO_WRITABLE_SOURCE,
+            "the source refused the write as read-only, as during a failover: " + e.getMessage(),
+            e)
+        : e;
   }
 
   /**
    * Whether the server refused a write because it is read-only, not because the application made
    * its own transaction read-only, as the connection's database tells them apart.
    */
-  private static boolean refusedAsReadOnly(SQLException e, Object target) {
+  private static boolean refusedAsReadOnly(SQLException e, Connection connection) {
     try {
-      Connection connection =
-          target instanceof Statement statement ? statement.getConnection() : (Connection) target;
       return Dialect.of(connection).refusedAsReadOnly(e, connection);
-    } catch (SQLException | ClassCastException notKnown) {
+    } catch (SQLException notKnown) {
       return false;
     }
   }

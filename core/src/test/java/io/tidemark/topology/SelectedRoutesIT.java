@@ -183,7 +183,7 @@ class SelectedRoutesIT {
       view.start();
       NodeSelector selector = new NodeSelector(view, maxLag);
       Map<String, DataSource> byName = Map.copyOf(pools);
-      writer = CapturingDataSource.wrap(new WriterDataSource(view, selector, byName));
+      writer = selector.writer(byName);
       reader =
           ConsistentReader.builder(new SelectedNodeRoutes(view, selector, byName))
               .listener(ReadListener.ofRecords(new ExecutionHistory(16)))

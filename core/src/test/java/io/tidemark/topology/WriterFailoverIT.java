@@ -72,6 +72,24 @@ class WriterFailoverIT {
   }
 
   @Test
+  @Order(0)
+  void aWriteConnectionHasOneLayerOfTidemarkCapturedOrNot() throws Exception {
+    DataSource writes =
+        CapturingDataSource.wrap(
+            new NodeSelector(view, Duration.ofSeconds(1)).writer(Map.copyOf(pools)));
+    try (Connection unscoped = writes.getConnection()) {
+      assertThat(unscoped.toString()).startsWith("Tidemark[HikariProxyConnection");
+    }
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open();
+        Connection captured = writes.getConnection()) {
+      assertThat(captured.toString()).startsWith("Tidemark[HikariProxyConnection");
+      try (Statement s = captured.createStatement()) {
+        assertThat(s.toString()).startsWith("Tidemark[HikariProxyStatement");
+      }
+    }
+  }
+
+  @Test
   @Order(1)
   void aWriteTheSourceRefusesAsReadOnlyWroteNothingAndIsRefusedAsNoWritableSource()
       throws Exception {
@@ -116,6 +134,12 @@ class WriterFailoverIT {
       assertThat(((NoWritableSourceException) refused).reason())
           .isEqualTo(Reason.NO_WRITABLE_SOURCE);
       assertThat(((SQLException) refused.getCause()).getSQLState()).isEqualTo("25006");
+      try (Connection c = writes.getConnection();
+          Statement s = c.createStatement()) {
+        assertThat(catchThrowable(() -> s.execute("INSERT INTO refused VALUES (0)")))
+            .as("refused so with no context bound too")
+            .isInstanceOf(NoWritableSourceException.class);
+      }
     } finally {
       primary.execute(
           "ALTER SYSTEM RESET default_transaction_read_only", "SELECT pg_reload_conf()");

@@ -48,7 +48,7 @@ public final class NodeRuntime implements AutoCloseable {
     this.selector = selector;
     this.pools = pools;
     this.replicaPools = replicaPools;
-    this.writes = CapturingDataSource.wrap(selector.writer(pools));
+    this.writes = selector.writer(pools);
   }
 
   /**

@@ -96,7 +96,7 @@ final class PlainJdbcSamples {
     view.start();
     NodeSelector selector = new NodeSelector(view, Duration.ofSeconds(5)); // max lag
     Map<String, DataSource> pools = Map.of("db1", pool1, "db2", pool2, "db3", pool3);
-    DataSource writes = CapturingDataSource.wrap(selector.writer(pools));
+    CapturingDataSource writes = selector.writer(pools); // captures every commit
     ExecutionHistory history = new ExecutionHistory(256);
     ConsistentReader reader =
         ConsistentReader.builder(selector.routes(pools))
