@@ -7,8 +7,9 @@ import io.tidemark.GtidSet;
 import io.tidemark.cache.RevisionGuardedCache;
 import io.tidemark.cache.RevisionGuardedCacheConfig;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
-import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.token.KeyRing;
 import java.time.Duration;
 import java.util.Set;
@@ -109,7 +110,9 @@ class CacheTagIT {
     new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
-                DataSourceAutoConfiguration.class, TidemarkAutoConfiguration.class))
+                DataSourceAutoConfiguration.class,
+                TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class))
         .withUserConfiguration(App.class)
         .withPropertyValues(
             "spring.datasource.url=" + topology.source().jdbcUrl(db),

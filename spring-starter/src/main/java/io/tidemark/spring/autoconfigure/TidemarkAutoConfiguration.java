@@ -5,7 +5,6 @@ import io.lettuce.core.resource.ClientResources;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadListener;
 import io.tidemark.scope.ScopeStore;
-import io.tidemark.spring.routing.ReadYourWritesBeanPostProcessor;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.topology.ExecutionHistory;
@@ -44,8 +43,9 @@ import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
 
 /**
  * Tidemark's core beans: the application's {@code DataSource} wrapped so that writes are captured
- * and reads under {@code @ReadYourWrites} are routed, the topology of the source and its replicas,
- * the token codec and the reader.
+ * and pinned reads reach their connection, the topology of the source and its replicas, the token
+ * codec, the reader and the scope store. The advice that routes reads is {@link
+ * io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration}'s.
  */
 @AutoConfiguration(
     after = DataSourceAutoConfiguration.class,
@@ -54,9 +54,6 @@ import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
 @Conditional(SourceCondition.Protected.class)
 @EnableConfigurationProperties(TidemarkProperties.class)
 public final class TidemarkAutoConfiguration {
-
-  static final String ADVICE_ORDER = "tidemark.advice-order";
-  static final String AUTOMATIC = "tidemark.read.automatic";
 
   private static final Log log = LogFactory.getLog(TidemarkAutoConfiguration.class);
 
@@ -166,19 +163,6 @@ public final class TidemarkAutoConfiguration {
       ConfigurableListableBeanFactory beans, Environment environment) {
     return new SessionTrackingPostProcessor(
         name -> name.equals(ApplicationDataSource.name(beans, environment)));
-  }
-
-  @Bean
-  static ReadYourWritesBeanPostProcessor readYourWritesPostProcessor(
-      ObjectProvider<ConsistentReader> reader,
-      ObjectProvider<ScopeStore> store,
-      ConfigurableListableBeanFactory beans,
-      Environment environment) {
-    ReadYourWritesBeanPostProcessor advising =
-        new ReadYourWritesBeanPostProcessor(reader, store, beans);
-    advising.setAdviceOrder(environment.getProperty(ADVICE_ORDER, Integer.class));
-    advising.setAutomatic(environment.getProperty(AUTOMATIC, Boolean.class, false));
-    return advising;
   }
 
   /**

@@ -36,8 +36,7 @@ import org.springframework.util.ClassUtils;
  * goes after the advisors of lower or equal order instead. Only spring-aop is needed, no AspectJ
  * weaver.
  */
-public final class ReadYourWritesBeanPostProcessor
-    extends AbstractBeanFactoryAwareAdvisingPostProcessor {
+final class ReadYourWritesBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
 
   private static final long serialVersionUID = 1L;
 
@@ -59,7 +58,7 @@ public final class ReadYourWritesBeanPostProcessor
    * Advises with reads through {@code reader} and scopes in {@code store}, each looked up at the
    * first call; expressions are evaluated against {@code beans}.
    */
-  public ReadYourWritesBeanPostProcessor(
+  ReadYourWritesBeanPostProcessor(
       ObjectProvider<ConsistentReader> reader,
       ObjectProvider<ScopeStore> store,
       BeanFactory beans) {
@@ -98,7 +97,7 @@ public final class ReadYourWritesBeanPostProcessor
    * Places the advice after the bean's advisors whose order is lower or equal, before the others,
    * instead of right before the transaction advice.
    */
-  public void setAdviceOrder(@Nullable Integer order) {
+  void setAdviceOrder(@Nullable Integer order) {
     this.order = order;
   }
 
@@ -108,7 +107,7 @@ public final class ReadYourWritesBeanPostProcessor
    * MyBatis mapper select and jOOQ query outside a transaction, through the read path too, with the
    * configured defaults.
    */
-  public void setAutomatic(boolean automatic) {
+  void setAutomatic(boolean automatic) {
     this.automatic = automatic;
   }
 

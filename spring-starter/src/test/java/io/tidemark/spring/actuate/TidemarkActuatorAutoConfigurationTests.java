@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.UnreachableNodes;
+import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -24,6 +25,7 @@ class TidemarkActuatorAutoConfigurationTests {
               AutoConfigurations.of(
                   DataSourceAutoConfiguration.class,
                   TidemarkAutoConfiguration.class,
+                  TidemarkRoutingAutoConfiguration.class,
                   TidemarkActuatorAutoConfiguration.class))
           .withPropertyValues(UnreachableNodes.PROPERTIES);
 

@@ -13,6 +13,7 @@ import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.UnreachableNodes;
+import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -32,6 +33,7 @@ class TidemarkMetricsAutoConfigurationTests {
       AutoConfigurations.of(
           DataSourceAutoConfiguration.class,
           TidemarkAutoConfiguration.class,
+          TidemarkRoutingAutoConfiguration.class,
           TidemarkMetricsAutoConfiguration.class);
 
   private static final AutoConfigurations MICROMETER =

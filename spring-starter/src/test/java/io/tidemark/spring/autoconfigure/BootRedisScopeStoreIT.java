@@ -6,11 +6,12 @@ import io.tidemark.GtidSet;
 import io.tidemark.scope.ScopeKey;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.scope.ScopeStoreConfig;
+import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
+import io.tidemark.testkit.TestkitExtension;
 import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.RedisCluster;
 import io.tidemark.testkit.RedisSentinel;
 import io.tidemark.testkit.RedisServer;
-import io.tidemark.testkit.TestkitExtension;
 import io.tidemark.token.KeyRing;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,7 +59,8 @@ class BootRedisScopeStoreIT {
             AutoConfigurations.of(
                 DataSourceAutoConfiguration.class,
                 DataRedisAutoConfiguration.class,
-                TidemarkAutoConfiguration.class))
+                TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class))
         .withPropertyValues(
             "spring.datasource.url=" + topology.source().jdbcUrl(db),
             "spring.datasource.username=" + topology.source().user(),
@@ -167,7 +169,9 @@ class BootRedisScopeStoreIT {
     new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
-                DataSourceAutoConfiguration.class, TidemarkAutoConfiguration.class))
+                DataSourceAutoConfiguration.class,
+                TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class))
         .withPropertyValues(UnreachableNodes.PROPERTIES)
         .withPropertyValues("tidemark.scope.store=REDIS")
         .run(

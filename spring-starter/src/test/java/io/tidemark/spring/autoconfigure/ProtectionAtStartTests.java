@@ -8,6 +8,7 @@ import io.r2dbc.spi.ConnectionFactory;
 import io.r2dbc.spi.ConnectionFactoryMetadata;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
+import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import io.tidemark.spring.web.TidemarkReactiveWebAutoConfiguration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -47,6 +48,7 @@ class ProtectionAtStartTests {
             AutoConfigurations.of(
                 DataSourceAutoConfiguration.class,
                 TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class,
                 TidemarkOffAutoConfiguration.class))
         .withPropertyValues(UnreachableNodes.PROPERTIES);
   }
@@ -247,7 +249,9 @@ class ProtectionAtStartTests {
     new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
-                TidemarkAutoConfiguration.class, TidemarkOffAutoConfiguration.class))
+                TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class,
+                TidemarkOffAutoConfiguration.class))
         .withClassLoader(new FilteredClassLoader("org.h2", "org.hsqldb", "org.apache.derby"))
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(NodeRuntime.class));
     assertThat(linesWith(output, OFF + "the application has no DataSource")).isEqualTo(1);
@@ -258,7 +262,9 @@ class ProtectionAtStartTests {
     new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
-                TidemarkAutoConfiguration.class, TidemarkOffAutoConfiguration.class))
+                TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class,
+                TidemarkOffAutoConfiguration.class))
         .withClassLoader(new FilteredClassLoader("org.h2", "org.hsqldb", "org.apache.derby"))
         .withBean(ConnectionFactory.class, R2dbcConnections::new)
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(NodeRuntime.class));
@@ -291,6 +297,7 @@ class ProtectionAtStartTests {
                 ReactorAutoConfiguration.class,
                 DataSourceAutoConfiguration.class,
                 TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class,
                 TidemarkOffAutoConfiguration.class,
                 TidemarkReactiveWebAutoConfiguration.class))
         .withPropertyValues(UnreachableNodes.PROPERTIES);

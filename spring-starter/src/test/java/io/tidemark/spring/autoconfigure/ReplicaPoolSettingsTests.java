@@ -3,6 +3,7 @@ package io.tidemark.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -19,7 +20,9 @@ class ReplicaPoolSettingsTests {
       new ApplicationContextRunner()
           .withConfiguration(
               AutoConfigurations.of(
-                  DataSourceAutoConfiguration.class, TidemarkAutoConfiguration.class))
+                  DataSourceAutoConfiguration.class,
+                  TidemarkAutoConfiguration.class,
+                  TidemarkRoutingAutoConfiguration.class))
           .withPropertyValues(UnreachableNodes.PROPERTIES)
           .withPropertyValues(
               "tidemark.replicas[1].url=jdbc:mysql://127.0.0.1:3/shop",

@@ -11,8 +11,9 @@ import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadResult;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
-import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.token.KeyRing;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenConfig;
@@ -51,7 +52,9 @@ class TidemarkAutoConfigurationIT {
     return new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
-                DataSourceAutoConfiguration.class, TidemarkAutoConfiguration.class))
+                DataSourceAutoConfiguration.class,
+                TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class))
         .withPropertyValues(
             "spring.datasource.url=" + topology.source().jdbcUrl(db),
             "spring.datasource.username=" + topology.source().user(),

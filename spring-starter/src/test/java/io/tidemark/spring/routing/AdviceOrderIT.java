@@ -9,8 +9,8 @@ import io.tidemark.NodeRole;
 import io.tidemark.jdbc.ReadListener;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
-import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.token.KeyRing;
 import io.tidemark.topology.ExecutionHistory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -124,7 +124,9 @@ class AdviceOrderIT {
     return new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
-                DataSourceAutoConfiguration.class, TidemarkAutoConfiguration.class))
+                DataSourceAutoConfiguration.class,
+                TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class))
         .withUserConfiguration(App.class)
         .withPropertyValues(
             "spring.datasource.url=" + topology.source().jdbcUrl(db),
