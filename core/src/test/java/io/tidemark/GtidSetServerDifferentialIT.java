@@ -2,9 +2,9 @@ package io.tidemark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.ServerVersion;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlTopology;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

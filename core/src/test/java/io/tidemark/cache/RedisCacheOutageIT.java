@@ -3,7 +3,7 @@ package io.tidemark.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.RedisClients;
-import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.redis.RedisServer;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

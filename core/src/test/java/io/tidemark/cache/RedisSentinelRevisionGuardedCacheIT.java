@@ -1,8 +1,8 @@
 package io.tidemark.cache;
 
 import io.tidemark.RedisClients;
-import io.tidemark.testkit.RedisSentinel;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.redis.RedisSentinel;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -3,8 +3,8 @@ package io.tidemark.dialect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.testkit.PostgresNode;
-import io.tidemark.testkit.PostgresTopology;
+import io.tidemark.testkit.postgres.PostgresNode;
+import io.tidemark.testkit.postgres.PostgresTopology;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -2,7 +2,7 @@ package io.tidemark.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlNode;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 

@@ -2,8 +2,8 @@ package io.tidemark.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.tidemark.testkit.PostgresNode;
-import io.tidemark.testkit.PostgresTopology;
+import io.tidemark.testkit.postgres.PostgresNode;
+import io.tidemark.testkit.postgres.PostgresTopology;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -10,7 +10,7 @@ import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
 import io.tidemark.Ticker;
 import io.tidemark.internal.Failures;
-import io.tidemark.testkit.PostgresTopology;
+import io.tidemark.testkit.postgres.PostgresTopology;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package io.tidemark.jdbc;
 
-import io.tidemark.testkit.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlNode;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;

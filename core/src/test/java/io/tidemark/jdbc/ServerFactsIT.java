@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.GtidSet;
-import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.ServerVersion;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlTopology;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
-import io.tidemark.testkit.RedisCluster;
-import io.tidemark.testkit.RedisServer;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.redis.RedisCluster;
+import io.tidemark.testkit.redis.RedisServer;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;

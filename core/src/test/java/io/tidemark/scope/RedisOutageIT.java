@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
-import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;

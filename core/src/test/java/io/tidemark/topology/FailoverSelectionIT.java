@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
-import io.tidemark.testkit.MySqlNode;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.MySqlTopology.FormerSource;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.mysql.MySqlTopology.FormerSource;
 import io.tidemark.topology.NodeState.Availability;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

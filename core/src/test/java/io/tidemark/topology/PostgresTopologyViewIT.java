@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
-import io.tidemark.testkit.PostgresNode;
-import io.tidemark.testkit.PostgresTopology;
+import io.tidemark.testkit.postgres.PostgresNode;
+import io.tidemark.testkit.postgres.PostgresTopology;
 import io.tidemark.topology.NodeState.Availability;
 import java.time.Duration;
 import java.util.List;

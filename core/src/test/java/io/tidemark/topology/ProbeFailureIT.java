@@ -2,8 +2,8 @@ package io.tidemark.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.MySqlNode;
-import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlTopology;
 import java.time.Duration;
 import java.util.StringJoiner;
 import java.util.UUID;

@@ -1,11 +1,11 @@
 package io.tidemark.demo;
 
-import io.tidemark.testkit.MySqlNode;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.PostgresNode;
-import io.tidemark.testkit.PostgresTopology;
-import io.tidemark.testkit.RedisServer;
 import io.tidemark.testkit.SkewedClock;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.postgres.PostgresNode;
+import io.tidemark.testkit.postgres.PostgresTopology;
+import io.tidemark.testkit.redis.RedisServer;
 import io.tidemark.token.TokenCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
 package io.tidemark.demo;
 
-import io.tidemark.testkit.MySqlNode;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.MySqlTopology.FormerSource;
-import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.mysql.MySqlTopology.FormerSource;
+import io.tidemark.testkit.redis.RedisServer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.tidemark.demo;
 
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.PostgresTopology;
-import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.postgres.PostgresTopology;
+import io.tidemark.testkit.redis.RedisServer;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;

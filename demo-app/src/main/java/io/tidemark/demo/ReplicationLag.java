@@ -1,7 +1,7 @@
 package io.tidemark.demo;
 
-import io.tidemark.testkit.MySqlNode;
-import io.tidemark.testkit.PostgresNode;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.postgres.PostgresNode;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 

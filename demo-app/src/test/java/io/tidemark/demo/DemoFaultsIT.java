@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.demo.DemoFaults.Fault;
 import io.tidemark.demo.LiveFeed.Kind;
-import io.tidemark.testkit.MySqlNode;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -3,10 +3,10 @@ package io.tidemark.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.PostgresTopology;
-import io.tidemark.testkit.RedisServer;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.postgres.PostgresTopology;
+import io.tidemark.testkit.redis.RedisServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -2,9 +2,9 @@ package io.tidemark.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.MySqlNode;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,9 +4,9 @@ import static io.tidemark.demo.ReliabilityRun.ms;
 
 import io.tidemark.GtidSet;
 import io.tidemark.dialect.Dialect;
-import io.tidemark.testkit.PostgresNode;
-import io.tidemark.testkit.PostgresTopology;
-import io.tidemark.testkit.RedisServer;
+import io.tidemark.testkit.postgres.PostgresNode;
+import io.tidemark.testkit.postgres.PostgresTopology;
+import io.tidemark.testkit.redis.RedisServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,10 +1,10 @@
 package io.tidemark.spring;
 
-import io.tidemark.testkit.MySqlNode;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.PostgresNode;
-import io.tidemark.testkit.PostgresTopology;
-import io.tidemark.testkit.SharedServers;
+import io.tidemark.testkit.junit.SharedServers;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.postgres.PostgresNode;
+import io.tidemark.testkit.postgres.PostgresTopology;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -46,7 +46,7 @@ public enum Backend {
     return switch (value.trim().toLowerCase(Locale.ROOT)) {
       case "processes" -> PROCESSES;
       case "containers" -> CONTAINERS;
-      case "auto" -> ContainerTopology.engineAnswers() ? CONTAINERS : PROCESSES;
+      case "auto" -> ContainerEngine.answers() ? CONTAINERS : PROCESSES;
       default ->
           throw new IllegalArgumentException(
               SETTING + " must be processes, containers or auto, not " + value);

@@ -15,7 +15,7 @@ import java.util.Map;
  * binaries and initialized data directory templates. Entries are built in a scratch folder and
  * renamed into place, so concurrent JVMs never see half-built entries.
  */
-final class CacheDirectory {
+public final class CacheDirectory {
 
   private final Path root;
 
@@ -24,7 +24,7 @@ final class CacheDirectory {
   }
 
   /** {@code TIDEMARK_CACHE} when set, else {@code ~/.cache/tidemark}. */
-  static CacheDirectory fromEnvironment(Map<String, String> env) {
+  public static CacheDirectory fromEnvironment(Map<String, String> env) {
     String configured = env.get("TIDEMARK_CACHE");
     Path root =
         configured != null && !configured.isBlank()
@@ -33,12 +33,12 @@ final class CacheDirectory {
     return new CacheDirectory(root);
   }
 
-  interface Builder {
+  public interface Builder {
     void build(Path scratch) throws IOException, InterruptedException;
   }
 
   /** Returns the entry {@code name}, building it first when it does not exist yet. */
-  Path entry(String name, Builder builder) {
+  public Path entry(String name, Builder builder) {
     Path target = root.resolve(name);
     if (Files.isDirectory(target)) {
       return target;
@@ -74,7 +74,7 @@ final class CacheDirectory {
   }
 
   /** Copies a class-path resource to {@code target}. */
-  static void copyResource(String resource, Path target) throws IOException {
+  public static void copyResource(String resource, Path target) throws IOException {
     try (InputStream in = CacheDirectory.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new IOException("class-path resource " + resource + " not found");

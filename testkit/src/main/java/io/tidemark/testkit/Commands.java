@@ -11,7 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Runs short helper commands ({@code kill}, {@code tar}, {@code mysqld --version}). */
-final class Commands {
+public final class Commands {
+
+  /** Whether this JVM runs as root, which server binaries refuse unless told whom to run as. */
+  public static final boolean RUNNING_AS_ROOT = "root".equals(System.getProperty("user.name"));
 
   private Commands() {}
 
@@ -19,7 +22,7 @@ final class Commands {
    * Runs a command to completion within {@code timeout} and returns its output; fails on a non-zero
    * exit or when it takes longer (the process is then killed).
    */
-  static String run(List<String> command, Duration timeout) {
+  public static String run(List<String> command, Duration timeout) {
     Path output = null;
     try {
       output = Files.createTempFile("tidemark-command-", ".out");
@@ -60,7 +63,7 @@ final class Commands {
    * Sends a signal such as {@code STOP}, {@code CONT} or {@code KILL} to a process, with the
    * shell's own {@code kill} (the {@code kill} program is missing from minimal images).
    */
-  static void signal(long pid, String signal) {
+  public static void signal(long pid, String signal) {
     run(List.of("sh", "-c", "kill -" + signal + " " + pid), Duration.ofSeconds(10));
   }
 
@@ -69,7 +72,7 @@ final class Commands {
    * delivered to each thread on its own, and a thread busy on a loaded machine may still answer a
    * client for a moment after {@code kill} returned.
    */
-  static void stop(long pid) {
+  public static void stop(long pid) {
     signal(pid, "STOP");
     Path tasks = Path.of("/proc", Long.toString(pid), "task");
     if (!Poll.until(() -> allStopped(tasks), Duration.ofSeconds(5))) {

@@ -9,11 +9,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /** Recursive copy and delete for server data folders. */
-final class FileTrees {
+public final class FileTrees {
 
   private FileTrees() {}
 
-  static void copyRecursively(Path from, Path to) throws IOException {
+  public static void copyRecursively(Path from, Path to) throws IOException {
     Files.walkFileTree(
         from,
         new SimpleFileVisitor<>() {
@@ -34,7 +34,7 @@ final class FileTrees {
   }
 
   /** Deletes a folder tree, best effort: cleanup must never hide the failure that led to it. */
-  static void deleteRecursively(Path root) {
+  public static void deleteRecursively(Path root) {
     if (!Files.exists(root)) {
       return;
     }

@@ -11,13 +11,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * when they start, so a port just handed out still looks free, and the system may offer it again —
  * two servers of one topology on one port made a replica replicate from itself.
  */
-final class FreePorts {
+public final class FreePorts {
 
   private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
   private FreePorts() {}
 
-  static int next() {
+  public static int next() {
     for (int attempt = 0; attempt < 100; attempt++) {
       int port = probe();
       if (HANDED_OUT.add(port)) {

@@ -5,12 +5,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /** Waits for a condition by polling with a short, growing pause; never waits unbounded. */
-final class Poll {
+public final class Poll {
 
   private Poll() {}
 
   /** Returns whether {@code condition} became true within {@code timeout}. */
-  static boolean until(BooleanSupplier condition, Duration timeout) {
+  public static boolean until(BooleanSupplier condition, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     long pauseMillis = 5;
     while (true) {

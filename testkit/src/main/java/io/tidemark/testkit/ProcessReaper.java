@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Makes sure no server outlives the JVM that started it. Every server lives in a folder under one
@@ -19,7 +20,7 @@ import java.util.Set;
  * every container named by a cid file (with the podman or docker command) and deletes the run
  * folder.
  */
-final class ProcessReaper {
+public final class ProcessReaper {
 
   private static final String WATCHDOG =
       """
@@ -36,34 +37,37 @@ final class ProcessReaper {
 
   private static final Set<AutoCloseable> OPEN =
       Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
-  private static Path runRoot;
+  private static @Nullable Path runRoot;
 
   private ProcessReaper() {}
 
   /** Creates a fresh folder for one topology or server under this JVM's run folder. */
-  static synchronized Path newFolder(String prefix) {
+  public static synchronized Path newFolder(String prefix) {
     try {
-      if (runRoot == null) {
-        runRoot = Files.createTempDirectory("tidemark-testkit-");
-        startWatchdog(runRoot);
+      Path root = runRoot;
+      if (root == null) {
+        root = Files.createTempDirectory("tidemark-testkit-");
+        runRoot = root;
+        startWatchdog(root);
         Runtime.getRuntime()
             .addShutdownHook(new Thread(ProcessReaper::closeAll, "tidemark-testkit-shutdown"));
       }
-      return Files.createTempDirectory(runRoot, prefix + "-");
+      return Files.createTempDirectory(root, prefix + "-");
     } catch (IOException e) {
       throw new TestkitException("cannot create a run folder under " + runRoot, e);
     }
   }
 
-  static synchronized Path runRoot() {
-    if (runRoot == null) {
+  public static synchronized Path runRoot() {
+    Path root = runRoot;
+    if (root == null) {
       throw new IllegalStateException("no server started in this JVM");
     }
-    return runRoot;
+    return root;
   }
 
   /** Names the container of a server living in {@code folder}, for the watchdog. */
-  static void containerStarted(Path folder, String containerId) {
+  public static void containerStarted(Path folder, String containerId) {
     try {
       Files.writeString(folder.resolve("container.cid"), containerId);
     } catch (IOException e) {
@@ -72,7 +76,7 @@ final class ProcessReaper {
   }
 
   /** The container of a server living in {@code folder} is gone. */
-  static void containerRemoved(Path folder) {
+  public static void containerRemoved(Path folder) {
     try {
       Files.deleteIfExists(folder.resolve("container.cid"));
     } catch (IOException e) {
@@ -81,11 +85,11 @@ final class ProcessReaper {
   }
 
   /** Closes {@code resource} at JVM shutdown unless it was {@link #forget forgotten} first. */
-  static void closeAtShutdown(AutoCloseable resource) {
+  public static void closeAtShutdown(AutoCloseable resource) {
     OPEN.add(resource);
   }
 
-  static void forget(AutoCloseable resource) {
+  public static void forget(AutoCloseable resource) {
     OPEN.remove(resource);
   }
 

@@ -5,11 +5,11 @@ public final class TestkitException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  TestkitException(String message) {
+  public TestkitException(String message) {
     super(message);
   }
 
-  TestkitException(String message, Throwable cause) {
+  public TestkitException(String message, Throwable cause) {
     super(message, cause);
   }
 }

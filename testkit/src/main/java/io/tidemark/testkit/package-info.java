@@ -1,13 +1,11 @@
 /**
- * Real MySQL replication topologies, Redis servers and RabbitMQ brokers for tests, started as local
- * processes without Docker, or in containers ({@link io.tidemark.testkit.Backend}), with fault
- * injection (applier pause, receiver stop, delay, freeze, kill, failover, errant transactions, and
- * network faults through a {@link io.tidemark.testkit.FaultLink}).
- *
- * <p>Entry points: {@link io.tidemark.testkit.MySqlTopology}, {@link
- * io.tidemark.testkit.RedisServer}, {@link io.tidemark.testkit.RedisCluster}, {@link
- * io.tidemark.testkit.RedisSentinel}, {@link io.tidemark.testkit.RabbitServer} and, for JUnit tests
- * that share one of each per JVM, {@link io.tidemark.testkit.TestkitExtension}.
+ * Real servers for tests, started as local processes without Docker, or in containers ({@link
+ * io.tidemark.testkit.Backend}), with network faults through a {@link
+ * io.tidemark.testkit.FaultLink}. This package holds what every server shares; each server has its
+ * own: {@link io.tidemark.testkit.mysql}, {@link io.tidemark.testkit.postgres}, {@link
+ * io.tidemark.testkit.redis}, {@link io.tidemark.testkit.rabbitmq}; JUnit tests get shared ones
+ * from {@link io.tidemark.testkit.junit.TestkitExtension}, Spring tests from {@link
+ * io.tidemark.testkit.spring.TestTopology}.
  */
 @NullMarked
 package io.tidemark.testkit;

@@ -2,6 +2,8 @@ package io.tidemark.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.testkit.FaultLink.Direction;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.redis.RedisServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -235,7 +239,7 @@ class FaultLinkIT {
   }
 
   private static Connection open(String url) throws SQLException {
-    return DriverManager.getConnection(url, MySqlServerProcess.USER, "");
+    return DriverManager.getConnection(url, "root", "");
   }
 
   private static void select1(Connection connection) throws SQLException {

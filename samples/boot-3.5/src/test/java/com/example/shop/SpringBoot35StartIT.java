@@ -3,7 +3,7 @@ package com.example.shop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.mysql.MySqlTopology;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;

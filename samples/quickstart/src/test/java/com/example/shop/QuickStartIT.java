@@ -2,9 +2,9 @@ package com.example.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.MySqlNode;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.junit.TestkitExtension;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

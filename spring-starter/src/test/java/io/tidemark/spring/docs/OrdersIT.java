@@ -2,9 +2,9 @@ package io.tidemark.spring.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.RedisServer;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.redis.RedisServer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -1,6 +1,6 @@
 package io.tidemark.spring.docs;
 
-import io.tidemark.testkit.MySqlTopology;
+import io.tidemark.testkit.mysql.MySqlTopology;
 
 /** A topology of one's own. Starts servers: compiled only. */
 final class TestkitSamples {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.RedisServer;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.redis.RedisServer;
 import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.topology.ExecutionHistory;

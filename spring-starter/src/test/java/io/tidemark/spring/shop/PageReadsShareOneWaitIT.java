@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ExecutionRecord;
 import io.tidemark.Reason;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.tidemark.spring.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlTopology;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

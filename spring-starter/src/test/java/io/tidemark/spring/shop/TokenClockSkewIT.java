@@ -2,9 +2,9 @@ package io.tidemark.spring.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.MySqlTopology;
 import io.tidemark.testkit.SkewedClock;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlTopology;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;

@@ -38,11 +38,11 @@ public @interface TestTopology {
 
   /** A database of the testkit's shared servers. */
   enum Server {
-    /** {@link io.tidemark.testkit.SharedServers#topology()}: a MySQL source and replica. */
+    /** {@link io.tidemark.testkit.junit.SharedServers#topology()}: a MySQL source and replica. */
     MYSQL,
     /**
-     * {@link io.tidemark.testkit.SharedServers#postgres()}: a PostgreSQL primary and hot standby
-     * (local processes).
+     * {@link io.tidemark.testkit.junit.SharedServers#postgres()}: a PostgreSQL primary and hot
+     * standby (local processes).
      */
     POSTGRESQL
   }

@@ -1,10 +1,10 @@
 package io.tidemark.testkit.spring;
 
-import io.tidemark.testkit.MySqlNode;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.PostgresNode;
-import io.tidemark.testkit.PostgresTopology;
-import io.tidemark.testkit.SharedServers;
+import io.tidemark.testkit.junit.SharedServers;
+import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.postgres.PostgresNode;
+import io.tidemark.testkit.postgres.PostgresTopology;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,8 +2,8 @@ package io.tidemark.testkit.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.SharedServers;
+import io.tidemark.testkit.junit.SharedServers;
+import io.tidemark.testkit.mysql.MySqlTopology;
 import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.tidemark.testkit.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.PostgresTopology;
-import io.tidemark.testkit.SharedServers;
+import io.tidemark.testkit.junit.SharedServers;
+import io.tidemark.testkit.postgres.PostgresTopology;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
-import io.tidemark.testkit.MySqlTopology;
-import io.tidemark.testkit.TestkitExtension;
+import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.MySqlTopology;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;

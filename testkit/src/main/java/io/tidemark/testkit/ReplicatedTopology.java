@@ -1,0 +1,98 @@
+package io.tidemark.testkit;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What every database's topology shares: one writable node and nodes that replicate from it, in a
+ * folder of their own, closed (servers killed, data deleted) by {@link #close()} or at JVM exit.
+ *
+ * @param <N> the nodes of this database
+ */
+public abstract class ReplicatedTopology<N extends DatabaseNode<?>> implements AutoCloseable {
+
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  private final Path home;
+  private final List<N> nodes;
+  private volatile N writable;
+  private volatile Duration startTime = Duration.ZERO;
+  private volatile boolean closed;
+
+  /** The topology of {@code nodes}, the first writable, closed at JVM exit unless closed before. */
+  protected ReplicatedTopology(Path home, List<N> nodes) {
+    this.home = home;
+    this.nodes = List.copyOf(nodes);
+    this.writable = nodes.get(0);
+    ProcessReaper.closeAtShutdown(this);
+  }
+
+  /** Every node, whatever its role, in name order. */
+  public final List<N> nodes() {
+    return nodes;
+  }
+
+  /** How long starting the topology took. */
+  public final Duration startTime() {
+    return startTime;
+  }
+
+  protected final void startedIn(Duration time) {
+    startTime = time;
+  }
+
+  /** The node that takes writes now. */
+  protected final N writable() {
+    return writable;
+  }
+
+  protected final void writable(N node) {
+    writable = node;
+  }
+
+  /**
+   * Creates a database with a unique name on the writable node and waits until every replicating
+   * node has it, so tests sharing one topology stay apart.
+   */
+  public final String createDatabase(String prefix) {
+    String name = prefix + "_" + DATABASES.incrementAndGet() + "_" + ProcessHandle.current().pid();
+    writable.execute(createDatabaseStatement(name));
+    awaitCaughtUp(Duration.ofSeconds(30));
+    return name;
+  }
+
+  /** The statement that creates database {@code name}. */
+  protected abstract String createDatabaseStatement(String name);
+
+  /**
+   * Waits until every replicating node has what the writable node has now.
+   *
+   * @throws TestkitException when one has not within {@code timeout}
+   */
+  protected abstract void awaitCaughtUp(Duration timeout);
+
+  /** Stops {@code node}'s server for good; its data folder is deleted after. */
+  protected abstract void discard(N node);
+
+  /** Stops every server (SIGKILL: the data is thrown away) and deletes the data folders. */
+  @Override
+  public final synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    ProcessReaper.forget(this);
+    for (N node : nodes) {
+      node.closeLinks();
+      discard(node);
+    }
+    FileTrees.deleteRecursively(home);
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + nodes;
+  }
+}

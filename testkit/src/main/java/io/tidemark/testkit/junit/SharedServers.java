@@ -1,0 +1,59 @@
+package io.tidemark.testkit.junit;
+
+import io.tidemark.testkit.Backend;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.testkit.postgres.PostgresBinaries;
+import io.tidemark.testkit.postgres.PostgresTopology;
+import io.tidemark.testkit.redis.RedisServer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The topologies and Redis that tests of one JVM share, started on first use on the configured
+ * {@link Backend}, stopped at JVM exit.
+ */
+public final class SharedServers {
+
+  private static @Nullable MySqlTopology topology;
+  private static @Nullable RedisServer redis;
+  private static @Nullable PostgresTopology postgres;
+
+  private SharedServers() {}
+
+  /** The shared topology: one source and one replica. */
+  public static synchronized MySqlTopology topology() {
+    if (topology == null) {
+      topology = MySqlTopology.builder().start();
+      System.out.printf(
+          "tidemark-testkit: backend=%s, 1 source + %d replica(s) up in %d ms%n",
+          topology.backend(), topology.replicas().size(), topology.startTime().toMillis());
+    }
+    return topology;
+  }
+
+  /**
+   * The shared PostgreSQL topology: one primary and one hot standby, as local processes of the
+   * binaries {@link PostgresBinaries} finds.
+   */
+  public static synchronized PostgresTopology postgres() {
+    if (postgres == null) {
+      postgres = PostgresTopology.builder().standbys(1).start();
+      System.out.printf(
+          "tidemark-testkit: postgres %s, 1 primary + %d standby(s) up in %d ms%n",
+          postgres.binaries().version(),
+          postgres.standbys().size(),
+          postgres.startTime().toMillis());
+    }
+    return postgres;
+  }
+
+  /** The shared Redis. */
+  public static synchronized RedisServer redis() {
+    if (redis == null) {
+      redis = RedisServer.start();
+      System.out.printf(
+          "tidemark-testkit: backend=%s (redis %s) on port %d%n",
+          redis.backend(), redis.version(), redis.port());
+    }
+    return redis;
+  }
+}

@@ -1,0 +1,185 @@
+package io.tidemark.testkit.mysql;
+
+import io.tidemark.testkit.ProcessReaper;
+import io.tidemark.testkit.TestkitException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.testcontainers.containers.BindMode;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * A {@code mysqld} in a container of a Docker engine, on the host's network so that it listens on a
+ * loopback port of this machine like a local process, with its data in a folder of this machine: a
+ * kill removes the container, a restart makes a new one on the same data. Runs the official {@code
+ * mysql} image or one that honours its variables.
+ */
+final class MySqlContainerServer implements MySqlServer {
+
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+  private static final String DATA = "/var/lib/mysql";
+
+  private final DockerImageName image;
+  private final String name;
+  private final Path home;
+  private final int port;
+  private final int serverId;
+  private @Nullable GenericContainer<?> container;
+  private boolean initialized;
+  private boolean readOnlyPending;
+
+  MySqlContainerServer(String image, String name, Path home, int port, int serverId) {
+    this.image = DockerImageName.parse(image);
+    this.name = name;
+    this.home = home;
+    this.port = port;
+    this.serverId = serverId;
+  }
+
+  @Override
+  public int port() {
+    return port;
+  }
+
+  /**
+   * The first start initializes the data folder, where the image's set-up would refuse a
+   * super-read-only server: read-only is set once the replication user is made.
+   */
+  @Override
+  public synchronized void launch(boolean readOnly) {
+    if (container != null) {
+      throw new IllegalStateException(name + " runs; kill() it first");
+    }
+    try {
+      Files.createDirectories(dataDirectory());
+    } catch (IOException e) {
+      throw new TestkitException("cannot create " + dataDirectory(), e);
+    }
+    List<String> options =
+        new ArrayList<>(MySqlServerProcess.serverOptions(port, serverId, readOnly && initialized));
+    readOnlyPending = readOnly && !initialized;
+    GenericContainer<?> next =
+        new GenericContainer<>(image)
+            .withNetworkMode("host")
+            .withEnv("MYSQL_ALLOW_EMPTY_PASSWORD", "yes")
+            .withEnv("MYSQL_ROOT_HOST", "%")
+            .withFileSystemBind(dataDirectory().toString(), DATA, BindMode.READ_WRITE)
+            .withLabel("io.tidemark.testkit", "mysql")
+            .withCreateContainerCmdModifier(c -> c.withName("tidemark-" + name + "-" + port))
+            .withCommand(options.toArray(String[]::new));
+    try {
+      next.start();
+    } catch (RuntimeException e) {
+      throw new TestkitException(
+          "cannot start a container of " + image + " for " + name + ": " + e.getMessage(), e);
+    }
+    container = next;
+    ProcessReaper.containerStarted(home, next.getContainerId());
+  }
+
+  @Override
+  public void awaitReady(String jdbcUrl) {
+    MySqlServerProcess.awaitAccepting(
+        jdbcUrl,
+        "the container of " + name,
+        () -> isAlive() ? null : "exited" + logTail(),
+        this::logTail,
+        START_TIMEOUT);
+    synchronized (this) {
+      if (!initialized) {
+        initialize(jdbcUrl);
+        initialized = true;
+      }
+    }
+  }
+
+  /** The replication user, outside the binary log so that no node gets a GTID of its own. */
+  private void initialize(String jdbcUrl) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl, MySqlServerProcess.USER, "");
+        Statement s = c.createStatement()) {
+      s.execute("SET SESSION sql_log_bin = 0");
+      s.execute(
+          "CREATE USER IF NOT EXISTS '"
+              + MySqlServerProcess.REPLICATION_USER
+              + "'@'%' IDENTIFIED BY '"
+              + MySqlServerProcess.REPLICATION_PASSWORD
+              + "'");
+      s.execute(
+          "GRANT REPLICATION SLAVE ON *.* TO '" + MySqlServerProcess.REPLICATION_USER + "'@'%'");
+      if (readOnlyPending) {
+        s.execute("SET GLOBAL super_read_only = ON");
+      }
+    } catch (SQLException e) {
+      throw new TestkitException(name + ": cannot create the replication user: " + e, e);
+    }
+  }
+
+  @Override
+  public synchronized boolean isAlive() {
+    return container != null && container.isRunning();
+  }
+
+  @Override
+  public synchronized void freeze() {
+    GenericContainer<?> c = running();
+    c.getDockerClient().pauseContainerCmd(c.getContainerId()).exec();
+  }
+
+  @Override
+  public synchronized void thaw() {
+    GenericContainer<?> c = running();
+    c.getDockerClient().unpauseContainerCmd(c.getContainerId()).exec();
+  }
+
+  private GenericContainer<?> running() {
+    GenericContainer<?> c = container;
+    if (c == null) {
+      throw new IllegalStateException("the container of " + name + " is not running");
+    }
+    return c;
+  }
+
+  /** Kills the container (SIGKILL) and removes it; the data folder stays for a restart. */
+  @Override
+  public synchronized void kill() {
+    GenericContainer<?> c = container;
+    if (c != null) {
+      c.stop();
+      container = null;
+      ProcessReaper.containerRemoved(home);
+    }
+  }
+
+  @Override
+  public void remove() {
+    kill();
+  }
+
+  @Override
+  public Path dataDirectory() {
+    return home.resolve("data");
+  }
+
+  /** What the server logged last, for a failure's message. */
+  private String logTail() {
+    GenericContainer<?> c = container;
+    if (c == null) {
+      return "";
+    }
+    String log = c.getLogs();
+    List<String> lines = log.lines().toList();
+    return "\n--- "
+        + image
+        + " (tail) ---\n"
+        + String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size()));
+  }
+}
