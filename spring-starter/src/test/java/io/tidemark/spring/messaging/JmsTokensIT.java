@@ -6,7 +6,6 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.Reason;
 import io.tidemark.spring.Replication;
 import io.tidemark.spring.messaging.MessagingApplication.Send;
-import io.tidemark.spring.messaging.MessagingApplication.Tally;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageListener;
@@ -44,7 +43,7 @@ import org.springframework.jms.support.JmsUtils;
  */
 @ParameterizedClass(name = "on {0}")
 @EnumSource(Replication.Database.class)
-class JmsTokensIT {
+class JmsTokensIT extends BrokerTokensContract {
 
   // Declares the class's one argument, which the start of each invocation takes.
   @Parameter Replication.Database database;
@@ -103,53 +102,40 @@ class JmsTokensIT {
     }
   }
 
-  @Test
-  void aMessageSentAfterItsWriteIsReadOnTheReplicaOnceTheWriteIsThere() {
-    Tally tally =
-        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_WRITE, 4, 100);
-
-    assertThat(tally.messages()).isEqualTo(400);
-    assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(400);
+  @Override
+  Replication replication() {
+    return replication;
   }
 
-  @Test
-  void aMessageSentInsideTheWritesTransactionIsReadOnTheSource() {
-    // The template's transacted session is synchronized with the database transaction and
-    // commits after it: the listener never gets the message before the order is on the source.
-    try (ConfigurableApplicationContext transactional =
-        start(false, "spring.jms.template.session.transacted=true")) {
-      Tally tally =
-          MessagingApplication.deliver(
-              replication, transactional, consumer, Send.INSIDE_TRANSACTION, 2, 100);
-
-      assertThat(tally.stale()).isZero();
-      assertThat(tally.onSource()).as("the marker sends the reads to the source").isEqualTo(200);
-    }
+  @Override
+  ConfigurableApplicationContext producer() {
+    return producer;
   }
 
-  @Test
-  void aMessageSentAfterTheCommitIsReadOnTheReplica() {
-    Tally tally =
-        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_COMMIT, 2, 100);
+  @Override
+  ConfigurableApplicationContext consumer() {
+    return consumer;
+  }
 
-    assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(200);
+  @Override
+  String technology() {
+    return "jms";
+  }
+
+  /** The template's transacted session is synchronized with the database transaction. */
+  @Override
+  ConfigurableApplicationContext transactionalProducer() {
+    return start(false, "spring.jms.template.session.transacted=true");
+  }
+
+  @Override
+  ConfigurableApplicationContext listenerWithoutTokens() {
+    return start(true, "messaging.queue=orders-off", "tidemark.messaging.jms.enabled=false");
   }
 
   @Test
   void aMessageSentByJmsClientToAListenerContainerBeanIsReadOnTheReplica() {
-    Tally tally =
-        MessagingApplication.deliver(replication, producer, consumer, Send.TO_BATCH, 3, 100);
-
-    assertThat(tally.messages()).isEqualTo(300);
-    assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(300);
-  }
-
-  @Test
-  void aMessageWhoseTokenDoesNotVerifyIsReadOnTheSourceAndCounted() {
-    MessagingApplication.deliverRejected(replication, producer, consumer, "jms");
+    deliverToBatch();
   }
 
   @Test
@@ -176,16 +162,6 @@ class JmsTokensIT {
       assertThat(outcome.found()).isEqualTo(1);
       assertThat(outcome.dirty()).isFalse();
       assertThat(outcome.reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
-    }
-  }
-
-  @Test
-  void withoutTokensOnMessagesTheListenerReadsStaleOrders() {
-    try (ConfigurableApplicationContext off =
-        start(true, "messaging.queue=orders-off", "tidemark.messaging.jms.enabled=false")) {
-      Tally tally = MessagingApplication.deliverWithoutTokens(replication, off);
-
-      assertThat(tally.stale()).as("orders the listener did not find").isPositive();
     }
   }
 

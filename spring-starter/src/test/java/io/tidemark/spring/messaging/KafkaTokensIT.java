@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Reason;
 import io.tidemark.spring.Replication;
-import io.tidemark.spring.messaging.MessagingApplication.Send;
-import io.tidemark.spring.messaging.MessagingApplication.Tally;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -34,7 +32,7 @@ import org.springframework.util.backoff.FixedBackOff;
  * one instance writes and publishes, another instance's {@code @KafkaListener} reads the order
  * under {@code @ReadYourWrites} while the replica's applier is paused.
  */
-class KafkaTokensIT {
+class KafkaTokensIT extends BrokerTokensContract {
 
   private static EmbeddedKafkaKraftBroker broker;
   private static Replication replication;
@@ -79,53 +77,38 @@ class KafkaTokensIT {
     broker.destroy();
   }
 
-  @Test
-  void aRecordSentAfterItsWriteIsReadOnTheReplicaOnceTheWriteIsThere() {
-    Tally tally =
-        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_WRITE, 4, 100);
-
-    assertThat(tally.messages()).isEqualTo(400);
-    assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(400);
+  @Override
+  Replication replication() {
+    return replication;
   }
 
-  @Test
-  void aRecordSentInsideTheWritesTransactionIsReadOnTheSource() {
-    // Kafka's transaction, synchronized with the database's, commits after it: the listener
-    // (read_committed) never gets the record before the order is on the source.
-    try (ConfigurableApplicationContext transactional =
-        start("messaging.listen=false", "spring.kafka.producer.transaction-id-prefix=orders-")) {
-      Tally tally =
-          MessagingApplication.deliver(
-              replication, transactional, consumer, Send.INSIDE_TRANSACTION, 2, 100);
-
-      assertThat(tally.stale()).isZero();
-      assertThat(tally.onSource()).as("the marker sends the reads to the source").isEqualTo(200);
-    }
+  @Override
+  ConfigurableApplicationContext producer() {
+    return producer;
   }
 
-  @Test
-  void aRecordSentAfterTheCommitIsReadOnTheReplica() {
-    Tally tally =
-        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_COMMIT, 2, 100);
+  @Override
+  ConfigurableApplicationContext consumer() {
+    return consumer;
+  }
 
-    assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(200);
+  @Override
+  String technology() {
+    return "kafka";
+  }
+
+  /**
+   * Kafka's transaction, synchronized with the database's, commits after it; the listener reads
+   * committed records only.
+   */
+  @Override
+  ConfigurableApplicationContext transactionalProducer() {
+    return start("messaging.listen=false", "spring.kafka.producer.transaction-id-prefix=orders-");
   }
 
   @Test
   void aBatchListenerReadsWithTheUnionOfItsRecordsTokens() {
-    Tally tally =
-        MessagingApplication.deliver(replication, producer, consumer, Send.TO_BATCH, 3, 100);
-
-    assertThat(tally.messages()).isEqualTo(300);
-    assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(300);
-  }
-
-  @Test
-  void aRecordWhoseTokenDoesNotVerifyIsReadOnTheSourceAndCounted() {
-    MessagingApplication.deliverRejected(replication, producer, consumer, "kafka");
+    deliverToBatch();
   }
 
   @Test
@@ -174,18 +157,13 @@ class KafkaTokensIT {
     }
   }
 
-  @Test
-  void withoutTokensOnRecordsTheListenerReadsStaleOrders() {
-    try (ConfigurableApplicationContext off =
-        start(
-            "messaging.listen=true",
-            "messaging.topic=orders-off",
-            "spring.kafka.consumer.group-id=off",
-            "tidemark.messaging.kafka.enabled=false")) {
-      Tally tally = MessagingApplication.deliverWithoutTokens(replication, off);
-
-      assertThat(tally.stale()).as("orders the listener did not find").isPositive();
-    }
+  @Override
+  ConfigurableApplicationContext listenerWithoutTokens() {
+    return start(
+        "messaging.listen=true",
+        "messaging.topic=orders-off",
+        "spring.kafka.consumer.group-id=off",
+        "tidemark.messaging.kafka.enabled=false");
   }
 
   /** The broker's part of the application: Boot's template and two listeners. */

@@ -38,7 +38,7 @@ import org.springframework.context.annotation.Configuration;
  * is paused.
  */
 @ExtendWith(TestkitExtension.class)
-class RabbitTokensIT {
+class RabbitTokensIT extends BrokerTokensContract {
 
   private static RabbitServer rabbit;
   private static Replication replication;
@@ -69,52 +69,48 @@ class RabbitTokensIT {
     consumer.close();
   }
 
-  @Test
-  void aMessageSentAfterItsWriteIsReadOnTheReplicaOnceTheWriteIsThere() {
-    Tally tally =
-        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_WRITE, 4, 100);
-
-    assertThat(tally.messages()).isEqualTo(400);
-    assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(400);
+  @Override
+  Replication replication() {
+    return replication;
   }
 
-  @Test
-  void aMessageSentInsideTheWritesTransactionIsReadOnTheSource() {
-    // A transacted channel joins the database's transaction and commits after it: the listener
-    // never gets the message before the order is on the source.
-    try (ConfigurableApplicationContext transacted =
-        start("messaging.listen=false", "messaging.channel-transacted=true")) {
-      Tally tally =
-          MessagingApplication.deliver(
-              replication, transacted, consumer, Send.INSIDE_TRANSACTION, 2, 100);
-
-      assertThat(tally.stale()).isZero();
-      assertThat(tally.onSource()).as("the marker sends the reads to the source").isEqualTo(200);
-    }
+  @Override
+  ConfigurableApplicationContext producer() {
+    return producer;
   }
 
-  @Test
-  void aMessageSentAfterTheCommitIsReadOnTheReplica() {
-    Tally tally =
-        MessagingApplication.deliver(replication, producer, consumer, Send.AFTER_COMMIT, 2, 100);
+  @Override
+  ConfigurableApplicationContext consumer() {
+    return consumer;
+  }
 
-    assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(200);
+  @Override
+  String technology() {
+    return "rabbit";
+  }
+
+  /** A transacted channel joins the database's transaction and commits after it. */
+  @Override
+  ConfigurableApplicationContext transactionalProducer() {
+    return start("messaging.listen=false", "messaging.channel-transacted=true");
+  }
+
+  @Override
+  ConfigurableApplicationContext listenerWithoutTokens() {
+    return start(
+        "messaging.listen=true",
+        "messaging.queue=orders-off",
+        "tidemark.messaging.rabbit.enabled=false");
   }
 
   @Test
   void aBatchListenerReadsWithTheUnionOfItsMessagesTokens() {
     int before = consumer.getBean(RabbitBroker.class).batchCalls();
-    Tally tally =
-        MessagingApplication.deliver(replication, producer, consumer, Send.TO_BATCH, 3, 100);
+    deliverToBatch();
 
-    assertThat(tally.messages()).isEqualTo(300);
     assertThat(consumer.getBean(RabbitBroker.class).batchCalls() - before)
         .as("listener calls for 300 messages")
         .isLessThan(300);
-    assertThat(tally.stale()).isZero();
-    assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(300);
   }
 
   @Test
@@ -155,24 +151,6 @@ class RabbitTokensIT {
       assertThat(outcome.found()).isEqualTo(1);
       assertThat(outcome.dirty()).isFalse();
       assertThat(outcome.reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
-    }
-  }
-
-  @Test
-  void aMessageWhoseTokenDoesNotVerifyIsReadOnTheSourceAndCounted() {
-    MessagingApplication.deliverRejected(replication, producer, consumer, "rabbit");
-  }
-
-  @Test
-  void withoutTokensOnMessagesTheListenerReadsStaleOrders() {
-    try (ConfigurableApplicationContext off =
-        start(
-            "messaging.listen=true",
-            "messaging.queue=orders-off",
-            "tidemark.messaging.rabbit.enabled=false")) {
-      Tally tally = MessagingApplication.deliverWithoutTokens(replication, off);
-
-      assertThat(tally.stale()).as("orders the listener did not find").isPositive();
     }
   }
 
