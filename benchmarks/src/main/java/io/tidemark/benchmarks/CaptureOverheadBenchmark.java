@@ -5,23 +5,14 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.jdbc.CapturingDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What capturing the GTID of a commit costs the writer (issue part 5): one autocommit {@code
@@ -42,13 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run alone: {@code java -jar benchmarks/target/benchmarks.jar CaptureOverheadBenchmark -f 1 -wi
  * 1 -i 3}.
  */
-@BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@State(Scope.Benchmark)
-@Fork(2)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 2)
-public class CaptureOverheadBenchmark {
+public class CaptureOverheadBenchmark extends ServerBenchmark {
 
   private static final int POOL_SIZE = 8;
 

@@ -22,18 +22,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
@@ -60,13 +52,7 @@ import org.openjdk.jmh.runner.IterationType;
  * <p>Run alone: {@code java -jar benchmarks/target/benchmarks.jar ManyWaitersBenchmark -f 1 -wi 1
  * -i 3 -p waiters=100}.
  */
-@BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@State(Scope.Benchmark)
-@Fork(2)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 2)
-public class ManyWaitersBenchmark {
+public class ManyWaitersBenchmark extends ServerBenchmark {
 
   private static final long ARM_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
 

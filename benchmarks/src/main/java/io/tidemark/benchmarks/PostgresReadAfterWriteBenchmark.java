@@ -18,17 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
@@ -63,13 +55,7 @@ import org.openjdk.jmh.runner.IterationType;
  * {@code excess}), appended to {@code -Dtidemark.bench.samples=FILE} and printed at the end of each
  * trial. {@code bin/bench --server postgres} runs it.
  */
-@BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@State(Scope.Benchmark)
-@Fork(2)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 2)
-public class PostgresReadAfterWriteBenchmark {
+public class PostgresReadAfterWriteBenchmark extends ServerBenchmark {
 
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(1);

@@ -18,18 +18,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
@@ -57,13 +51,7 @@ import org.openjdk.jmh.runner.IterationType;
  * <p>Run alone: {@code java -jar benchmarks/target/benchmarks.jar SatisfiedWaitBenchmark -f 1 -wi 1
  * -i 3}.
  */
-@BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@State(Scope.Benchmark)
-@Fork(2)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 2)
-public class SatisfiedWaitBenchmark {
+public class SatisfiedWaitBenchmark extends ServerBenchmark {
 
   /** Made-up source UUIDs whose GTIDs only the replica gets; never waited for by the reader. */
   private static final String[] UUIDS = {
