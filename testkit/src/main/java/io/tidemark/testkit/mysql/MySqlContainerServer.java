@@ -1,5 +1,6 @@
 package io.tidemark.testkit.mysql;
 
+import io.tidemark.testkit.DaemonProcess;
 import io.tidemark.testkit.ProcessReaper;
 import io.tidemark.testkit.TestkitException;
 import java.io.IOException;
@@ -88,7 +89,7 @@ final class MySqlContainerServer implements MySqlServer {
 
   @Override
   public void awaitReady(String jdbcUrl) {
-    MySqlServerProcess.awaitAccepting(
+    DaemonProcess.awaitAccepting(
         jdbcUrl,
         "the container of " + name,
         () -> isAlive() ? null : "exited" + logTail(),
