@@ -75,7 +75,7 @@ install_server_package() {
   if [ ! -e "$policy" ]; then
     printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created=1
   fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
   [ -n "$created" ] && rm -f "$policy"
   return 0
 }
@@ -114,4 +114,17 @@ ensure_postgresql() {
   fi
   echo "Installing Debian's postgresql for the testkit's tests"
   install_server_package postgresql
+}
+
+# The testkit's MariaDbTopology runs Debian's MariaDB server (mariadbd, with mariadb-install-db and
+# the client's my_print_defaults it needs) as processes of its own, on free ports. The core packages
+# come with no system service.
+ensure_mariadb() {
+  [ -x /usr/sbin/mariadbd ] && command -v my_print_defaults >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "Missing MariaDB for the testkit's tests: run 'sudo apt-get install mariadb-server-core mariadb-client-core', then retry." >&2
+    exit 1
+  fi
+  echo "Installing Debian's mariadb-server-core for the testkit's tests"
+  install_server_package mariadb-server-core mariadb-client-core
 }
