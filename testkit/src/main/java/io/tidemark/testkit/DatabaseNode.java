@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -134,6 +135,23 @@ public abstract class DatabaseNode<R extends Enum<R>> {
   /** Whether the server runs (it may be frozen). */
   public final boolean isRunning() {
     return process.isAlive();
+  }
+
+  /**
+   * Where the server stands now: what a node replicating from it must reach to have everything it
+   * has.
+   */
+  public abstract String position();
+
+  /**
+   * Waits up to {@code timeout} until this server has reached {@code position}; returns whether it
+   * did.
+   */
+  public abstract boolean awaitPosition(String position, Duration timeout);
+
+  /** What a message says of the node when it did not catch up: where it stands. */
+  protected String behind() {
+    return "it is at " + position();
   }
 
   /** The database a URL names when the test names none. */

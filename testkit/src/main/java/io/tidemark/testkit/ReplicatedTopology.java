@@ -66,12 +66,34 @@ public abstract class ReplicatedTopology<N extends DatabaseNode<?>> implements A
   /** The statement that creates database {@code name}. */
   protected abstract String createDatabaseStatement(String name);
 
+  /** Whether {@code node} replicates from the writable node now. */
+  protected abstract boolean follows(N node);
+
+  /** The nodes replicating from the writable node now, in name order. */
+  protected final List<N> followers() {
+    return nodes.stream().filter(this::follows).toList();
+  }
+
   /**
-   * Waits until every replicating node has what the writable node has now.
+   * Waits until every replicating node has reached the writable node's position now.
    *
    * @throws TestkitException when one has not within {@code timeout}
    */
-  protected abstract void awaitCaughtUp(Duration timeout);
+  protected final void awaitCaughtUp(Duration timeout) {
+    String position = writable.position();
+    for (N follower : followers()) {
+      if (!follower.awaitPosition(position, timeout)) {
+        throw new TestkitException(
+            follower.name()
+                + " did not reach "
+                + position
+                + " within "
+                + timeout
+                + "; "
+                + follower.behind());
+      }
+    }
+  }
 
   /** Stops {@code node}'s server for good; its data folder is deleted after. */
   protected abstract void discard(N node);

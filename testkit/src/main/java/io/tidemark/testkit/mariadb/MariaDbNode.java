@@ -62,6 +62,17 @@ public final class MariaDbNode extends DatabaseNode<MariaDbNode.Role> {
     process.launch(role() == Role.REPLICA);
   }
 
+  /** {@link #gtidBinlogPos()}: every GTID in its binary log, which replicas fetch. */
+  @Override
+  public String position() {
+    return gtidBinlogPos();
+  }
+
+  @Override
+  public boolean awaitPosition(String position, Duration timeout) {
+    return awaitGtid(position, timeout);
+  }
+
   /** The version the running server reports ({@code SELECT VERSION()}). */
   public String version() {
     return value("SELECT VERSION()");

@@ -106,7 +106,7 @@ public final class MariaDbTopology extends ReplicatedTopology<MariaDbNode> {
 
   /** The replicas, in name order. */
   public List<MariaDbNode> replicas() {
-    return nodes().stream().filter(n -> n.role() == Role.REPLICA).toList();
+    return followers();
   }
 
   /** The first replica. */
@@ -125,19 +125,7 @@ public final class MariaDbTopology extends ReplicatedTopology<MariaDbNode> {
    * @throws TestkitException when one has not within {@code timeout}
    */
   public void awaitReplicasCaughtUp(Duration timeout) {
-    String position = source().gtidBinlogPos();
-    for (MariaDbNode replica : replicas()) {
-      if (!replica.awaitGtid(position, timeout)) {
-        throw new TestkitException(
-            replica.name()
-                + " did not reach "
-                + position
-                + " within "
-                + timeout
-                + "; it is at "
-                + replica.gtidCurrentPos());
-      }
-    }
+    awaitCaughtUp(timeout);
   }
 
   @Override
@@ -146,8 +134,8 @@ public final class MariaDbTopology extends ReplicatedTopology<MariaDbNode> {
   }
 
   @Override
-  protected void awaitCaughtUp(Duration timeout) {
-    awaitReplicasCaughtUp(timeout);
+  protected boolean follows(MariaDbNode node) {
+    return node.role() == Role.REPLICA;
   }
 
   @Override

@@ -70,6 +70,22 @@ public final class MySqlNode extends DatabaseNode<MySqlNode.Role> {
     return MySqlServerProcess.USER;
   }
 
+  /** {@code gtid_executed}. */
+  @Override
+  public String position() {
+    return gtidExecuted();
+  }
+
+  @Override
+  public boolean awaitPosition(String position, Duration timeout) {
+    return awaitGtidSet(position, timeout);
+  }
+
+  @Override
+  protected String behind() {
+    return "it has " + gtidExecuted() + ", replication " + replicationStatus();
+  }
+
   /** No default database: URLs name one, or none. */
   @Override
   protected String defaultDatabase() {

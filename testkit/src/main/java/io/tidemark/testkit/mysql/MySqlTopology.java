@@ -152,7 +152,7 @@ public final class MySqlTopology extends ReplicatedTopology<MySqlNode> {
 
   /** The nodes replicating from the source now, in name order. */
   public List<MySqlNode> replicas() {
-    return nodes().stream().filter(n -> n.role() == Role.REPLICA).toList();
+    return followers();
   }
 
   /** The first replica. */
@@ -183,8 +183,8 @@ public final class MySqlTopology extends ReplicatedTopology<MySqlNode> {
   }
 
   @Override
-  protected void awaitCaughtUp(Duration timeout) {
-    awaitReplicasCaughtUp(timeout);
+  protected boolean follows(MySqlNode node) {
+    return node.role() == Role.REPLICA;
   }
 
   /**
@@ -193,21 +193,7 @@ public final class MySqlTopology extends ReplicatedTopology<MySqlNode> {
    * @throws TestkitException when one has not within {@code timeout}
    */
   public void awaitReplicasCaughtUp(Duration timeout) {
-    String executed = source().gtidExecuted();
-    for (MySqlNode replica : replicas()) {
-      if (!replica.awaitGtidSet(executed, timeout)) {
-        throw new TestkitException(
-            replica.name()
-                + " did not reach "
-                + executed
-                + " within "
-                + timeout
-                + "; it has "
-                + replica.gtidExecuted()
-                + ", replication "
-                + replica.replicationStatus());
-      }
-    }
+    awaitCaughtUp(timeout);
   }
 
   /**

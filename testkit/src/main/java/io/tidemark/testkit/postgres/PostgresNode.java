@@ -41,6 +41,17 @@ public final class PostgresNode extends DatabaseNode<PostgresNode.Role> {
     return PostgresServerProcess.USER;
   }
 
+  /** {@link #walLsn()}. */
+  @Override
+  public String position() {
+    return walLsn();
+  }
+
+  @Override
+  public boolean awaitPosition(String position, Duration timeout) {
+    return awaitLsn(position, timeout);
+  }
+
   @Override
   protected String defaultDatabase() {
     return "postgres";
