@@ -2,6 +2,7 @@ package io.tidemark.topology;
 
 import io.tidemark.GtidSet;
 import io.tidemark.dialect.Dialect;
+import io.tidemark.internal.Failures;
 import io.tidemark.topology.NodeState.Availability;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -32,9 +33,31 @@ final class NodeProbe {
 
   /**
    * Probes the node; {@code timeline} says what the source executed lately, to tell how far behind
-   * a replica is and which of its own transactions the source lacks.
+   * a replica is and which of its own transactions the source lacks. A connection kept from an
+   * earlier probe that fails at once (reset by something between this process and the server, or
+   * closed by the server while idle) is no news about the node: the probe connects again once
+   * before it reports the node. One that fails only at the read timeout (a frozen server) is not
+   * tried again, so a hung node is reported as soon as before.
    */
   synchronized NodeState probe(SourceTimeline timeline) {
+    boolean kept = connection != null;
+    long started = System.nanoTime();
+    try {
+      return probeOnce(timeline);
+    } catch (SQLException e) {
+      long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+      if (kept && Failures.isConnectionFailure(e) && elapsedMillis < readMillis / 2) {
+        try {
+          return probeOnce(timeline);
+        } catch (SQLException again) {
+          return failed(again);
+        }
+      }
+      return failed(e);
+    }
+  }
+
+  private NodeState probeOnce(SourceTimeline timeline) throws SQLException {
     Connection c = connection;
     try {
       if (c == null || c.isClosed()) {
@@ -48,9 +71,7 @@ final class NodeProbe {
         return denied;
       }
       close();
-      Availability availability =
-          dialect.credentialsRefused(e) ? Availability.AUTH_FAILED : Availability.UNREACHABLE;
-      return NodeState.failed(config.name(), availability, String.valueOf(e.getMessage()));
+      throw e;
     } catch (RuntimeException e) {
       // An answer that cannot be read (a set beyond the parser's limits, say) must not escape:
       // the scheduler would stop probing the node for good, its last state frozen.
@@ -58,6 +79,12 @@ final class NodeProbe {
       return NodeState.failed(
           config.name(), Availability.UNREACHABLE, "its probe answer could not be read: " + e);
     }
+  }
+
+  private NodeState failed(SQLException e) {
+    Availability availability =
+        dialect.credentialsRefused(e) ? Availability.AUTH_FAILED : Availability.UNREACHABLE;
+    return NodeState.failed(config.name(), availability, String.valueOf(e.getMessage()));
   }
 
   /**
