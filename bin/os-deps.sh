@@ -116,15 +116,15 @@ ensure_postgresql() {
   install_server_package postgresql
 }
 
-# The testkit's MariaDbTopology runs Debian's MariaDB server (mariadbd, with mariadb-install-db and
-# the client's my_print_defaults it needs) as processes of its own, on free ports. The core packages
-# come with no system service.
+# The testkit's MariaDbTopology runs Debian's MariaDB server (mariadbd, which also makes the data
+# folders from the SQL the package ships) as processes of its own, on free ports. The core package
+# comes with no system service.
 ensure_mariadb() {
-  [ -x /usr/sbin/mariadbd ] && command -v my_print_defaults >/dev/null 2>&1 && return 0
+  [ -x /usr/sbin/mariadbd ] && return 0
   if [ "$(id -u)" -ne 0 ]; then
-    echo "Missing MariaDB for the testkit's tests: run 'sudo apt-get install mariadb-server-core mariadb-client-core', then retry." >&2
+    echo "Missing MariaDB for the testkit's tests: run 'sudo apt-get install mariadb-server-core', then retry." >&2
     exit 1
   fi
   echo "Installing Debian's mariadb-server-core for the testkit's tests"
-  install_server_package mariadb-server-core mariadb-client-core
+  install_server_package mariadb-server-core
 }

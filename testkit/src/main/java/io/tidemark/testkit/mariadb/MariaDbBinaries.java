@@ -5,14 +5,16 @@ import io.tidemark.testkit.TestkitException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code mariadbd} a {@link MariaDbTopology} runs, with the base folder its {@code
- * mariadb-install-db} and messages are found under, and the version it prints.
+ * The {@code mariadbd} a {@link MariaDbTopology} runs, with the base folder its messages and the
+ * SQL of its system tables are found under, and the version it prints.
  *
- * @param mariadbd the server program
+ * @param mariadbd the server program, or a wrapper that runs it (as {@code bin/mariadb-11.8}'s runs
+ *     the server it unpacked with that release's own loader and libraries)
  * @param basedir the folder above its {@code sbin} folder ({@code /usr} for Debian's package)
  * @param version as {@code mariadbd --version} prints it, such as {@code
  *     10.11.19-MariaDB-0+deb12u1}
@@ -23,6 +25,9 @@ public record MariaDbBinaries(Path mariadbd, Path basedir, String version) {
   public static final String MARIADBD_VARIABLE = "TIDEMARK_MARIADBD";
 
   private static final Path DEBIAN = Path.of("/usr/sbin/mariadbd");
+
+  /** Under {@code basedir/share}: MariaDB 11 renamed {@code mysql} to {@code mariadb}. */
+  private static final List<String> SHARE_FOLDERS = List.of("mariadb", "mysql");
 
   /** The server the environment names, else Debian's. */
   public static MariaDbBinaries resolve() {
@@ -39,11 +44,12 @@ public record MariaDbBinaries(Path mariadbd, Path basedir, String version) {
       throw new TestkitException(
           "no MariaDB server at "
               + mariadbd
-              + ": run 'sudo apt-get install mariadb-server-core mariadb-client-core' (bin/test"
-              + " installs them when run as root) or set "
+              + ": run 'sudo apt-get install mariadb-server-core' (bin/test installs it when run"
+              + " as root) or set "
               + MARIADBD_VARIABLE);
     }
-    // "/usr/sbin/mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu on x86_64 (...)"
+    // "/usr/sbin/mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu on x86_64 (...)",
+    // "... Ver 11.8.9-MariaDB-0+deb13u1 from Debian for debian-linux-gnu on x86_64 (...)"
     String banner = Commands.run(List.of(mariadbd.toString(), "--version"), Duration.ofSeconds(30));
     String[] words = banner.trim().split("\\s+");
     int ver = List.of(words).indexOf("Ver");
@@ -56,8 +62,50 @@ public record MariaDbBinaries(Path mariadbd, Path basedir, String version) {
     return version.replaceFirst("^(\\d+\\.\\d+).*", "$1");
   }
 
-  Path installDb() {
-    return basedir.resolve("bin/mariadb-install-db");
+  /**
+   * The folder of the server's messages and of the SQL that makes its system tables: {@code
+   * share/mariadb} from MariaDB 11 on, {@code share/mysql} before.
+   */
+  Path share() {
+    for (String name : SHARE_FOLDERS) {
+      Path share = basedir.resolve("share").resolve(name);
+      if (Files.isRegularFile(share.resolve("english/errmsg.sys"))) {
+        return share;
+      }
+    }
+    throw new TestkitException(
+        "no share/mariadb/english/errmsg.sys or share/mysql/english/errmsg.sys under "
+            + basedir
+            + " for "
+            + mariadbd);
+  }
+
+  /**
+   * The SQL that {@code mariadb-install-db} feeds {@code mariadbd --bootstrap} to make a data
+   * folder's system tables, in its order, without the test database: {@code
+   * mariadb_system_tables.sql} and the like from MariaDB 11 on, {@code mysql_system_tables.sql}
+   * before.
+   */
+  List<Path> systemTablesSql() {
+    Path share = share();
+    String prefix =
+        Files.isRegularFile(share.resolve("mariadb_system_tables.sql")) ? "mariadb" : "mysql";
+    List<Path> files = new ArrayList<>();
+    for (String name :
+        List.of(
+            prefix + "_system_tables.sql",
+            prefix + "_performance_tables.sql",
+            prefix + "_system_tables_data.sql",
+            "fill_help_tables.sql",
+            "maria_add_gis_sp_bootstrap.sql",
+            prefix + "_sys_schema.sql")) {
+      Path file = share.resolve(name);
+      if (!Files.isRegularFile(file)) {
+        throw new TestkitException("no " + file + " to make the system tables of " + this);
+      }
+      files.add(file);
+    }
+    return files;
   }
 
   @Override

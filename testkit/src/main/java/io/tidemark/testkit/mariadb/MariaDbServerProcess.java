@@ -2,10 +2,17 @@ package io.tidemark.testkit.mariadb;
 
 import io.tidemark.testkit.Commands;
 import io.tidemark.testkit.DaemonProcess;
+import io.tidemark.testkit.TestkitException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** One {@code mariadbd} process: its data folder, options and start. */
 final class MariaDbServerProcess extends DaemonProcess {
@@ -13,6 +20,8 @@ final class MariaDbServerProcess extends DaemonProcess {
   static final String USER = "root";
   static final String REPLICATION_USER = "repl";
   static final String REPLICATION_PASSWORD = "tidemark-repl";
+
+  private static final Duration BOOTSTRAP_TIMEOUT = Duration.ofSeconds(120);
 
   private final MariaDbBinaries binaries;
   private final int serverId;
@@ -23,19 +32,64 @@ final class MariaDbServerProcess extends DaemonProcess {
     this.serverId = serverId;
   }
 
-  /** Creates the data folder with its system tables; {@code root} signs in without a password. */
+  /**
+   * Creates the data folder with its system tables as {@code mariadb-install-db} does, by the
+   * server itself: {@code mariadbd --bootstrap} runs the SQL of its share folder; {@code root}
+   * signs in without a password. The same for Debian's server and for a wrapper of an unpacked one,
+   * which {@code mariadb-install-db} (a shell script that starts {@code basedir/sbin/mariadbd} and
+   * the client's {@code my_print_defaults} directly) cannot run. The server's output goes to its
+   * error log.
+   */
   void initialize() {
-    List<String> command = new ArrayList<>();
-    command.add(binaries.installDb().toString());
-    command.add("--no-defaults");
-    command.add("--basedir=" + binaries.basedir());
-    command.add("--datadir=" + home().resolve("data"));
-    command.add("--auth-root-authentication-method=normal");
-    command.add("--skip-test-db");
-    if (Commands.RUNNING_AS_ROOT) {
-      command.add("--user=root");
+    Path sql = home().resolve("bootstrap.sql");
+    try {
+      Files.createDirectories(home().resolve("data"));
+      try (OutputStream out = Files.newOutputStream(sql)) {
+        // mariadb-install-db --auth-root-authentication-method=normal: no unix_socket for root.
+        out.write(
+            "CREATE DATABASE IF NOT EXISTS mysql;\nUSE mysql;\nSET @auth_root_socket = NULL;\n"
+                .getBytes(StandardCharsets.UTF_8));
+        for (Path file : binaries.systemTablesSql()) {
+          Files.copy(file, out);
+        }
+      }
+      List<String> command = new ArrayList<>();
+      command.add(binaries.mariadbd().toString());
+      command.add("--no-defaults");
+      command.add("--bootstrap");
+      command.add("--basedir=" + binaries.basedir());
+      command.add("--lc-messages-dir=" + binaries.share());
+      command.add("--datadir=" + home().resolve("data"));
+      // What mariadb-install-db adds: no warnings, every engine allowed, room for the help tables.
+      command.add("--log-warnings=0");
+      command.add("--enforce-storage-engine=");
+      command.add("--max-allowed-packet=8M");
+      command.add("--net-buffer-length=16K");
+      if (Commands.RUNNING_AS_ROOT) {
+        command.add("--user=root");
+      }
+      Process bootstrap =
+          new ProcessBuilder(command)
+              .redirectInput(Redirect.from(sql.toFile()))
+              .redirectOutput(Redirect.appendTo(errorLog().toFile()))
+              .redirectErrorStream(true)
+              .start();
+      if (!bootstrap.waitFor(BOOTSTRAP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        bootstrap.destroyForcibly();
+        throw new TestkitException(
+            "mariadbd --bootstrap took longer than " + BOOTSTRAP_TIMEOUT + logTail());
+      }
+      if (bootstrap.exitValue() != 0) {
+        throw new TestkitException(
+            "mariadbd --bootstrap failed with exit " + bootstrap.exitValue() + logTail());
+      }
+      Files.delete(sql);
+    } catch (IOException e) {
+      throw new TestkitException("cannot make the data folder in " + home(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TestkitException("interrupted while making the data folder in " + home(), e);
     }
-    Commands.run(command, Duration.ofSeconds(120));
   }
 
   /** Starts it without waiting; a replica {@code read_only}. */
@@ -44,7 +98,7 @@ final class MariaDbServerProcess extends DaemonProcess {
     command.add(binaries.mariadbd().toString());
     command.add("--no-defaults");
     command.add("--basedir=" + binaries.basedir());
-    command.add("--lc-messages-dir=" + binaries.basedir().resolve("share/mysql"));
+    command.add("--lc-messages-dir=" + binaries.share());
     command.add("--datadir=" + home().resolve("data"));
     command.add("--socket=" + home().resolve("mariadbd.sock"));
     command.add("--pid-file=" + pidFile());

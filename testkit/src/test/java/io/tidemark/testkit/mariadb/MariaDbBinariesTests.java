@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.testkit.TestkitException;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MariaDbBinariesTests {
 
@@ -22,6 +27,85 @@ class MariaDbBinariesTests {
         .hasMessageContaining(MariaDbBinaries.MARIADBD_VARIABLE);
   }
 
+  /** As bin/mariadb-11.8 unpacks it: a wrapper in usr/sbin, its banner naming the builder. */
+  @Test
+  void aWrapperInSbinHasTheFolderAboveAsBaseAndItsBannersVersion(@TempDir Path dir)
+      throws IOException {
+    Path wrapper = dir.resolve("usr/sbin/mariadbd-wrapper");
+    Files.createDirectories(wrapper.getParent());
+    Files.writeString(
+        wrapper,
+        "#!/bin/sh\necho '/x/usr/sbin/mariadbd  Ver 11.8.9-MariaDB-0+deb13u1 from Debian for"
+            + " debian-linux-gnu on x86_64 (Debian)'\n");
+    Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+
+    MariaDbBinaries binaries =
+        MariaDbBinaries.resolve(Map.of(MariaDbBinaries.MARIADBD_VARIABLE, wrapper.toString()));
+
+    assertThat(binaries.basedir()).isEqualTo(dir.resolve("usr"));
+    assertThat(binaries.version()).isEqualTo("11.8.9-MariaDB-0+deb13u1");
+    assertThat(binaries.series()).isEqualTo("11.8");
+  }
+
+  @Test
+  void from11OnTheSystemTablesSqlIsInShareMariadbNamedSo(@TempDir Path usr) throws IOException {
+    Path share = usr.resolve("share/mariadb");
+    layout(share, "mariadb");
+
+    MariaDbBinaries binaries = new MariaDbBinaries(usr.resolve("sbin/mariadbd"), usr, "11.8.9");
+
+    assertThat(binaries.share()).isEqualTo(share);
+    assertThat(binaries.systemTablesSql())
+        .containsExactly(
+            share.resolve("mariadb_system_tables.sql"),
+            share.resolve("mariadb_performance_tables.sql"),
+            share.resolve("mariadb_system_tables_data.sql"),
+            share.resolve("fill_help_tables.sql"),
+            share.resolve("maria_add_gis_sp_bootstrap.sql"),
+            share.resolve("mariadb_sys_schema.sql"));
+  }
+
+  @Test
+  void before11ItIsInShareMysqlNamedAfterMysql(@TempDir Path usr) throws IOException {
+    Path share = usr.resolve("share/mysql");
+    layout(share, "mysql");
+
+    MariaDbBinaries binaries = new MariaDbBinaries(usr.resolve("sbin/mariadbd"), usr, "10.11.19");
+
+    assertThat(binaries.share()).isEqualTo(share);
+    assertThat(binaries.systemTablesSql())
+        .containsExactly(
+            share.resolve("mysql_system_tables.sql"),
+            share.resolve("mysql_performance_tables.sql"),
+            share.resolve("mysql_system_tables_data.sql"),
+            share.resolve("fill_help_tables.sql"),
+            share.resolve("maria_add_gis_sp_bootstrap.sql"),
+            share.resolve("mysql_sys_schema.sql"));
+  }
+
+  @Test
+  void aMissingFileOfTheSystemTablesIsNamed(@TempDir Path usr) throws IOException {
+    Path share = usr.resolve("share/mariadb");
+    layout(share, "mariadb");
+    Files.delete(share.resolve("mariadb_sys_schema.sql"));
+
+    MariaDbBinaries binaries = new MariaDbBinaries(usr.resolve("sbin/mariadbd"), usr, "11.8.9");
+
+    assertThatThrownBy(binaries::systemTablesSql)
+        .isInstanceOf(TestkitException.class)
+        .hasMessageContaining(share.resolve("mariadb_sys_schema.sql").toString());
+  }
+
+  @Test
+  void withoutMessagesThereIsNoShareFolder(@TempDir Path usr) {
+    MariaDbBinaries binaries = new MariaDbBinaries(usr.resolve("sbin/mariadbd"), usr, "11.8.9");
+
+    assertThatThrownBy(binaries::share)
+        .isInstanceOf(TestkitException.class)
+        .hasMessageContaining("errmsg.sys")
+        .hasMessageContaining(usr.toString());
+  }
+
   @Test
   void theSeriesIsTheMajorAndMinorOfTheVersion() {
     MariaDbBinaries binaries =
@@ -29,5 +113,21 @@ class MariaDbBinariesTests {
             Path.of("/usr/sbin/mariadbd"), Path.of("/usr"), "10.11.19-MariaDB-0+deb12u1");
 
     assertThat(binaries.series()).isEqualTo("10.11");
+  }
+
+  private static void layout(Path share, String prefix) throws IOException {
+    Files.createDirectories(share.resolve("english"));
+    Files.writeString(share.resolve("english/errmsg.sys"), "");
+    for (String name :
+        List.of(
+            prefix + "_system_tables.sql",
+            prefix + "_performance_tables.sql",
+            prefix + "_system_tables_data.sql",
+            "fill_help_tables.sql",
+            "maria_add_gis_sp_bootstrap.sql",
+            prefix + "_sys_schema.sql",
+            prefix + "_test_db.sql")) {
+      Files.writeString(share.resolve(name), "");
+    }
   }
 }
