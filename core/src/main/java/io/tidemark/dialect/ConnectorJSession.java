@@ -33,6 +33,12 @@ final class ConnectorJSession implements DriverSession {
     return connection;
   }
 
+  /** The server's version as its greeting gave it, such as {@code 5.5.5-10.11.19-MariaDB}. */
+  @Override
+  public boolean mariaDb() {
+    return connection.getServerVersion().toString().contains("MariaDB");
+  }
+
   @Override
   public long sessionId() {
     return connection.getId();

@@ -2,6 +2,7 @@ package io.tidemark.dialect;
 
 import io.tidemark.GtidSet;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
@@ -18,11 +19,13 @@ import org.jspecify.annotations.Nullable;
  * tokens, scopes, caches — is the same for all of them. One implementation per database, in this
  * package.
  *
- * <p>A position always takes the form of a {@link GtidSet}: MySQL's own GTIDs, or for PostgreSQL
- * one origin per cluster and timeline whose counter is the WAL position ({@link WalPosition}), so
- * that merging tokens and checking that a server contains one mean the same on both.
+ * <p>A position always takes the form of a {@link GtidSet}: MySQL's own GTIDs, for MariaDB one
+ * origin per replication domain whose counter is the sequence number ({@link MariaDbPositions}), or
+ * for PostgreSQL one origin per cluster and timeline whose counter is the WAL position ({@link
+ * WalPosition}), so that merging tokens and checking that a server contains one mean the same on
+ * all.
  */
-public sealed interface Dialect permits MySqlDialect, PostgresDialect {
+public sealed interface Dialect permits MySqlDialect, MariaDbDialect, PostgresDialect {
 
   /** Who the server is, and what it had executed when asked. */
   record Server(String id, GtidSet executed) {}
@@ -148,6 +151,32 @@ public sealed interface Dialect permits MySqlDialect, PostgresDialect {
     return connection;
   }
 
+  /**
+   * Makes the session refuse writes, or take them again: {@link Connection#setReadOnly}, where the
+   * driver tells the server.
+   */
+  default void readOnly(Connection connection, boolean readOnly) throws SQLException {
+    connection.setReadOnly(readOnly);
+  }
+
+  /**
+   * Whether the server answers on {@code connection} within {@code millis}, the socket reads
+   * bounded so: the driver's {@code isValid} takes whole seconds, and PgJDBC keeps a tighter
+   * network timeout that is already set. A connection that timed out is closed by the driver and
+   * keeps no bound to restore.
+   */
+  default boolean validWithin(Connection connection, long millis) throws SQLException {
+    int previous = connection.getNetworkTimeout();
+    connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, millis));
+    try {
+      return connection.isValid((int) Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
+    } finally {
+      if (!connection.isClosed()) {
+        connection.setNetworkTimeout(Runnable::run, previous);
+      }
+    }
+  }
+
   /** Whether the server has executed {@code required} now: never blocks. */
   boolean hasExecuted(Connection connection, GtidSet required) throws SQLException;
 
@@ -226,12 +255,16 @@ public sealed interface Dialect permits MySqlDialect, PostgresDialect {
   }
 
   /**
-   * The dialect of the database {@code jdbcUrl} names ({@code jdbc:mysql:}, {@code
-   * jdbc:postgresql:}), or {@code null} for a database Tidemark does not read.
+   * The dialect of the database {@code jdbcUrl} names ({@code jdbc:mysql:}, {@code jdbc:mariadb:},
+   * {@code jdbc:postgresql:}), or {@code null} for a database Tidemark does not read. A {@code
+   * jdbc:mysql:} URL may name a MariaDB server too, which only the server tells ({@link #of}).
    */
   static @Nullable Dialect forUrl(String jdbcUrl) {
     if (jdbcUrl.startsWith("jdbc:mysql:")) {
       return MySqlDialect.INSTANCE;
+    }
+    if (jdbcUrl.startsWith("jdbc:mariadb:")) {
+      return MariaDbDialect.INSTANCE;
     }
     return jdbcUrl.startsWith("jdbc:postgresql:") ? PostgresDialect.INSTANCE : null;
   }
@@ -244,15 +277,20 @@ public sealed interface Dialect permits MySqlDialect, PostgresDialect {
   /** As {@link #of(Connection)}, for a connection whose driver session is already known. */
   static Dialect of(Connection connection, @Nullable DriverSession driver) throws SQLException {
     if (driver != null) {
-      return MySqlDialect.INSTANCE;
+      return driver.mariaDb() ? MariaDbDialect.INSTANCE : MySqlDialect.INSTANCE;
     }
-    String product = connection.getMetaData().getDatabaseProductName();
+    DatabaseMetaData metaData = connection.getMetaData();
+    String product = metaData.getDatabaseProductName();
     return switch (product) {
-      case "MySQL" -> MySqlDialect.INSTANCE;
+      case "MySQL" ->
+          metaData.getDatabaseProductVersion().contains("MariaDB")
+              ? MariaDbDialect.INSTANCE
+              : MySqlDialect.INSTANCE;
+      case "MariaDB" -> MariaDbDialect.INSTANCE;
       case "PostgreSQL" -> PostgresDialect.INSTANCE;
       default ->
           throw new SQLFeatureNotSupportedException(
-              "Tidemark reads MySQL and PostgreSQL; this connection is to " + product);
+              "Tidemark reads MySQL, MariaDB and PostgreSQL; this connection is to " + product);
     };
   }
 

@@ -25,6 +25,9 @@ public interface DriverSession {
    */
   Object onTrackedGtids(Consumer<String> listener);
 
+  /** Whether the server is MariaDB, which speaks MySQL's protocol: no round trip. */
+  boolean mariaDb();
+
   /** The server's id of this connection's session ({@code CONNECTION_ID()}): no round trip. */
   long sessionId();
 

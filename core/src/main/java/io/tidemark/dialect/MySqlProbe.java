@@ -108,7 +108,7 @@ final class MySqlProbe {
   }
 
   /** {@code CURRENT_USER()} as an account name in a statement: {@code 'user'@'host'}. */
-  private static String account(Connection c) throws SQLException {
+  static String account(Connection c) throws SQLException {
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT CURRENT_USER()")) {
       rs.next();

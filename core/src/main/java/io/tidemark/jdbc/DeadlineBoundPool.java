@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import com.zaxxer.hikari.util.DriverDataSource;
+import io.tidemark.dialect.Dialect;
 import io.tidemark.dialect.DriverSession;
 import io.tidemark.internal.JdbcProxies;
 import java.sql.Connection;
@@ -105,23 +106,6 @@ final class DeadlineBoundPool extends HikariDataSource implements BoundedCheckou
     if (driver != null) {
       return driver.ping((int) Math.min(Integer.MAX_VALUE, millis));
     }
-    return isValidWithin(target, millis);
-  }
-
-  /**
-   * Another driver's {@code isValid}, its socket reads bounded by {@code millis}: its own bound is
-   * in whole seconds, and PgJDBC keeps a tighter network timeout that is already set. A connection
-   * that timed out is closed by the driver and keeps no bound to restore.
-   */
-  private static boolean isValidWithin(Connection target, long millis) throws SQLException {
-    int previous = target.getNetworkTimeout();
-    target.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, millis));
-    try {
-      return target.isValid((int) Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
-    } finally {
-      if (!target.isClosed()) {
-        target.setNetworkTimeout(Runnable::run, previous);
-      }
-    }
+    return Dialect.of(target).validWithin(target, millis);
   }
 }

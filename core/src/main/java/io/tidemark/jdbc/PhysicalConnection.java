@@ -72,7 +72,8 @@ final class PhysicalConnection {
    */
   synchronized boolean enableGtidTracking(Connection connection) throws SQLException {
     DriverSession driver = DriverSession.of(connection);
-    if (tracksGtids || driver == null || !driver.tracksSessionState()) {
+    // MariaDB reports no GTID sets: Connector/J would not hear its last_gtid.
+    if (tracksGtids || driver == null || !driver.tracksSessionState() || driver.mariaDb()) {
       return tracksGtids;
     }
     try (Statement s = connection.createStatement()) {

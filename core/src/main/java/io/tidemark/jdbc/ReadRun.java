@@ -129,39 +129,48 @@ final class ReadRun<T> {
    * good.
    */
   T readOnly(Connection connection, Deadline end, NodeRole role) throws SQLException {
+    return readOnly(connection, connection, end, role);
+  }
+
+  /**
+   * As {@link #readOnly(Connection, Deadline, NodeRole)}, the query on {@code forQuery}, a view of
+   * {@code connection} that may refuse statements the read's own query may not send.
+   */
+  T readOnly(Connection connection, Connection forQuery, Deadline end, NodeRole role)
+      throws SQLException {
+    Dialect dialect = Dialect.of(connection);
     boolean transaction =
-        role == NodeRole.SOURCE
-            && connection.getAutoCommit()
-            && Dialect.of(connection).readOnlyNeedsTransaction();
+        role == NodeRole.SOURCE && connection.getAutoCommit() && dialect.readOnlyNeedsTransaction();
     if (transaction) {
       connection.setAutoCommit(false);
     }
-    connection.setReadOnly(true);
+    dialect.readOnly(connection, true);
     T value;
     try {
-      value = query(connection, end, role);
+      value = query(forQuery, end, role);
     } catch (SQLException | RuntimeException e) {
       try {
-        writable(connection, transaction);
+        writable(dialect, connection, transaction);
       } catch (SQLException alsoFailed) {
         e.addSuppressed(alsoFailed);
       }
       throw e;
     }
     try {
-      writable(connection, transaction);
+      writable(dialect, connection, transaction);
     } catch (SQLException e) {
       Failures.abortIfBroken(connection, e);
     }
     return value;
   }
 
-  private static void writable(Connection connection, boolean inTransaction) throws SQLException {
+  private static void writable(Dialect dialect, Connection connection, boolean inTransaction)
+      throws SQLException {
     if (inTransaction) {
       connection.rollback();
       connection.setAutoCommit(true);
     }
-    connection.setReadOnly(false);
+    dialect.readOnly(connection, false);
   }
 
   /**

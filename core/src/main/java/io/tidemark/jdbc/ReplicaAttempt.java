@@ -234,14 +234,14 @@ final class ReplicaAttempt {
     // leave the fallback its share, or the read is refused at its deadline with the source idle.
     T value;
     try {
+      Connection session = pipelined != null ? pipelined.connection() : connection;
       Connection forQuery =
           SourceOnlyStatements.guard(
-              dialect.forReplicaQuery(pipelined != null ? pipelined.connection() : connection),
-              physical.multiStatementsLetByTidemark());
+              dialect.forReplicaQuery(session), physical.multiStatementsLetByTidemark());
       value =
           keptReadOnly
               ? read.query(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA)
-              : read.readOnly(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
+              : read.readOnly(session, forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
       if (pipelined != null) {
         pipelined.settle();
       }

@@ -27,7 +27,7 @@ public record NodeConfig(
   }
 
   /**
-   * @throws IllegalArgumentException on a blank name or a URL that is neither a MySQL nor a
+   * @throws IllegalArgumentException on a blank name or a URL that is not a MySQL, MariaDB or
    *     PostgreSQL JDBC URL
    */
   public NodeConfig {
@@ -44,8 +44,8 @@ public record NodeConfig(
       throw new IllegalArgumentException(
           "node "
               + name
-              + ": neither a MySQL nor a PostgreSQL JDBC URL (jdbc:mysql://...,"
-              + " jdbc:postgresql://...): "
+              + ": not a MySQL, MariaDB or PostgreSQL JDBC URL (jdbc:mysql://...,"
+              + " jdbc:mariadb://..., jdbc:postgresql://...): "
               + jdbcUrl);
     }
   }

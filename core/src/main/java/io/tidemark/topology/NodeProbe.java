@@ -64,7 +64,8 @@ final class NodeProbe {
         c = DriverManager.getConnection(url, config.user(), config.password());
         connection = c;
       }
-      return read(dialect.probe(c, readMillis), timeline);
+      // A jdbc:mysql: URL may name a MariaDB server: the server's dialect reads it.
+      return read(Dialect.of(c).probe(c, readMillis), timeline);
     } catch (SQLException e) {
       NodeState denied = c == null ? null : privilegesMissing(c, e);
       if (denied != null) {
@@ -93,7 +94,7 @@ final class NodeProbe {
    */
   private @Nullable NodeState privilegesMissing(Connection c, SQLException denied) {
     try {
-      Dialect.ProbeGrants grants = dialect.probeGrants(c, denied);
+      Dialect.ProbeGrants grants = Dialect.of(c).probeGrants(c, denied);
       if (grants == null) {
         return null;
       }

@@ -178,7 +178,11 @@ final class FakeConnection {
             FakeConnection.class.getClassLoader(),
             new Class<?>[] {DatabaseMetaData.class},
             (metaData, m, a) ->
-                m.getName().equals("getDatabaseProductName") ? "MySQL" : common(metaData, m, a));
+                switch (m.getName()) {
+                  case "getDatabaseProductName" -> "MySQL";
+                  case "getDatabaseProductVersion" -> "8.0.15";
+                  default -> common(metaData, m, a);
+                });
       }
       case "getAutoCommit" -> {
         return autoCommit;

@@ -1,0 +1,272 @@
+package io.tidemark.dialect;
+
+import io.tidemark.GtidSet;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * MariaDB's {@link Dialect}, through MariaDB Connector/J or MySQL Connector/J: a server is its
+ * {@code server_id}, what it has executed its {@code gtid_current_pos}, per domain ({@link
+ * MariaDbPositions}), and a commit's position the session's {@code last_gtid}. A connection waits
+ * with the server's own {@code MASTER_GTID_WAIT}.
+ *
+ * <p>Which positions tell what a new read sees: a replica counts a transaction it applied in {@code
+ * gtid_slave_pos} only once the transaction committed, and that is what {@code MASTER_GTID_WAIT}
+ * watches; {@code gtid_binlog_pos} counts a transaction once it is in the binary log, before it
+ * commits. {@code gtid_current_pos} takes the binary log's positions only for the server's own
+ * writes and the applied ones for all others: on a replica what it shows, on a source what it
+ * wrote, which a client has seen commit before its token names it.
+ *
+ * <p>The wait's own timeout takes fractions of a second; the statement timer ({@code SET STATEMENT
+ * max_statement_time}) ends it at the same time with an error, so that a query sent behind it in
+ * one text does not run after a wait that timed out.
+ */
+final class MariaDbDialect implements Dialect {
+
+  static final MariaDbDialect INSTANCE = new MariaDbDialect();
+
+  /** {@code ER_OPTION_PREVENTS_STATEMENT}: the server's {@code read_only} refused a write. */
+  private static final int READ_ONLY = 1290;
+
+  /** {@code ER_STATEMENT_TIMEOUT}: the statement timer ended the statement. */
+  private static final int STATEMENT_TIMER_EXPIRED = 1969;
+
+  private static final int PARSE_ERROR = 1064;
+
+  private static final String POSITIONS = "@@GLOBAL.gtid_current_pos";
+
+  private MariaDbDialect() {}
+
+  @Override
+  public Server server(Connection connection) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@GLOBAL.server_id, " + POSITIONS)) {
+      rs.next();
+      return new Server(MariaDbPositions.server(rs.getLong(1)).toString(), positions(rs, 2));
+    }
+  }
+
+  @Override
+  public GtidSet executed(Connection connection) throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT " + POSITIONS)) {
+      rs.next();
+      return positions(rs, 1);
+    }
+  }
+
+  /** The GTID list in column {@code column} of {@code rs}'s current row; none when null. */
+  static GtidSet positions(ResultSet rs, int column) throws SQLException {
+    String list = rs.getString(column);
+    return MariaDbPositions.parse(list == null ? "" : list);
+  }
+
+  /**
+   * The session's last transaction written to the binary log: the commit that just returned, or an
+   * earlier one of the same session when it wrote nothing. Only its own, not others' that are in
+   * the binary log and not yet committed.
+   */
+  @Override
+  public GtidSet committed(Connection connection, boolean ownSynchronousCommit)
+      throws SQLException {
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@SESSION.last_gtid")) {
+      rs.next();
+      return positions(rs, 1);
+    }
+  }
+
+  @Override
+  public boolean await(
+      Connection connection, GtidSet required, long budgetNanos, @Nullable Consumer<GtidSet> seen)
+      throws SQLException {
+    long millis = TimeUnit.NANOSECONDS.toMillis(budgetNanos);
+    String positions = MariaDbPositions.text(required);
+    if (positions == null) {
+      return false;
+    }
+    if (millis <= 0) {
+      return hasExecuted(connection, required);
+    }
+    try (PreparedStatement ps =
+        connection.prepareStatement(waitStatement("?", millis, seen != null))) {
+      ps.setString(1, positions);
+      // Connector/J takes a text that opens with SET for one that returns no rows.
+      ps.execute();
+      try (ResultSet rs = ps.getResultSet()) {
+        return rs != null && reached(rs, seen);
+      }
+    } catch (SQLException e) {
+      if (waitTimedOut(e)) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Each statement of a text runs in autocommit as a transaction of its own, and the server runs no
+   * statement after one that failed, so a wait its timer ended sends back no rows.
+   */
+  @Override
+  public @Nullable String waitThen(
+      GtidSet required, long millis, String query, boolean tellExecuted) {
+    String positions = MariaDbPositions.text(required);
+    if (positions == null || query.indexOf(';') >= 0) {
+      return null;
+    }
+    return waitStatement("'" + positions + "'", millis, tellExecuted) + "; " + query;
+  }
+
+  @Override
+  public boolean waitReturned(Statement statement, @Nullable Consumer<GtidSet> seen)
+      throws SQLException {
+    try (ResultSet wait = statement.getResultSet()) {
+      return wait != null && reached(wait, seen);
+    }
+  }
+
+  @Override
+  public WaitSight waitSight(Connection connection) {
+    return WaitSight.WHEN_RETURNED;
+  }
+
+  @Override
+  public boolean textTakenAsOne(SQLException failure) {
+    return failure.getErrorCode() == PARSE_ERROR;
+  }
+
+  @Override
+  public boolean waitTimedOut(SQLException failure) {
+    return failure.getErrorCode() == STATEMENT_TIMER_EXPIRED;
+  }
+
+  private static boolean reached(ResultSet waitResult, @Nullable Consumer<GtidSet> seen)
+      throws SQLException {
+    if (!waitResult.next()) {
+      return false;
+    }
+    boolean reached = waitResult.getInt(1) == 0 && !waitResult.wasNull();
+    if (seen != null) {
+      seen.accept(positions(waitResult, 2));
+    }
+    return reached;
+  }
+
+  /**
+   * The wait of {@code millis} (at least 1) for the GTID list {@code positions} (a parameter or a
+   * literal), its timer and its own timeout both the budget; with {@code executed}, what the server
+   * had executed when it returned as well.
+   */
+  private static String waitStatement(String positions, long millis, boolean executed) {
+    String seconds = BigDecimal.valueOf(millis, 3).toPlainString();
+    return "SET STATEMENT max_statement_time="
+        + seconds
+        + " FOR SELECT MASTER_GTID_WAIT("
+        + positions
+        + ", "
+        + seconds
+        + ")"
+        + (executed ? ", " + POSITIONS : "");
+  }
+
+  @Override
+  // Both drivers send SET SESSION TRANSACTION READ ONLY, which autocommit statements obey.
+  public boolean readOnlyNeedsTransaction() {
+    return false;
+  }
+
+  /**
+   * MariaDB Connector/J keeps its read-only flag to itself (it routes by it between servers of a
+   * failover URL), so the session is told here; MySQL Connector/J tells it itself.
+   */
+  @Override
+  public void readOnly(Connection connection, boolean readOnly) throws SQLException {
+    connection.setReadOnly(readOnly);
+    if (DriverSession.of(connection) == null) {
+      try (Statement s = connection.createStatement()) {
+        s.execute("SET SESSION TRANSACTION " + (readOnly ? "READ ONLY" : "READ WRITE"));
+      }
+    }
+  }
+
+  /**
+   * MariaDB Connector/J's {@code isValid} sets its own socket timeout, in whole seconds, over any
+   * tighter one: the server is pinged with a statement of no effect under the bound instead.
+   */
+  @Override
+  public boolean validWithin(Connection connection, long millis) throws SQLException {
+    int previous = connection.getNetworkTimeout();
+    connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, millis));
+    try (Statement s = connection.createStatement()) {
+      s.execute("DO 1");
+      return true;
+    } catch (SQLException e) {
+      return false;
+    } finally {
+      if (!connection.isClosed()) {
+        connection.setNetworkTimeout(Runnable::run, previous);
+      }
+    }
+  }
+
+  @Override
+  public boolean hasExecuted(Connection connection, GtidSet required) throws SQLException {
+    return executed(connection).containsAll(required);
+  }
+
+  @Override
+  public @Nullable GtidSet missing(Connection connection, GtidSet required) throws SQLException {
+    return required.subtract(executed(connection));
+  }
+
+  @Override
+  public @Nullable Boolean transactionOpen(Connection connection, @Nullable DriverSession driver) {
+    return driver == null ? null : driver.inTransactionOnServer();
+  }
+
+  /** {@code read_only}: the server's, never the session's. */
+  @Override
+  public boolean refusedAsReadOnly(SQLException failure, Connection connection) {
+    return failure.getErrorCode() == READ_ONLY;
+  }
+
+  /** Both drivers take the same two timeouts in milliseconds. */
+  @Override
+  public String probeUrl(String jdbcUrl, Duration connectTimeout, Duration readTimeout) {
+    return MySqlDialect.INSTANCE.probeUrl(jdbcUrl, connectTimeout, readTimeout);
+  }
+
+  @Override
+  public NodeFacts probe(Connection connection, int readMillis) throws SQLException {
+    return MariaDbProbe.probe(connection);
+  }
+
+  @Override
+  public @Nullable ProbeGrants probeGrants(Connection connection, SQLException failure)
+      throws SQLException {
+    return MariaDbProbe.grants(connection, failure);
+  }
+
+  @Override
+  public boolean credentialsRefused(SQLException failure) {
+    return failure.getErrorCode() == MySqlProbe.ACCESS_DENIED;
+  }
+
+  /**
+   * What each replication connection received ({@code Gtid_IO_Pos}), when the user may read the
+   * replication state; else nothing, so that writes it received and has not applied count as lost.
+   */
+  @Override
+  public GtidSet received(Connection connection) throws SQLException {
+    return MariaDbProbe.received(connection);
+  }
+}
