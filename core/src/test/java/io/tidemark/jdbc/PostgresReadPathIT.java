@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
-import io.tidemark.ConsistencyLevel;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
@@ -30,19 +29,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The read path on PostgreSQL streaming replication, a primary and a hot standby run by the
- * testkit: the capture after a commit contains it, the standby's wait ends when replay reaches it
- * or when the budget does, and the reader serves, falls back or fails by its policy, as on MySQL.
- * The reads run as an application role, not as a superuser.
+ * testkit: the {@link ReadPathContract}, and what only PostgreSQL has (WAL positions and timelines,
+ * a wait that polls, replay conflicts, synchronous standbys). The reads run as an application role,
+ * not as a superuser.
  */
-class PostgresReadPathIT {
+class PostgresReadPathIT extends ReadPathContract {
 
   private static PostgresTopology topology;
   private static PostgresNode standby;
@@ -61,11 +60,6 @@ class PostgresReadPathIT {
     source = CapturingDataSource.wrap(primaryPool);
   }
 
-  @AfterEach
-  void resumeReplay() {
-    standby.resumeReplay();
-  }
-
   @AfterAll
   static void stop() {
     if (standbyPool != null) {
@@ -77,12 +71,67 @@ class PostgresReadPathIT {
     }
   }
 
-  @Test
-  void theCaptureAfterACommitContainsItAndTheStandbyHasItOnlyOnceReplayed() throws SQLException {
-    long before = WalPosition.parseLsn(topology.primary().walLsn());
+  @Override
+  CapturingDataSource source() {
+    return source;
+  }
+
+  @Override
+  DataSource sourcePool() {
+    return primaryPool;
+  }
+
+  @Override
+  DataSource replicaPool() {
+    return standbyPool;
+  }
+
+  @Override
+  void pauseApplying() {
     standby.pauseReplay();
+  }
+
+  @Override
+  void resumeApplying() {
+    standby.resumeReplay();
+  }
+
+  @Override
+  void freezeReplica() {
+    standby.freeze();
+  }
+
+  @Override
+  void thawReplica() {
+    standby.thaw();
+  }
+
+  /** A poll of the replay position, or PostgreSQL 19's wait, by the application's role. */
+  @Override
+  void awaitRunningWait() {
+    PostgresOrders.awaitTrue(
+        () ->
+            !"0"
+                .equals(
+                    standby.queryString(
+                        "SELECT count(*) FROM pg_stat_activity WHERE usename = '"
+                            + PostgresOrders.ROLE
+                            + "' AND (query LIKE '%pg_last_wal_replay_lsn%'"
+                            + " OR query LIKE 'WAIT FOR LSN%')")),
+        Duration.ofSeconds(10),
+        "a wait on the standby");
+  }
+
+  @Override
+  GtidSet foreignPosition() {
+    return new WalPosition(systemId(topology.primary()) + 1, 1, 1_000).toGtidSet();
+  }
+
+  @Test
+  void theCaptureIsTheCommitsWalPositionOnThePrimarysTimeline() throws SQLException {
+    long before = WalPosition.parseLsn(topology.primary().walLsn());
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("created");
+      create("created");
       GtidSet token = binding.context().gtids();
 
       WalPosition captured = WalPosition.in(token, token.uuids().iterator().next());
@@ -91,57 +140,6 @@ class PostgresReadPathIT {
       assertThat(captured.systemId()).isEqualTo(systemId(topology.primary()));
       assertThat(captured.timeline()).isEqualTo(topology.primary().timeline());
       assertThat(captured.lsn()).isGreaterThan(before);
-      try (Connection c = standbyPool.getConnection()) {
-        assertThat(Dialect.of(c).hasExecuted(c, token)).isFalse();
-        assertThat(status(c, id)).isNull();
-        standby.resumeReplay();
-        assertThat(Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
-        assertThat(status(c, id)).isEqualTo("created");
-      }
-    }
-  }
-
-  /**
-   * The {@code GLOBAL} level without a token: another client's commit, not yet replayed, is waited
-   * for on the standby, where a token-less {@code SESSION} read misses it.
-   */
-  @Test
-  void aGlobalReadWithoutATokenSeesAnotherClientsCommitOnTheStandby() throws SQLException {
-    standby.pauseReplay();
-    long id = PostgresOrders.create(primaryPool, "someone else's");
-    ConsistentReader reader = ConsistentReader.builder(standbyPool, primaryPool).build();
-    ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
-    try (ConsistencyContext.Binding client = ConsistencyContext.open()) {
-      ReadResult<@Nullable String> session = reader.read(options, c -> status(c, id));
-      assertThat(session.value()).as("control: token-less SESSION read").isNull();
-
-      standby.resumeReplayAfter(Duration.ofMillis(200));
-      ReadResult<@Nullable String> global =
-          reader.read(options.withLevel(ConsistencyLevel.GLOBAL), c -> status(c, id));
-
-      assertThat(global.value()).isEqualTo("someone else's");
-      assertThat(global.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
-    }
-  }
-
-  @Test
-  void aCommitOfAnExplicitTransactionIsCapturedToo() throws SQLException {
-    standby.pauseReplay();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = PostgresOrders.nextId();
-      try (Connection c = source.getConnection()) {
-        c.setAutoCommit(false);
-        PostgresOrders.insert(c, id, "in a transaction");
-        assertThat(binding.context().gtids().isEmpty()).isTrue();
-        c.commit();
-      }
-      GtidSet token = binding.context().gtids();
-      try (Connection c = standbyPool.getConnection()) {
-        assertThat(Dialect.of(c).hasExecuted(c, token)).isFalse();
-        standby.resumeReplay();
-        assertThat(Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
-        assertThat(status(c, id)).isEqualTo("in a transaction");
-      }
     }
   }
 
@@ -179,45 +177,6 @@ class PostgresReadPathIT {
           .contains("SQLSTATE 23505")
           .doesNotContain("alice");
       assertThat(binding.context().toString()).doesNotContain("alice");
-    }
-  }
-
-  @Test
-  void theWaitEndsWithTheBudgetWhileReplayIsPaused() throws SQLException {
-    standby.pauseReplay();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      create("created");
-      GtidSet token = binding.context().gtids();
-      try (Connection c = standbyPool.getConnection()) {
-        long begun = System.nanoTime();
-        boolean reached = Dialect.of(c).await(c, token, ms(300));
-        long took = System.nanoTime() - begun;
-
-        assertThat(reached).isFalse();
-        assertThat(took).isBetween(ms(300) - ms(5), ms(300) + ms(200));
-        // The connection is fine after a wait that ran out.
-        assertThat(Dialect.of(c).hasExecuted(c, token)).isFalse();
-      }
-    }
-  }
-
-  @Test
-  void theWaitEndsWhenReplayResumesMidWait() throws Exception {
-    standby.pauseReplay();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("created");
-      GtidSet token = binding.context().gtids();
-      try (Connection c = standbyPool.getConnection()) {
-        CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(200));
-        long begun = System.nanoTime();
-        boolean reached = Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(20));
-        long took = System.nanoTime() - begun;
-        resume.get();
-
-        assertThat(reached).isTrue();
-        assertThat(took).isBetween(ms(150), TimeUnit.SECONDS.toNanos(10));
-        assertThat(status(c, id)).isEqualTo("created");
-      }
     }
   }
 
@@ -318,24 +277,6 @@ class PostgresReadPathIT {
         assertThat(Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(10))).isFalse();
         assertThat(System.nanoTime() - begun).isLessThan(TimeUnit.SECONDS.toNanos(2));
       }
-    }
-  }
-
-  @Test
-  void theReaderServesTheWriteFromTheStandby() throws SQLException {
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("created");
-      ConsistentReader reader = reader(ReadPolicy.FAIL);
-
-      ReadResult<String> first = reader.read(ReadOptions.defaults(), c -> status(c, id));
-      ReadResult<String> second = reader.read(ReadOptions.defaults(), c -> status(c, id));
-
-      assertThat(first.value()).isEqualTo("created");
-      assertThat(first.record().reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
-      assertThat(first.record().role()).isEqualTo(NodeRole.REPLICA);
-      assertThat(first.record().node()).contains(":" + standby.port() + "@");
-      assertThat(second.value()).isEqualTo("created");
-      assertThat(second.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
     }
   }
 
@@ -658,118 +599,6 @@ class PostgresReadPathIT {
     }
   }
 
-  @Test
-  void theReaderFallsBackToThePrimaryWhileReplayIsPaused() throws SQLException {
-    standby.pauseReplay();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("created");
-      ConsistentReader reader = reader(ReadPolicy.FALLBACK_TO_SOURCE);
-
-      ReadResult<String> result =
-          reader.read(reader.defaults().withTimeout(Duration.ofMillis(800)), c -> status(c, id));
-
-      assertThat(result.value()).isEqualTo("created");
-      assertThat(result.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-      assertThat(result.record().role()).isEqualTo(NodeRole.SOURCE);
-    }
-  }
-
-  /**
-   * PgJDBC's read-only flag does nothing in autocommit by default ({@code
-   * readOnlyMode=transaction}): a write in a read on the primary would commit there without being
-   * captured, and the answer's token would miss it.
-   */
-  @Test
-  void aWriteInAReadOnThePrimaryIsRefusedAndTheConnectionIsWritableAfter() throws SQLException {
-    long id = PostgresOrders.nextId();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = reader(ReadPolicy.FAIL);
-
-      assertThatThrownBy(
-              () ->
-                  reader.read(
-                      reader.defaults().withSourceOnly(),
-                      c -> {
-                        PostgresOrders.insert(c, id, "written in a read");
-                        return null;
-                      }))
-          .isInstanceOfSatisfying(
-              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("25006"));
-      assertThat(binding.context().gtids().isEmpty()).isTrue();
-    }
-    try (Connection c = primaryPool.getConnection()) {
-      assertThat(status(c, id)).as("nothing was written").isNull();
-      assertThat(c.getAutoCommit()).isTrue();
-      assertThat(c.isReadOnly()).isFalse();
-    }
-    assertThat(create("written after the read"))
-        .as("the pool's connections still write")
-        .isPositive();
-  }
-
-  /**
-   * After an idle pause the pool validates the connection it hands out, which a frozen standby
-   * never answers: PgJDBC's validation is bounded in whole seconds, the read's by what is left of
-   * it.
-   */
-  @Test
-  void aFrozenStandbyDoesNotHoldTheReadPastItsDeadlineFallbackIncluded() throws Exception {
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = reader(ReadPolicy.FALLBACK_TO_SOURCE);
-      long before = create("before");
-      assertThat(reader.read(c -> status(c, before)).value()).isEqualTo("before");
-      standby.freeze();
-      try {
-        long id = create("while frozen");
-        // Longer than the pool's bypass of validation for a connection used just now (500 ms).
-        Thread.sleep(700);
-        ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(1));
-        long begun = System.nanoTime();
-
-        ReadResult<String> read = reader.read(options, c -> status(c, id));
-
-        assertThat(read.value()).isEqualTo("while frozen");
-        assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-        assertThat(System.nanoTime() - begun).isLessThan(options.timeout().toNanos() + ms(50));
-      } finally {
-        standby.thaw();
-      }
-    }
-  }
-
-  @Test
-  void theReaderFailsWithinTheBudgetWhenThePolicySaysFail() {
-    standby.pauseReplay();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("created");
-      ConsistentReader reader = reader(ReadPolicy.FAIL);
-      long begun = System.nanoTime();
-
-      assertThatThrownBy(
-              () ->
-                  reader.read(
-                      reader.defaults().withTimeout(Duration.ofMillis(500)), c -> status(c, id)))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
-      assertThat(System.nanoTime() - begun).isLessThan(ms(500) + ms(300));
-    }
-  }
-
-  @Test
-  void theReaderRefusesATokenOfAnotherCluster() {
-    GtidSet foreign = new WalPosition(systemId(topology.primary()) + 1, 1, 1_000).toGtidSet();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      binding.context().merge(foreign);
-      ConsistentReader reader = reader(ReadPolicy.FALLBACK_TO_SOURCE);
-
-      assertThatThrownBy(() -> reader.read(ReadOptions.defaults(), c -> status(c, 1)))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.TOKEN_REJECTED));
-    }
-  }
-
   /** Whether a backend of the primary waits for a synchronous standby now. */
   private static boolean waitingForSynchronousStandby() {
     return !"0"
@@ -781,25 +610,7 @@ class PostgresReadPathIT {
                         "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")));
   }
 
-  private static ConsistentReader reader(ReadPolicy policy) {
-    return ConsistentReader.builder(standbyPool, source)
-        .defaults(ReadOptions.defaults().withPolicy(policy))
-        .build();
-  }
-
-  private static long create(String status) {
-    return PostgresOrders.create(source, status);
-  }
-
-  private static @Nullable String status(Connection c, long id) throws SQLException {
-    return PostgresOrders.status(c, id);
-  }
-
   private static long systemId(PostgresNode node) {
     return PostgresOrders.systemId(node);
-  }
-
-  private static long ms(long millis) {
-    return TimeUnit.MILLISECONDS.toNanos(millis);
   }
 }

@@ -161,7 +161,7 @@ abstract class ReadPathContract {
   void aReplicaFrozenMidWaitEndsTheReadWithItsBudget() throws Exception {
     pauseApplying();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("never applied in time");
+      long id = create("never applied");
       ConsistentReader reader = reader(ReadPolicy.FAIL);
       ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(600));
       CompletableFuture<Void> freeze =
@@ -195,6 +195,7 @@ abstract class ReadPathContract {
       assertThat(first.record().role()).isEqualTo(NodeRole.REPLICA);
       assertThat(second.value()).isEqualTo("created");
       assertThat(second.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
+      assertThat(second.record().waited()).isZero();
     }
   }
 
@@ -336,9 +337,7 @@ abstract class ReadPathContract {
       assertThat(c.getAutoCommit()).isTrue();
       assertThat(c.isReadOnly()).isFalse();
     }
-    assertThat(create("written after the read"))
-        .as("the pool's connections still write")
-        .isPositive();
+    assertThat(create("after the read")).as("the pool's connections still write").isPositive();
   }
 
   @Test

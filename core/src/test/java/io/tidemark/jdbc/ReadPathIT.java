@@ -29,9 +29,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,7 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The replica's general log records every statement, so the tests also check what was sent.
  */
 @ExtendWith(TestkitExtension.class)
-class ReadPathIT {
+class ReadPathIT extends ReadPathContract {
 
   private static final Duration SLACK = Duration.ofMillis(50);
   private static final AtomicLong IDS = new AtomicLong();
@@ -73,9 +73,49 @@ class ReadPathIT {
     background = Executors.newCachedThreadPool();
   }
 
-  @AfterEach
-  void resumeReplication() {
+  @Override
+  CapturingDataSource source() {
+    return source;
+  }
+
+  @Override
+  DataSource sourcePool() {
+    return sourcePool;
+  }
+
+  @Override
+  DataSource replicaPool() {
+    return replicaPool;
+  }
+
+  @Override
+  void pauseApplying() {
+    replica.pauseApplier();
+  }
+
+  @Override
+  void resumeApplying() {
     replica.resumeApplier();
+  }
+
+  @Override
+  void freezeReplica() {
+    replica.freeze();
+  }
+
+  @Override
+  void thawReplica() {
+    replica.thaw();
+  }
+
+  @Override
+  void awaitRunningWait() {
+    RunningWaits.awaitOne(replica);
+  }
+
+  @Override
+  GtidSet foreignPosition() {
+    return GtidSet.parse("0badf00d-0000-4000-8000-000000000002:1-3");
   }
 
   @AfterAll
@@ -95,25 +135,6 @@ class ReadPathIT {
       assertThat(new BigDecimal(timeout).movePointRight(3))
           .as(wait)
           .isGreaterThanOrEqualTo(new BigDecimal(timer));
-    }
-  }
-
-  @Test
-  void readsFreshWriteOnReplicaAfterWaitThenSkipsTheWait() throws SQLException {
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("created");
-      ConsistentReader reader = reader(ReadPolicy.FAIL);
-
-      ReadResult<String> first = reader.read(ReadOptions.defaults(), c -> status(c, id));
-      ReadResult<String> second = reader.read(ReadOptions.defaults(), c -> status(c, id));
-
-      assertThat(first.value()).isEqualTo("created");
-      assertThat(first.record().reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
-      assertThat(first.record().role()).isEqualTo(NodeRole.REPLICA);
-      assertThat(first.record().node()).isEqualTo(replica.serverUuid());
-      assertThat(second.value()).isEqualTo("created");
-      assertThat(second.record().reason()).isEqualTo(Reason.REPLICA_CAUGHT_UP);
-      assertThat(second.record().waited()).isZero();
     }
   }
 
@@ -666,23 +687,6 @@ class ReadPathIT {
   }
 
   @Test
-  void pausedApplierFallsBackToTheSourceAfterCheckingItHasTheToken() throws SQLException {
-    replica.pauseApplier();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("created");
-      ReadOptions options = ReadOptions.defaults().withTimeout(Duration.ofMillis(300));
-
-      ReadResult<String> read =
-          reader(ReadPolicy.FALLBACK_TO_SOURCE).read(options, c -> status(c, id));
-
-      assertThat(read.value()).isEqualTo("created");
-      assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-      assertThat(read.record().role()).isEqualTo(NodeRole.SOURCE);
-      assertThat(read.record().elapsed()).isLessThan(options.timeout().plus(SLACK));
-    }
-  }
-
-  @Test
   void fallbackIsReservedItsShareOfTheBudgetSoTheReadEndsWithinItsDeadline() throws SQLException {
     replica.pauseApplier();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
@@ -704,24 +708,6 @@ class ReadPathIT {
           .isGreaterThan(Duration.ofMillis(1000))
           .isLessThan(Duration.ofMillis(1100).plus(SLACK));
       assertThat(elapsedSince(started)).isLessThan(options.timeout().plus(SLACK));
-    }
-  }
-
-  @Test
-  void resumingTheApplierMidWaitServesTheReadFreshFromTheReplica() throws Exception {
-    replica.pauseApplier();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("created");
-      ConsistentReader reader = reader(ReadPolicy.FAIL);
-      ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
-      Future<ReadResult<String>> read = readInBackground(reader, options, id);
-      RunningWaits.awaitOne(replica);
-      replica.resumeApplier();
-
-      ReadResult<String> result = read.get(10, TimeUnit.SECONDS);
-      assertThat(result.value()).isEqualTo("created");
-      assertThat(result.record().reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
-      assertThat(result.record().elapsed()).isLessThan(options.timeout());
     }
   }
 
@@ -806,7 +792,7 @@ class ReadPathIT {
     }
   }
 
-  private static List<ExecutionRecord> writeThenRead(ConsistentReader reader, int times)
+  private List<ExecutionRecord> writeThenRead(ConsistentReader reader, int times)
       throws SQLException {
     List<ExecutionRecord> records = new ArrayList<>();
     for (int i = 0; i < times; i++) {
@@ -1051,25 +1037,6 @@ class ReadPathIT {
     return reader;
   }
 
-  private static ConsistentReader reader(ReadPolicy policy) {
-    return ConsistentReader.builder(replicaPool, source)
-        .defaults(ReadOptions.defaults().withPolicy(policy))
-        .build();
-  }
-
-  private static long create(String status) {
-    long id = IDS.incrementAndGet();
-    try (Connection c = source.getConnection();
-        PreparedStatement ps = c.prepareStatement("INSERT INTO orders VALUES (?, ?, 1)")) {
-      ps.setLong(1, id);
-      ps.setString(2, status);
-      ps.executeUpdate();
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return id;
-  }
-
   private static void update(long id, String status) {
     topology
         .source()
@@ -1080,15 +1047,6 @@ class ReadPathIT {
                 + status
                 + "', revision = revision + 1 WHERE id = "
                 + id);
-  }
-
-  private static @Nullable String status(Connection c, long id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT status FROM orders WHERE id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
-    }
   }
 
   private static long revision(Connection c, long id) throws SQLException {
