@@ -74,7 +74,10 @@ final class MariaDbProbe {
         executed,
         false,
         null,
-        "",
+        strict
+            ? ""
+            : "runs with gtid_strict_mode OFF, so a domain's sequence numbers may go back and its"
+                + " positions do not tell what it executed",
         List.of());
   }
 

@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param name the node's configured name
  * @param availability whether it answered, and if not why
- * @param detail the probe's error, or empty
+ * @param detail the probe's error, or what the node's settings or the probe's user lack; empty when
+ *     nothing
  * @param grants statements that give the node's user what the probe found it lacks, each a whole
  *     statement for an administrator to run on the source (grants replicate); empty when nothing
  * @param serverUuid its {@code server_uuid} (PostgreSQL: address, port and start time as the server

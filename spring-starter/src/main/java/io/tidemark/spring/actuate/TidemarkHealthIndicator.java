@@ -96,7 +96,7 @@ final class TidemarkHealthIndicator implements HealthIndicator {
       return "lacks privileges: " + node.detail();
     }
     if (!node.gtidModeOn()) {
-      return "runs with gtid_mode not ON";
+      return node.detail().isEmpty() ? "runs with gtid_mode not ON" : node.detail();
     }
     if (!node.replica()) {
       return null;

@@ -207,10 +207,15 @@ public final class NodeRuntime implements AutoCloseable {
         lacking.add(node.name() + ": " + node.detail());
         grants.addAll(node.grants());
       } else if (node.available() && !node.gtidModeOn()) {
-        problem = "Node " + node.name() + " runs with gtid_mode not ON; tokens cannot be checked.";
+        problem =
+            "Node "
+                + node.name()
+                + (node.detail().isEmpty()
+                    ? " runs with gtid_mode not ON; tokens cannot be checked."
+                    : " " + node.detail() + "; tokens cannot be checked.");
         action =
-            "Turn on GTIDs on every node (gtid_mode=ON, enforce_gtid_consistency=ON), or set"
-                + " tidemark.enabled=false.";
+            "Turn on GTIDs on every node (MySQL: gtid_mode=ON, enforce_gtid_consistency=ON;"
+                + " MariaDB: gtid_strict_mode=ON), or set tidemark.enabled=false.";
       }
       if (problem != null) {
         view.close();

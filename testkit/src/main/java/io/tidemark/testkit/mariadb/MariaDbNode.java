@@ -130,6 +130,22 @@ public final class MariaDbNode extends DatabaseNode<MariaDbNode.Role> {
     execute("START SLAVE SQL_THREAD");
   }
 
+  /**
+   * Has the applier hold each transaction until {@code delay} after its commit on the source
+   * ({@code MASTER_DELAY}); {@link Duration#ZERO} removes the delay. The replica keeps replicating,
+   * behind.
+   *
+   * @throws IllegalArgumentException when {@code delay} is negative or not whole seconds
+   */
+  public void delayApplier(Duration delay) {
+    if (delay.isNegative() || delay.toNanos() % 1_000_000_000L != 0) {
+      throw new IllegalArgumentException(
+          "replication delay must be whole non-negative seconds: " + delay);
+    }
+    // MariaDB changes a replication setting with both threads stopped only.
+    execute("STOP SLAVE", "CHANGE MASTER TO MASTER_DELAY = " + delay.toSeconds(), "START SLAVE");
+  }
+
   /** Stops receiving (the IO thread): nothing new arrives from the source. */
   public void stopReceiver() {
     execute("STOP SLAVE IO_THREAD");

@@ -1,0 +1,294 @@
+package io.tidemark.spring.mariadb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.ConsistencyContext;
+import io.tidemark.ExecutionRecord;
+import io.tidemark.NodeRole;
+import io.tidemark.Reason;
+import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.autoconfigure.TidemarkStartupException;
+import io.tidemark.testkit.mariadb.MariaDbNode;
+import io.tidemark.testkit.mariadb.MariaDbTopology;
+import io.tidemark.topology.ExecutionHistory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The starter on MariaDB, unchanged: spring.datasource.url names the source ({@code jdbc:mariadb:},
+ * MariaDB Connector/J), tidemark.replicas a replica, and an {@code @ReadYourWrites} read after a
+ * {@code @Transactional} write waits on the replica for the write, never answering stale while the
+ * replica lags. A user without the grant Tidemark needs, or a replica without {@code
+ * gtid_strict_mode}, stops the start, saying what to do.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class MariaDbReadYourWritesIT {
+
+  private static final String USER = "shop";
+
+  private static MariaDbTopology topology;
+  private static String db;
+  private static ConfigurableApplicationContext app;
+
+  @BeforeAll
+  static void start() {
+    topology = MariaDbTopology.builder().replicas(1).start();
+    db = topology.createDatabase("shop");
+    topology
+        .source()
+        .execute(
+            "CREATE TABLE `"
+                + db
+                + "`.orders (id BIGINT AUTO_INCREMENT PRIMARY KEY, customer VARCHAR(40) NOT NULL)",
+            "CREATE USER '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + USER + "'",
+            "GRANT ALL ON `" + db + "`.* TO '" + USER + "'@'127.0.0.1'",
+            "GRANT SLAVE MONITOR ON *.* TO '" + USER + "'@'127.0.0.1'",
+            "CREATE USER 'bare'@'127.0.0.1' IDENTIFIED BY 'bare'",
+            "GRANT ALL ON `" + db + "`.* TO 'bare'@'127.0.0.1'");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    app = run(USER);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (app != null) {
+      app.close();
+    }
+    if (topology != null) {
+      topology.close();
+    }
+  }
+
+  /** The replica applies each transaction a second after its commit: it lags, and replicates. */
+  @Test
+  void aReadAfterAWriteWaitsOnTheLaggingReplicaForIt() {
+    Orders orders = app.getBean(Orders.class);
+    ExecutionHistory history = app.getBean(ExecutionHistory.class);
+    MariaDbNode replica = topology.replica();
+    replica.delayApplier(Duration.ofSeconds(1));
+    // Restarted, the replica reconnects to its source; until the view sees it replicate again
+    // (refreshed every 200 ms), it is not read.
+    awaitReplicating(replica);
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = orders.create("ada");
+      assertThat(binding.context().gtids().isEmpty()).as("the commit was captured").isFalse();
+      assertThat(replicaHas(id))
+          .as("a read on the replica without the wait would miss it")
+          .isFalse();
+
+      String customer = orders.customer(id);
+
+      assertThat(customer).isEqualTo("ada");
+      ExecutionRecord read = history.recent().get(0);
+      assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
+      assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertThat(read.waited()).as(read.toString()).isGreaterThan(Duration.ofMillis(300));
+    } finally {
+      replica.delayApplier(Duration.ZERO);
+    }
+  }
+
+  /**
+   * The replica's applier stops for 150 ms and runs for 50 ms, over and over, while clients write
+   * and read right after: every read finds its write, most of them on the replica.
+   */
+  @Test
+  void noReadAfterAWriteIsStaleWhileTheReplicaLags() {
+    Orders orders = app.getBean(Orders.class);
+    ExecutionHistory history = app.getBean(ExecutionHistory.class);
+    MariaDbNode replica = topology.replica();
+    AtomicBoolean lagging = new AtomicBoolean(true);
+    CompletableFuture<Void> sawtooth =
+        CompletableFuture.runAsync(
+            () -> {
+              while (lagging.get()) {
+                replica.pauseApplier();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(150));
+                replica.resumeApplier();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+              }
+            });
+    List<String> stale = new ArrayList<>();
+    List<ExecutionRecord> reads = new ArrayList<>();
+    try {
+      for (int i = 0; i < 40; i++) {
+        try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+          String customer = "lag-" + i;
+          long id = orders.create(customer);
+          String read = orders.customerOrNull(id);
+          reads.add(history.recent().get(0));
+          if (!customer.equals(read)) {
+            stale.add(customer + " read as " + read);
+          }
+        }
+      }
+    } finally {
+      lagging.set(false);
+      sawtooth.join();
+      replica.resumeApplier();
+    }
+
+    assertThat(stale).isEmpty();
+    assertThat(reads).filteredOn(r -> r.reason() == Reason.REPLICA_AFTER_WAIT).isNotEmpty();
+    assertThat(reads).filteredOn(r -> r.role() == NodeRole.REPLICA).hasSizeGreaterThan(20);
+  }
+
+  @Test
+  void inTheAutomaticModeAReadOnlyTransactionWaitsOnTheReplica() {
+    try (ConfigurableApplicationContext automatic = run(USER, "tidemark.read.automatic=true")) {
+      Orders orders = automatic.getBean(Orders.class);
+      ExecutionHistory history = automatic.getBean(ExecutionHistory.class);
+      MariaDbNode replica = topology.replica();
+      replica.pauseApplier();
+      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+        long id = orders.create("barbara");
+        CompletableFuture<Void> resume =
+            CompletableFuture.runAsync(
+                replica::resumeApplier,
+                CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+
+        String customer = orders.customerReadOnly(id);
+        resume.join();
+
+        assertThat(customer).isEqualTo("barbara");
+        ExecutionRecord read = history.recent().get(0);
+        assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
+        assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      } finally {
+        replica.resumeApplier();
+      }
+    }
+  }
+
+  @Test
+  void aUserWithoutSlaveMonitorStopsTheStartWithTheStatementThatGrantsIt(CapturedOutput output) {
+    assertThatThrownBy(() -> run("bare").close())
+        .hasRootCauseInstanceOf(TidemarkStartupException.class);
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("Tidemark's database user lacks privileges")
+        .contains("\n  GRANT SLAVE MONITOR ON *.* TO 'bare'@'127.0.0.1';");
+  }
+
+  @Test
+  void aReplicaWithoutGtidStrictModeStopsTheStartNamingIt(CapturedOutput output) {
+    topology.replica().execute("SET GLOBAL gtid_strict_mode = OFF");
+    try {
+      assertThatThrownBy(() -> run(USER).close())
+          .hasRootCauseInstanceOf(TidemarkStartupException.class);
+      assertThat(output).contains("gtid_strict_mode");
+    } finally {
+      topology.replica().execute("SET GLOBAL gtid_strict_mode = ON");
+    }
+  }
+
+  private static ConfigurableApplicationContext run(String user, String... settings) {
+    Map<String, Object> properties = new TreeMap<>();
+    properties.put("spring.datasource.url", url(topology.source()));
+    properties.put("spring.datasource.username", user);
+    properties.put("spring.datasource.password", user);
+    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
+    properties.put("tidemark.cluster", "shop");
+    properties.put("tidemark.token.secret", "a-secret-these-tests-share-0123456789");
+    properties.put("tidemark.replicas[0].name", "replica-1");
+    properties.put("tidemark.replicas[0].url", url(topology.replica()));
+    properties.put("tidemark.topology.refresh-interval", "200ms");
+    properties.put("tidemark.read.timeout", "5s");
+    return new SpringApplicationBuilder(Application.class)
+        .web(WebApplicationType.NONE)
+        .properties(properties)
+        .properties(settings)
+        .run();
+  }
+
+  private static void awaitReplicating(MariaDbNode replica) {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!replica.replicating()) {
+      assertThat(System.nanoTime() - end).as("replicating again within 10 s").isNegative();
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+    }
+    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+  }
+
+  private static String url(MariaDbNode node) {
+    return "jdbc:mariadb://" + node.host() + ":" + node.port() + "/" + db;
+  }
+
+  private static boolean replicaHas(long id) {
+    return !"0"
+        .equals(
+            topology
+                .replica()
+                .queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id));
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  @Import(Orders.class)
+  static class Application {}
+
+  @Service
+  static class Orders {
+    private final JdbcClient jdbc;
+
+    Orders(JdbcClient jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @Transactional
+    public long create(String customer) {
+      return jdbc.sql("INSERT INTO orders (customer) VALUES (?) RETURNING id")
+          .param(customer)
+          .query(Long.class)
+          .single();
+    }
+
+    @Transactional(readOnly = true)
+    public String customerReadOnly(long id) {
+      return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
+          .param(id)
+          .query(String.class)
+          .single();
+    }
+
+    @ReadYourWrites
+    public String customer(long id) {
+      return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
+          .param(id)
+          .query(String.class)
+          .single();
+    }
+
+    @ReadYourWrites
+    public String customerOrNull(long id) {
+      return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
+          .param(id)
+          .query(String.class)
+          .optional()
+          .orElse(null);
+    }
+  }
+}
