@@ -64,7 +64,7 @@ abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable 
    */
   final HikariDataSource pool(N node, int size, String options, boolean forReads) {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(node.jdbcUrl(database) + options);
+    config.setJdbcUrl(url(node) + options);
     config.setUsername(node.user());
     config.setPassword(node.password());
     config.setMaximumPoolSize(size);
@@ -78,6 +78,13 @@ abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable 
     return pool;
   }
 
+  /**
+   * The URL of the benchmark's database on {@code node}: the testkit's, unless a driver is chosen.
+   */
+  String url(N node) {
+    return node.jdbcUrl(database);
+  }
+
   /** A connection of its own, outside any pool, on the benchmark's database. */
   final Connection connect(N node) throws SQLException {
     return connect(node, "");
@@ -85,8 +92,7 @@ abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable 
 
   /** {@link #connect(DatabaseNode)} with {@code options} ({@code &name=value...}) on its URL. */
   final Connection connect(N node, String options) throws SQLException {
-    Connection c =
-        DriverManager.getConnection(node.jdbcUrl(database) + options, node.user(), node.password());
+    Connection c = DriverManager.getConnection(url(node) + options, node.user(), node.password());
     closeables.add(c);
     return c;
   }

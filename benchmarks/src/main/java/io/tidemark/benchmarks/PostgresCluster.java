@@ -13,7 +13,7 @@ import java.time.Duration;
  * holding table {@code t (id bigint PRIMARY KEY, v int)}, and the pools the benchmark opened on
  * them.
  */
-final class PostgresCluster extends BenchCluster<PostgresNode> {
+final class PostgresCluster extends BenchCluster<PostgresNode> implements SourceAndReplica {
 
   final PostgresTopology topology;
   final PostgresNode primary;
@@ -38,11 +38,18 @@ final class PostgresCluster extends BenchCluster<PostgresNode> {
         prefix);
   }
 
-  HikariDataSource primaryPool(int size) {
+  @Override
+  public HikariDataSource sourcePool(int size) {
     return pool(primary, size, "", false);
   }
 
-  HikariDataSource standbyPool(int size) {
+  @Override
+  public HikariDataSource replicaPool(int size) {
     return pool(standby, size, "", true);
+  }
+
+  @Override
+  public Connection connectReplica() throws SQLException {
+    return connect(standby);
   }
 }

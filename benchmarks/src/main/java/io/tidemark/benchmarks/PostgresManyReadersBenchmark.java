@@ -89,7 +89,7 @@ public class PostgresManyReadersBenchmark extends ServerBenchmark {
     if (coalesced()) {
       reader =
           ConsistentReader.builder(
-                  cluster.standbyPool(16), CapturingDataSource.wrap(cluster.primaryPool(2)))
+                  cluster.replicaPool(16), CapturingDataSource.wrap(cluster.sourcePool(2)))
               .maxReplicaReads(16)
               .build();
       options = ReadOptions.defaults().withTimeout(Duration.ofSeconds(3));

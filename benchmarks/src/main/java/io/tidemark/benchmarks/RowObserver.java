@@ -11,11 +11,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The replication floor's stopwatch on a PostgreSQL standby, which has no server-side wait to
- * observe with: {@link #arm} starts asking the standby, on a connection of its own, whether row
- * {@code id} of {@code t} is there, back to back, before the row is written; {@link #visibleAt}
- * gives the {@link System#nanoTime} of the first answer that had it. Its resolution is one round
- * trip, and it keeps a core busy while it asks, for every variant alike.
+ * The replication floor's stopwatch on a replica, alike on every database (PostgreSQL has no
+ * server-side wait to observe with): {@link #arm} starts asking the standby, on a connection of its
+ * own, whether row {@code id} of {@code t} is there, back to back, before the row is written;
+ * {@link #visibleAt} gives the {@link System#nanoTime} of the first answer that had it. Its
+ * resolution is one round trip, and it keeps a core busy while it asks, for every variant alike.
  */
 final class RowObserver implements AutoCloseable {
 

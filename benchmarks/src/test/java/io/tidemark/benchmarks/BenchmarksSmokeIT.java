@@ -51,6 +51,16 @@ class BenchmarksSmokeIT {
   }
 
   @Test
+  void mariaDbReadAfterWrite() throws RunnerException {
+    smoke(MariaDbReadAfterWriteBenchmark.class, options());
+  }
+
+  @Test
+  void mariaDbFastPath() throws RunnerException {
+    smoke(MariaDbFastPathBenchmark.class, options());
+  }
+
+  @Test
   void postgresManyReaders() throws RunnerException {
     smoke(PostgresManyReadersBenchmark.class, options().param("waiters", "10"));
   }
@@ -120,7 +130,7 @@ class BenchmarksSmokeIT {
       assertThat(score).as(method).isPositive();
     }
     Set<String> declared = new TreeSet<>();
-    Arrays.stream(benchmark.getDeclaredMethods())
+    Arrays.stream(benchmark.getMethods())
         .filter(m -> m.isAnnotationPresent(Benchmark.class))
         .forEach(m -> declared.add(m.getName()));
     assertThat(ran).isEqualTo(declared);

@@ -159,6 +159,11 @@ public sealed interface Dialect permits MySqlDialect, MariaDbDialect, PostgresDi
     connection.setReadOnly(readOnly);
   }
 
+  /** Whether {@link #readOnly} sends a statement of its own on {@code connection}. */
+  default boolean readOnlySentAsStatement(Connection connection) throws SQLException {
+    return false;
+  }
+
   /**
    * Whether the server answers on {@code connection} within {@code millis}, the socket reads
    * bounded so: the driver's {@code isValid} takes whole seconds, and PgJDBC keeps a tighter

@@ -191,11 +191,16 @@ final class MariaDbDialect implements Dialect {
   @Override
   public void readOnly(Connection connection, boolean readOnly) throws SQLException {
     connection.setReadOnly(readOnly);
-    if (DriverSession.of(connection) == null) {
+    if (readOnlySentAsStatement(connection)) {
       try (Statement s = connection.createStatement()) {
         s.execute("SET SESSION TRANSACTION " + (readOnly ? "READ ONLY" : "READ WRITE"));
       }
     }
+  }
+
+  @Override
+  public boolean readOnlySentAsStatement(Connection connection) throws SQLException {
+    return DriverSession.of(connection) == null;
   }
 
   /**

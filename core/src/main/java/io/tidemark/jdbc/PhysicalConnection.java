@@ -32,6 +32,7 @@ final class PhysicalConnection {
   private volatile boolean tracksGtids;
   private volatile @Nullable Consumer<String> gtidSink;
   private volatile boolean multiStatements;
+  private volatile boolean readOnlyKept;
 
   /** Keeps the listener registered with the driver reachable; the driver holds it weakly. */
   private @Nullable Object driverListener;
@@ -168,14 +169,24 @@ final class PhysicalConnection {
    * Makes the physical connection read-only for a replica read and leaves it so when it goes back
    * to its pool: setting it and undoing it on every read would cost two round trips, and the next
    * read wants it read-only again. A connection taken for writes is made writable again by {@link
-   * #writable}. Returns {@code false}, changing nothing, with drivers other than Connector/J.
+   * #writable}. With a driver whose read-only flag the dialect tells the session itself (MariaDB
+   * Connector/J), the session is told once: a replica pool's connections take no writes. Returns
+   * {@code false}, changing nothing, with other drivers.
    */
-  static boolean keepReadOnly(@Nullable DriverSession driver) throws SQLException {
-    if (driver == null) {
+  boolean keepReadOnly(Connection connection, Dialect dialect, @Nullable DriverSession driver)
+      throws SQLException {
+    if (driver != null) {
+      if (!driver.readOnly()) {
+        driver.readOnly(true);
+      }
+      return true;
+    }
+    if (!dialect.readOnlySentAsStatement(connection)) {
       return false;
     }
-    if (!driver.readOnly()) {
-      driver.readOnly(true);
+    if (!readOnlyKept) {
+      dialect.readOnly(connection, true);
+      readOnlyKept = true;
     }
     return true;
   }

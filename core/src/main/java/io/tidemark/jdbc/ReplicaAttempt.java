@@ -182,7 +182,7 @@ final class ReplicaAttempt {
       physical = PhysicalConnection.of(connection, driver);
       PhysicalConnection.endOpenTransaction(connection, dialect, driver);
       uuid = physical.serverUuid(connection);
-      keptReadOnly = PhysicalConnection.keepReadOnly(driver);
+      keptReadOnly = physical.keepReadOnly(connection, dialect, driver);
       if (!sights.containsKey(node)) {
         sights.put(node, dialect.waitSight(connection));
       }
