@@ -255,6 +255,10 @@ public sealed interface Dialect permits MySqlDialect, MariaDbDialect, PostgresDi
     if (driver != null) {
       return MySqlDialect.cancel(driver.sessionId());
     }
+    Long thread = MariaDbConnectorJ.threadId(connection);
+    if (thread != null) {
+      return MySqlDialect.cancel(thread);
+    }
     Integer pid = PostgresServer.knownBackendPid(connection);
     return pid == null ? null : PostgresDialect.cancel(pid);
   }

@@ -3,11 +3,14 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.ReadPolicy;
 import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mariadb.MariaDbNode;
+import io.tidemark.testkit.mariadb.MariaDbTopology;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.postgres.PostgresNode;
@@ -75,6 +78,38 @@ class CutQueryIT {
                     == 0);
       }
     }
+  }
+
+  /** Through MariaDB Connector/J, which Tidemark asks the server's id of the session. */
+  @Test
+  void aQueryCutOnAMariaDbReplicaIsStoppedThere() throws Exception {
+    try (MariaDbTopology topology = MariaDbTopology.builder().replicas(1).start()) {
+      MariaDbNode replica = topology.replica();
+      String sleep = "SELECT SLEEP(5) AS cut_on_mariadb";
+      try (HikariDataSource replicaPool = ReplicaPools.create(mariaDb(replica));
+          HikariDataSource sourcePool = new HikariDataSource(mariaDb(topology.source()))) {
+        assertCutAndStopped(
+            replicaPool,
+            sourcePool,
+            sleep,
+            () ->
+                "0"
+                    .equals(
+                        replica.queryString(
+                            "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = '"
+                                + sleep
+                                + "'")));
+      }
+    }
+  }
+
+  private static HikariConfig mariaDb(MariaDbNode node) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl("jdbc:mariadb://" + node.host() + ":" + node.port() + "/");
+    config.setUsername(node.user());
+    config.setPassword(node.password());
+    config.setMaximumPoolSize(2);
+    return config;
   }
 
   private static void assertCutAndStopped(
