@@ -93,13 +93,13 @@ public sealed interface Dialect permits MySqlDialect, MariaDbDialect, PostgresDi
   }
 
   /**
-   * Whether the wait a {@link #waitThen} text opens with returned in time: {@code statement} has
-   * just executed that text, and its current result is the wait's; {@code seen}, given when the
-   * text was made to tell it, is told what the server had executed then, as {@link
-   * #await(Connection, GtidSet, long, Consumer)} tells it.
+   * Whether the wait a {@link #waitThen} text opens with returned in time with {@code required}
+   * executed: {@code statement} has just executed that text, and its current result is the wait's;
+   * {@code seen}, given when the text was made to tell it, is told what the server had executed
+   * then, as {@link #await(Connection, GtidSet, long, Consumer)} tells it.
    */
-  default boolean waitReturned(Statement statement, @Nullable Consumer<GtidSet> seen)
-      throws SQLException {
+  default boolean waitReturned(
+      Statement statement, GtidSet required, @Nullable Consumer<GtidSet> seen) throws SQLException {
     throw new SQLFeatureNotSupportedException("no wait is sent with a query here");
   }
 

@@ -41,7 +41,7 @@ final class MariaDbDialect implements Dialect {
 
   private static final int PARSE_ERROR = 1064;
 
-  private static final String POSITIONS = "@@GLOBAL.gtid_current_pos";
+  private static final String POSITIONS = "@@GLOBAL.gtid_binlog_state, @@GLOBAL.gtid_current_pos";
 
   private MariaDbDialect() {}
 
@@ -63,10 +63,14 @@ final class MariaDbDialect implements Dialect {
     }
   }
 
-  /** The GTID list in column {@code column} of {@code rs}'s current row; none when null. */
+  /** What the server executed, from {@link #POSITIONS} in columns {@code column} and the next. */
   static GtidSet positions(ResultSet rs, int column) throws SQLException {
-    String list = rs.getString(column);
-    return MariaDbPositions.parse(list == null ? "" : list);
+    return MariaDbPositions.executed(text(rs, column), text(rs, column + 1));
+  }
+
+  private static String text(ResultSet rs, int column) throws SQLException {
+    String text = rs.getString(column);
+    return text == null ? "" : text;
   }
 
   /**
@@ -80,7 +84,7 @@ final class MariaDbDialect implements Dialect {
     try (Statement s = connection.createStatement();
         ResultSet rs = s.executeQuery("SELECT @@SESSION.last_gtid")) {
       rs.next();
-      return positions(rs, 1);
+      return MariaDbPositions.parse(text(rs, 1));
     }
   }
 
@@ -89,20 +93,19 @@ final class MariaDbDialect implements Dialect {
       Connection connection, GtidSet required, long budgetNanos, @Nullable Consumer<GtidSet> seen)
       throws SQLException {
     long millis = TimeUnit.NANOSECONDS.toMillis(budgetNanos);
-    String positions = MariaDbPositions.text(required);
+    String positions = MariaDbPositions.waitList(required);
     if (positions == null) {
       return false;
     }
     if (millis <= 0) {
       return hasExecuted(connection, required);
     }
-    try (PreparedStatement ps =
-        connection.prepareStatement(waitStatement("?", millis, seen != null))) {
+    try (PreparedStatement ps = connection.prepareStatement(waitStatement("?", millis))) {
       ps.setString(1, positions);
       // Connector/J takes a text that opens with SET for one that returns no rows.
       ps.execute();
       try (ResultSet rs = ps.getResultSet()) {
-        return rs != null && reached(rs, seen);
+        return rs != null && reached(rs, required, seen);
       }
     } catch (SQLException e) {
       if (waitTimedOut(e)) {
@@ -119,18 +122,18 @@ final class MariaDbDialect implements Dialect {
   @Override
   public @Nullable String waitThen(
       GtidSet required, long millis, String query, boolean tellExecuted) {
-    String positions = MariaDbPositions.text(required);
+    String positions = MariaDbPositions.waitList(required);
     if (positions == null || query.indexOf(';') >= 0) {
       return null;
     }
-    return waitStatement("'" + positions + "'", millis, tellExecuted) + "; " + query;
+    return waitStatement("'" + positions + "'", millis) + "; " + query;
   }
 
   @Override
-  public boolean waitReturned(Statement statement, @Nullable Consumer<GtidSet> seen)
-      throws SQLException {
+  public boolean waitReturned(
+      Statement statement, GtidSet required, @Nullable Consumer<GtidSet> seen) throws SQLException {
     try (ResultSet wait = statement.getResultSet()) {
-      return wait != null && reached(wait, seen);
+      return wait != null && reached(wait, required, seen);
     }
   }
 
@@ -149,24 +152,32 @@ final class MariaDbDialect implements Dialect {
     return failure.getErrorCode() == STATEMENT_TIMER_EXPIRED;
   }
 
-  private static boolean reached(ResultSet waitResult, @Nullable Consumer<GtidSet> seen)
+  /**
+   * Whether the wait in {@code waitResult} saw {@code required} executed: it compares sequence
+   * numbers per domain, so it returns for another server's transaction of the same number as well
+   * (a write a failover lost, numbered again by the new source); the server's own positions, read
+   * after it returned, tell whose they are.
+   */
+  private static boolean reached(
+      ResultSet waitResult, GtidSet required, @Nullable Consumer<GtidSet> seen)
       throws SQLException {
     if (!waitResult.next()) {
       return false;
     }
-    boolean reached = waitResult.getInt(1) == 0 && !waitResult.wasNull();
+    boolean returned = waitResult.getInt(1) == 0 && !waitResult.wasNull();
+    GtidSet executed = positions(waitResult, 2);
     if (seen != null) {
-      seen.accept(positions(waitResult, 2));
+      seen.accept(executed);
     }
-    return reached;
+    return returned && executed.containsAll(required);
   }
 
   /**
    * The wait of {@code millis} (at least 1) for the GTID list {@code positions} (a parameter or a
-   * literal), its timer and its own timeout both the budget; with {@code executed}, what the server
-   * had executed when it returned as well.
+   * literal), its timer and its own timeout both the budget, and what the server executed when it
+   * returned.
    */
-  private static String waitStatement(String positions, long millis, boolean executed) {
+  private static String waitStatement(String positions, long millis) {
     String seconds = BigDecimal.valueOf(millis, 3).toPlainString();
     return "SET STATEMENT max_statement_time="
         + seconds
@@ -174,8 +185,8 @@ final class MariaDbDialect implements Dialect {
         + positions
         + ", "
         + seconds
-        + ")"
-        + (executed ? ", " + POSITIONS : "");
+        + "), "
+        + POSITIONS;
   }
 
   @Override

@@ -19,7 +19,7 @@ final class MariaDbProbe {
 
   private static final String VARIABLES =
       "SELECT @@GLOBAL.server_id, @@GLOBAL.read_only, @@GLOBAL.gtid_strict_mode,"
-          + " @@GLOBAL.gtid_current_pos";
+          + " @@GLOBAL.gtid_binlog_state, @@GLOBAL.gtid_current_pos";
 
   private static final String REPLICATION = "SHOW ALL SLAVES STATUS";
 

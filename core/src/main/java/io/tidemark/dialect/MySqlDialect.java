@@ -119,8 +119,8 @@ final class MySqlDialect implements Dialect {
   }
 
   @Override
-  public boolean waitReturned(Statement statement, @Nullable Consumer<GtidSet> seen)
-      throws SQLException {
+  public boolean waitReturned(
+      Statement statement, GtidSet required, @Nullable Consumer<GtidSet> seen) throws SQLException {
     try (ResultSet wait = statement.getResultSet()) {
       return wait != null && reached(wait, seen);
     }

@@ -239,7 +239,7 @@ final class PipelinedWait implements InvocationHandler {
       } else {
         statement.execute(text);
       }
-      returned = dialect.waitReturned(statement, told);
+      returned = dialect.waitReturned(statement, required, told);
     } catch (SQLException e) {
       if (!first) {
         throw e;

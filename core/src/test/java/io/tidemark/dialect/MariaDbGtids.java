@@ -8,10 +8,10 @@ public final class MariaDbGtids {
 
   private MariaDbGtids() {}
 
-  /** The position of sequence number {@code sequence} in replication domain {@code domain}. */
-  public static GtidSet position(long domain, long sequence) {
+  /** The position of the GTID {@code domain-server-sequence}. */
+  public static GtidSet position(long domain, long server, long sequence) {
     try {
-      return MariaDbPositions.parse(domain + "-1-" + sequence);
+      return MariaDbPositions.parse(domain + "-" + server + "-" + sequence);
     } catch (SQLDataException e) {
       throw new IllegalArgumentException(e);
     }

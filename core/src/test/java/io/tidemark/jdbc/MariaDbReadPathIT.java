@@ -136,7 +136,7 @@ class MariaDbReadPathIT {
 
     @Override
     GtidSet foreignPosition() {
-      return io.tidemark.dialect.MariaDbGtids.position(77, 10);
+      return io.tidemark.dialect.MariaDbGtids.position(77, 1, 10);
     }
   }
 

@@ -22,7 +22,9 @@ public final class MariaDbNode extends DatabaseNode<MariaDbNode.Role> {
     /** The writable source. */
     SOURCE,
     /** A read-only replica of the source. */
-    REPLICA
+    REPLICA,
+    /** The source before a {@link MariaDbTopology#promote}: killed, replicating from no one. */
+    FORMER_SOURCE
   }
 
   private static final String URL_OPTIONS =
@@ -174,6 +176,22 @@ public final class MariaDbNode extends DatabaseNode<MariaDbNode.Role> {
     if (!Poll.until(this::replicating, timeout)) {
       throw new TestkitException(name() + " is not replicating from " + source.name());
     }
+  }
+
+  /** Stops replicating, forgets its source and takes writes. */
+  void becomeSource() {
+    execute("STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only = OFF");
+    role(Role.SOURCE);
+  }
+
+  void becomeFormerSource() {
+    role(Role.FORMER_SOURCE);
+  }
+
+  /** Replicates from {@code source} from where its own applied position ends. */
+  void repointTo(MariaDbNode source) {
+    execute("STOP SLAVE");
+    replicateFrom(source, Duration.ofSeconds(30));
   }
 
   MariaDbServerProcess process() {

@@ -44,6 +44,7 @@ final class MariaDbServerProcess extends DaemonProcess {
     Path sql = home().resolve("bootstrap.sql");
     try {
       Files.createDirectories(home().resolve("data"));
+      Files.createDirectories(home().resolve("tmp"));
       try (OutputStream out = Files.newOutputStream(sql)) {
         // mariadb-install-db --auth-root-authentication-method=normal: no unix_socket for root.
         out.write(
@@ -60,6 +61,7 @@ final class MariaDbServerProcess extends DaemonProcess {
       command.add("--basedir=" + binaries.basedir());
       command.add("--lc-messages-dir=" + binaries.share());
       command.add("--datadir=" + home().resolve("data"));
+      command.add("--tmpdir=" + home().resolve("tmp"));
       // What mariadb-install-db adds: no warnings, every engine allowed, room for the help tables.
       command.add("--log-warnings=0");
       command.add("--enforce-storage-engine=");
@@ -100,6 +102,8 @@ final class MariaDbServerProcess extends DaemonProcess {
     command.add("--basedir=" + binaries.basedir());
     command.add("--lc-messages-dir=" + binaries.share());
     command.add("--datadir=" + home().resolve("data"));
+    // Its own temporary tables' folder: a shared /tmp is cleaned by others.
+    command.add("--tmpdir=" + home().resolve("tmp"));
     command.add("--socket=" + home().resolve("mariadbd.sock"));
     command.add("--pid-file=" + pidFile());
     command.add("--log-error=" + errorLog());

@@ -128,6 +128,27 @@ public final class MariaDbTopology extends ReplicatedTopology<MariaDbNode> {
     awaitCaughtUp(timeout);
   }
 
+  /**
+   * Fails over to {@code replica}: the source is killed, {@code replica} stops replicating and
+   * becomes the writable source, and the other replicas follow it from their own positions ({@code
+   * MASTER_USE_GTID = slave_pos}). Nothing waits for the new source to catch up first, so
+   * transactions it had not received are lost, as in a real asynchronous failover; a replica that
+   * applied one of them cannot follow it (stop its receiver before the lost writes to avoid that).
+   */
+  public void promote(MariaDbNode replica) {
+    if (!nodes().contains(replica) || replica.role() != Role.REPLICA) {
+      throw new IllegalArgumentException(replica + " is not a replica of this topology");
+    }
+    MariaDbNode former = source();
+    former.kill();
+    replica.becomeSource();
+    former.becomeFormerSource();
+    writable(replica);
+    for (MariaDbNode other : replicas()) {
+      other.repointTo(replica);
+    }
+  }
+
   @Override
   protected String createDatabaseStatement(String name) {
     return "CREATE DATABASE `" + name + "`";
