@@ -228,6 +228,38 @@ abstract class ReadPathContract {
     }
   }
 
+  /**
+   * Monotonic reads for a client that never writes: having read another user's row on the source,
+   * its next read does not find the row gone on a replica that has not applied it.
+   */
+  @Test
+  void withMonotonicReadsARowSeenOnTheSourceIsNotReadGoneOnALaggingReplica() throws Exception {
+    pauseApplying();
+    long id = IDS.incrementAndGet();
+    try (Connection c = sourcePool().getConnection()) {
+      insert(c, id, "theirs");
+    }
+    try (ConsistencyContext.Binding client = ConsistencyContext.open()) {
+      ConsistentReader reader =
+          ConsistentReader.builder(replicaPool(), source())
+              .defaults(
+                  ReadOptions.defaults()
+                      .withPolicy(ReadPolicy.FALLBACK_TO_SOURCE)
+                      .withTimeout(Duration.ofMillis(600))
+                      .withMonotonic(true))
+              .build();
+      ReadResult<@Nullable String> onSource =
+          reader.read(reader.defaults().withSourceOnly(), c -> status(c, id));
+      assertThat(onSource.value()).isEqualTo("theirs");
+      assertThat(onSource.record().reason()).isEqualTo(Reason.SOURCE_BY_POLICY);
+
+      ReadResult<@Nullable String> next = reader.read(c -> status(c, id));
+
+      assertThat(next.value()).as("never back to a state without the row").isEqualTo("theirs");
+      assertThat(next.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+    }
+  }
+
   @Test
   void theReaderFallsBackToTheSourceWhileApplyingIsPaused() throws SQLException {
     pauseApplying();
