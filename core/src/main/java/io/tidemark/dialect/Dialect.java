@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * WalPosition}), so that merging tokens and checking that a server contains one mean the same on
  * all.
  */
-public sealed interface Dialect permits MySqlDialect, MariaDbDialect, PostgresDialect {
+public sealed interface Dialect permits MySqlProtocolDialect, PostgresDialect {
 
   /** Who the server is, and what it had executed when asked. */
   record Server(String id, GtidSet executed) {}

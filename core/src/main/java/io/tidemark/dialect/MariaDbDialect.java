@@ -3,12 +3,9 @@ package io.tidemark.dialect;
 import io.tidemark.GtidSet;
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -29,21 +26,18 @@ import org.jspecify.annotations.Nullable;
  * max_statement_time}) ends it at the same time with an error, so that a query sent behind it in
  * one text does not run after a wait that timed out.
  */
-final class MariaDbDialect implements Dialect {
+final class MariaDbDialect extends MySqlProtocolDialect {
 
   static final MariaDbDialect INSTANCE = new MariaDbDialect();
-
-  /** {@code ER_OPTION_PREVENTS_STATEMENT}: the server's {@code read_only} refused a write. */
-  private static final int READ_ONLY = 1290;
 
   /** {@code ER_STATEMENT_TIMEOUT}: the statement timer ended the statement. */
   private static final int STATEMENT_TIMER_EXPIRED = 1969;
 
-  private static final int PARSE_ERROR = 1064;
-
   private static final String POSITIONS = "@@GLOBAL.gtid_binlog_state, @@GLOBAL.gtid_current_pos";
 
-  private MariaDbDialect() {}
+  private MariaDbDialect() {
+    super(STATEMENT_TIMER_EXPIRED);
+  }
 
   @Override
   public Server server(Connection connection) throws SQLException {
@@ -89,67 +83,8 @@ final class MariaDbDialect implements Dialect {
   }
 
   @Override
-  public boolean await(
-      Connection connection, GtidSet required, long budgetNanos, @Nullable Consumer<GtidSet> seen)
-      throws SQLException {
-    long millis = TimeUnit.NANOSECONDS.toMillis(budgetNanos);
-    String positions = MariaDbPositions.waitList(required);
-    if (positions == null) {
-      return false;
-    }
-    if (millis <= 0) {
-      return hasExecuted(connection, required);
-    }
-    try (PreparedStatement ps = connection.prepareStatement(waitStatement("?", millis))) {
-      ps.setString(1, positions);
-      // Connector/J takes a text that opens with SET for one that returns no rows.
-      ps.execute();
-      try (ResultSet rs = ps.getResultSet()) {
-        return rs != null && reached(rs, required, seen);
-      }
-    } catch (SQLException e) {
-      if (waitTimedOut(e)) {
-        return false;
-      }
-      throw e;
-    }
-  }
-
-  /**
-   * Each statement of a text runs in autocommit as a transaction of its own, and the server runs no
-   * statement after one that failed, so a wait its timer ended sends back no rows.
-   */
-  @Override
-  public @Nullable String waitThen(
-      GtidSet required, long millis, String query, boolean tellExecuted) {
-    String positions = MariaDbPositions.waitList(required);
-    if (positions == null || query.indexOf(';') >= 0) {
-      return null;
-    }
-    return waitStatement("'" + positions + "'", millis) + "; " + query;
-  }
-
-  @Override
-  public boolean waitReturned(
-      Statement statement, GtidSet required, @Nullable Consumer<GtidSet> seen) throws SQLException {
-    try (ResultSet wait = statement.getResultSet()) {
-      return wait != null && reached(wait, required, seen);
-    }
-  }
-
-  @Override
-  public WaitSight waitSight(Connection connection) {
-    return WaitSight.WHEN_RETURNED;
-  }
-
-  @Override
-  public boolean textTakenAsOne(SQLException failure) {
-    return failure.getErrorCode() == PARSE_ERROR;
-  }
-
-  @Override
-  public boolean waitTimedOut(SQLException failure) {
-    return failure.getErrorCode() == STATEMENT_TIMER_EXPIRED;
+  @Nullable String waitPositions(GtidSet required) {
+    return MariaDbPositions.waitList(required);
   }
 
   /**
@@ -158,8 +93,8 @@ final class MariaDbDialect implements Dialect {
    * (a write a failover lost, numbered again by the new source); the server's own positions, read
    * after it returned, tell whose they are.
    */
-  private static boolean reached(
-      ResultSet waitResult, GtidSet required, @Nullable Consumer<GtidSet> seen)
+  @Override
+  boolean reached(ResultSet waitResult, GtidSet required, @Nullable Consumer<GtidSet> seen)
       throws SQLException {
     if (!waitResult.next()) {
       return false;
@@ -175,9 +110,10 @@ final class MariaDbDialect implements Dialect {
   /**
    * The wait of {@code millis} (at least 1) for the GTID list {@code positions} (a parameter or a
    * literal), its timer and its own timeout both the budget, and what the server executed when it
-   * returned.
+   * returned, which {@link #reached} needs whoever asks.
    */
-  private static String waitStatement(String positions, long millis) {
+  @Override
+  String waitStatement(String positions, long millis, boolean tellExecuted) {
     String seconds = BigDecimal.valueOf(millis, 3).toPlainString();
     return "SET STATEMENT max_statement_time="
         + seconds
@@ -187,12 +123,6 @@ final class MariaDbDialect implements Dialect {
         + seconds
         + "), "
         + POSITIONS;
-  }
-
-  @Override
-  // Both drivers send SET SESSION TRANSACTION READ ONLY, which autocommit statements obey.
-  public boolean readOnlyNeedsTransaction() {
-    return false;
   }
 
   /**
@@ -244,21 +174,10 @@ final class MariaDbDialect implements Dialect {
     return required.subtract(executed(connection));
   }
 
-  @Override
-  public @Nullable Boolean transactionOpen(Connection connection, @Nullable DriverSession driver) {
-    return driver == null ? null : driver.inTransactionOnServer();
-  }
-
   /** {@code read_only}: the server's, never the session's. */
   @Override
   public boolean refusedAsReadOnly(SQLException failure, Connection connection) {
     return failure.getErrorCode() == READ_ONLY;
-  }
-
-  /** Both drivers take the same two timeouts in milliseconds. */
-  @Override
-  public String probeUrl(String jdbcUrl, Duration connectTimeout, Duration readTimeout) {
-    return MySqlDialect.INSTANCE.probeUrl(jdbcUrl, connectTimeout, readTimeout);
   }
 
   @Override
@@ -270,11 +189,6 @@ final class MariaDbDialect implements Dialect {
   public @Nullable ProbeGrants probeGrants(Connection connection, SQLException failure)
       throws SQLException {
     return MariaDbProbe.grants(connection, failure);
-  }
-
-  @Override
-  public boolean credentialsRefused(SQLException failure) {
-    return failure.getErrorCode() == MySqlProbe.ACCESS_DENIED;
   }
 
   /**

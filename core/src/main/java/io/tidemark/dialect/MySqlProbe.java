@@ -16,8 +16,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class MySqlProbe {
 
-  static final int ACCESS_DENIED = 1045;
-
   /** MySQL's "SELECT command denied to user ... for table ...". */
   static final int TABLE_ACCESS_DENIED = 1142;
 

@@ -59,15 +59,17 @@ final class NodeProbe {
 
   private NodeState probeOnce(SourceTimeline timeline) throws SQLException {
     Connection c = connection;
+    Dialect server = null;
     try {
       if (c == null || c.isClosed()) {
         c = DriverManager.getConnection(url, config.user(), config.password());
         connection = c;
       }
       // A jdbc:mysql: URL may name a MariaDB server: the server's dialect reads it.
-      return read(Dialect.of(c).probe(c, readMillis), timeline);
+      server = Dialect.of(c);
+      return read(server.probe(c, readMillis), timeline);
     } catch (SQLException e) {
-      NodeState denied = c == null ? null : privilegesMissing(c, e);
+      NodeState denied = server == null || c == null ? null : privilegesMissing(server, c, e);
       if (denied != null) {
         return denied;
       }
@@ -92,9 +94,9 @@ final class NodeProbe {
    * A user granted the application's data only may not read what the probe reads: what it lacks, as
    * the statements that grant it; {@code null} when {@code denied} is another failure.
    */
-  private @Nullable NodeState privilegesMissing(Connection c, SQLException denied) {
+  private @Nullable NodeState privilegesMissing(Dialect server, Connection c, SQLException denied) {
     try {
-      Dialect.ProbeGrants grants = Dialect.of(c).probeGrants(c, denied);
+      Dialect.ProbeGrants grants = server.probeGrants(c, denied);
       if (grants == null) {
         return null;
       }

@@ -273,6 +273,7 @@ final class FakeConnection {
     Map<Integer, @Nullable Object> parameters = new HashMap<>();
     List<Sent> batch = new ArrayList<>();
     int[] queryTimeout = {0};
+    Object[] lastResult = {null};
     InvocationHandler handler =
         (proxy, method, arguments) -> {
           Object[] args = arguments == null ? new Object[0] : arguments;
@@ -298,7 +299,13 @@ final class FakeConnection {
               return resultSet(send(sqlOf(args, preparedSql), parameters, queryTimeout[0]));
             }
             case "execute" -> {
-              return send(sqlOf(args, preparedSql), parameters, queryTimeout[0]) != null;
+              lastResult[0] = send(sqlOf(args, preparedSql), parameters, queryTimeout[0]);
+              return lastResult[0] != null;
+            }
+            case "getResultSet" -> {
+              Object result = lastResult[0];
+              lastResult[0] = null;
+              return result == null ? null : resultSet(result);
             }
             case "executeUpdate" -> {
               send(sqlOf(args, preparedSql), parameters, queryTimeout[0]);
