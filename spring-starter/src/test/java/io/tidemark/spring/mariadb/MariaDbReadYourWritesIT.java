@@ -7,7 +7,8 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
-import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.OrdersApplication;
+import io.tidemark.spring.OrdersApplication.Orders;
 import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import io.tidemark.testkit.mariadb.MariaDbNode;
 import io.tidemark.testkit.mariadb.MariaDbTopology;
@@ -15,8 +16,6 @@ import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,17 +24,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The starter on MariaDB, unchanged: spring.datasource.url names the source ({@code jdbc:mariadb:},
@@ -170,7 +161,7 @@ class MariaDbReadYourWritesIT {
                 replica::resumeApplier,
                 CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
 
-        String customer = orders.customerReadOnly(id);
+        String customer = orders.customerReadOnly(id, "");
         resume.join();
 
         assertThat(customer).isEqualTo("barbara");
@@ -206,22 +197,7 @@ class MariaDbReadYourWritesIT {
   }
 
   private static ConfigurableApplicationContext run(String user, String... settings) {
-    Map<String, Object> properties = new TreeMap<>();
-    properties.put("spring.datasource.url", url(topology.source()));
-    properties.put("spring.datasource.username", user);
-    properties.put("spring.datasource.password", user);
-    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
-    properties.put("tidemark.cluster", "shop");
-    properties.put("tidemark.token.secret", "a-secret-these-tests-share-0123456789");
-    properties.put("tidemark.replicas[0].name", "replica-1");
-    properties.put("tidemark.replicas[0].url", url(topology.replica()));
-    properties.put("tidemark.topology.refresh-interval", "200ms");
-    properties.put("tidemark.read.timeout", "5s");
-    return new SpringApplicationBuilder(Application.class)
-        .web(WebApplicationType.NONE)
-        .properties(properties)
-        .properties(settings)
-        .run();
+    return OrdersApplication.run(url(topology.source()), url(topology.replica()), user, settings);
   }
 
   private static void awaitReplicating(MariaDbNode replica) {
@@ -243,52 +219,5 @@ class MariaDbReadYourWritesIT {
             topology
                 .replica()
                 .queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id));
-  }
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  @Import(Orders.class)
-  static class Application {}
-
-  @Service
-  static class Orders {
-    private final JdbcClient jdbc;
-
-    Orders(JdbcClient jdbc) {
-      this.jdbc = jdbc;
-    }
-
-    @Transactional
-    public long create(String customer) {
-      return jdbc.sql("INSERT INTO orders (customer) VALUES (?) RETURNING id")
-          .param(customer)
-          .query(Long.class)
-          .single();
-    }
-
-    @Transactional(readOnly = true)
-    public String customerReadOnly(long id) {
-      return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
-          .param(id)
-          .query(String.class)
-          .single();
-    }
-
-    @ReadYourWrites
-    public String customer(long id) {
-      return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
-          .param(id)
-          .query(String.class)
-          .single();
-    }
-
-    @ReadYourWrites
-    public String customerOrNull(long id) {
-      return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
-          .param(id)
-          .query(String.class)
-          .optional()
-          .orElse(null);
-    }
   }
 }

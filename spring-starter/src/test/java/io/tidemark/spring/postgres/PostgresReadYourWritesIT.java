@@ -7,7 +7,8 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
-import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.OrdersApplication;
+import io.tidemark.spring.OrdersApplication.Orders;
 import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import io.tidemark.testkit.postgres.PostgresNode;
 import io.tidemark.testkit.postgres.PostgresTopology;
@@ -19,25 +20,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Isolation;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The starter on PostgreSQL, unchanged: spring.datasource.url names the primary, tidemark.replicas
@@ -209,23 +199,9 @@ class PostgresReadYourWritesIT {
     run("granted").close();
   }
 
-  private static ConfigurableApplicationContext run(String role, String... settings) {
-    Map<String, Object> properties = new TreeMap<>();
-    properties.put("spring.datasource.url", topology.primary().jdbcUrl(db));
-    properties.put("spring.datasource.username", role);
-    properties.put("spring.datasource.password", role);
-    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
-    properties.put("tidemark.cluster", "shop");
-    properties.put("tidemark.token.secret", "a-secret-these-tests-share-0123456789");
-    properties.put("tidemark.replicas[0].name", "standby-1");
-    properties.put("tidemark.replicas[0].url", topology.standby().jdbcUrl(db));
-    properties.put("tidemark.topology.refresh-interval", "200ms");
-    properties.put("tidemark.read.timeout", "5s");
-    return new SpringApplicationBuilder(Application.class)
-        .web(WebApplicationType.NONE)
-        .properties(properties)
-        .properties(settings)
-        .run();
+  private static ConfigurableApplicationContext run(String user, String... settings) {
+    return OrdersApplication.run(
+        topology.primary().jdbcUrl(db), topology.standby().jdbcUrl(db), user, settings);
   }
 
   private static boolean standbyHas(long id) {
@@ -237,58 +213,6 @@ class PostgresReadYourWritesIT {
       return rs.getLong(1) > 0;
     } catch (SQLException e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  @Import(Orders.class)
-  static class Application {}
-
-  @Service
-  static class Orders {
-    private final JdbcClient jdbc;
-
-    Orders(JdbcClient jdbc) {
-      this.jdbc = jdbc;
-    }
-
-    @Transactional
-    public long create(String customer) {
-      return jdbc.sql("INSERT INTO orders (customer) VALUES (?) RETURNING id")
-          .param(customer)
-          .query(Long.class)
-          .single();
-    }
-
-    @Transactional(readOnly = true)
-    public String text(String sql) {
-      return jdbc.sql(sql).query(String.class).single();
-    }
-
-    @ReadYourWrites
-    @Transactional(isolation = Isolation.SERIALIZABLE, readOnly = true)
-    public String customerSerializable(long id) {
-      return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
-          .param(id)
-          .query(String.class)
-          .single();
-    }
-
-    @Transactional(readOnly = true)
-    public String customerReadOnly(long id, String hint) {
-      return jdbc.sql(hint + "SELECT customer FROM orders WHERE id = ?")
-          .param(id)
-          .query(String.class)
-          .single();
-    }
-
-    @ReadYourWrites
-    public String customer(long id) {
-      return jdbc.sql("SELECT customer FROM orders WHERE id = ?")
-          .param(id)
-          .query(String.class)
-          .single();
     }
   }
 }
