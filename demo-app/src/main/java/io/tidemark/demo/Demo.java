@@ -1,6 +1,10 @@
 package io.tidemark.demo;
 
+import io.tidemark.testkit.DatabaseNode;
+import io.tidemark.testkit.ReplicatedTopology;
 import io.tidemark.testkit.SkewedClock;
+import io.tidemark.testkit.mariadb.MariaDbNode;
+import io.tidemark.testkit.mariadb.MariaDbTopology;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.postgres.PostgresNode;
@@ -22,14 +26,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.ClassUtils;
 
 /**
- * Two instances of the orders service on one MySQL or PostgreSQL topology and one Redis, each the
- * other's peer; with the embedded servers, or pointed at real ones by the same properties.
+ * Two instances of the orders service on one MySQL, MariaDB or PostgreSQL topology and one Redis,
+ * each the other's peer; with the embedded servers, or pointed at real ones by the same properties.
  */
 final class Demo implements AutoCloseable {
 
@@ -48,8 +53,10 @@ final class Demo implements AutoCloseable {
   /** On MySQL: the page's faults, which inject the lag too. */
   private final @Nullable DemoFaults faults;
 
-  /** On PostgreSQL: the standby whose replay lags. */
-  private final @Nullable PostgresNode standby;
+  /**
+   * How the first replica's applier (standby's replay) lags; on MySQL the faults hold it instead.
+   */
+  private final Lagging lagging;
 
   private @Nullable ReplicationLag lag;
 
@@ -60,9 +67,9 @@ final class Demo implements AutoCloseable {
       String secondUrl,
       String database,
       @Nullable DemoFaults faults,
-      @Nullable PostgresNode standby) {
+      Lagging lagging) {
     this.faults = faults;
-    this.standby = standby;
+    this.lagging = lagging;
     this.first = first;
     this.second = second;
     this.firstUrl = firstUrl;
@@ -70,28 +77,37 @@ final class Demo implements AutoCloseable {
     this.database = database;
   }
 
-  /** Creates the schema and starts both instances; {@code firstPort} 0 picks a free port. */
-  static Demo start(MySqlTopology topology, RedisServer redis, int firstPort) {
+  /**
+   * Creates the schema on the writable node of {@code topology} (a {@link MySqlTopology}, {@link
+   * MariaDbTopology} or {@link PostgresTopology}) and starts both instances on it, reading from
+   * every replica; {@code firstPort} 0 picks a free port. On MySQL the page offers its faults; on
+   * MariaDB and PostgreSQL it offers none, and {@link #injectLag} holds the first replica's applier
+   * (the first standby's replay).
+   */
+  static Demo start(ReplicatedTopology<?> topology, RedisServer redis, int firstPort) {
     return start(topology, redis, firstPort, Map.of());
   }
 
   /**
-   * As {@link #start(MySqlTopology, RedisServer, int)}, every replica of the topology configured,
-   * with {@code overrides} on top of the demo's properties.
+   * As {@link #start(ReplicatedTopology, RedisServer, int)}, with {@code overrides} on top of the
+   * demo's properties.
    */
   static Demo start(
-      MySqlTopology topology, RedisServer redis, int firstPort, Map<String, Object> overrides) {
+      ReplicatedTopology<?> topology,
+      RedisServer redis,
+      int firstPort,
+      Map<String, Object> overrides) {
     return start(topology, redis, firstPort, overrides, Map.of(), false);
   }
 
   /**
-   * As {@link #start(MySqlTopology, RedisServer, int, Map)}, each instance reaching every MySQL
-   * node and Redis through a {@link io.tidemark.testkit.FaultLink} of its own, named {@value
-   * #FIRST} or {@value #SECOND} ({@code node.link(Demo.FIRST)}), for network faults between one
-   * instance and one server; {@code secondOnly} are properties of the second instance alone.
+   * As {@link #start(ReplicatedTopology, RedisServer, int, Map)}, each instance reaching every
+   * database node and Redis through a {@link io.tidemark.testkit.FaultLink} of its own, named
+   * {@value #FIRST} or {@value #SECOND} ({@code node.link(Demo.FIRST)}), for network faults between
+   * one instance and one server; {@code secondOnly} are properties of the second instance alone.
    */
   static Demo startLinked(
-      MySqlTopology topology,
+      ReplicatedTopology<?> topology,
       RedisServer redis,
       Map<String, Object> overrides,
       Map<String, Object> secondOnly) {
@@ -105,100 +121,149 @@ final class Demo implements AutoCloseable {
   static final String SECOND = "second";
 
   private static Demo start(
-      MySqlTopology topology,
+      ReplicatedTopology<?> topology,
       RedisServer redis,
       int firstPort,
       Map<String, Object> overrides,
       Map<String, Object> secondOnly,
       boolean linked) {
+    Database servers = Database.of(topology);
     String db = topology.createDatabase("demo");
-    topology
-        .source()
-        .execute(
-            "CREATE TABLE `"
-                + db
-                + "`.orders (id BIGINT AUTO_INCREMENT PRIMARY KEY, customer VARCHAR(64) NOT NULL,"
-                + " status VARCHAR(20) NOT NULL, revision BIGINT NOT NULL, KEY (customer))");
-    DemoFaults faults = new DemoFaults(topology, redis, Clock.systemUTC());
+    servers.createSchema(db);
+    DemoFaults faults =
+        topology instanceof MySqlTopology mysql
+            ? new DemoFaults(mysql, redis, Clock.systemUTC())
+            : null;
     try {
-      Map<String, Object> second = servers(topology, redis, db, linked ? SECOND : null);
+      Map<String, Object> second = servers.properties(redis, db, linked ? SECOND : null);
       second.putAll(secondOnly);
       return start(
-          servers(topology, redis, db, linked ? FIRST : null),
+          servers.properties(redis, db, linked ? FIRST : null),
           second,
-          shared(topology.source().user(), topology.source().password(), overrides),
+          shared(servers.writable().user(), servers.writable().password(), overrides),
           firstPort,
           db,
           faults,
-          null);
+          servers.lagging());
     } catch (RuntimeException e) {
-      faults.close();
+      if (faults != null) {
+        faults.close();
+      }
       throw e;
     }
   }
 
-  /**
-   * Creates the schema on the primary of {@code topology} and starts both instances on it, reading
-   * from its first standby, whose replay {@link #injectLag} pauses; the page offers no faults.
-   */
-  static Demo start(PostgresTopology topology, RedisServer redis, int firstPort) {
-    return start(topology, redis, firstPort, Map.of());
+  /** How the first replica's applier (the first standby's replay) lags, held and released. */
+  @FunctionalInterface
+  private interface Lagging {
+    ReplicationLag start(Duration held, Duration released);
+  }
+
+  /** The JDBC URL of a database on a node, directly or through the links named {@code link}. */
+  @FunctionalInterface
+  private interface NodeUrl {
+    String of(DatabaseNode<?> node, String database, @Nullable String link);
   }
 
   /**
-   * As {@link #start(PostgresTopology, RedisServer, int)}, with {@code overrides} on top of the
-   * demo's properties.
+   * A topology as the demo uses it: the node it writes to, the nodes it reads from, the URLs its
+   * instances reach them by, the orders table's schema, and how the first replica lags.
    */
-  static Demo start(
-      PostgresTopology topology, RedisServer redis, int firstPort, Map<String, Object> overrides) {
-    return start(topology, redis, firstPort, overrides, Map.of(), false);
-  }
+  private record Database(
+      DatabaseNode<?> writable,
+      List<? extends DatabaseNode<?>> replicas,
+      NodeUrl url,
+      List<String> schema,
+      Consumer<Duration> awaitCaughtUp,
+      Lagging lagging) {
 
-  /**
-   * As {@link #start(PostgresTopology, RedisServer, int, Map)}, each instance reaching every
-   * PostgreSQL node and Redis through a {@link io.tidemark.testkit.FaultLink} of its own, named
-   * {@value #FIRST} or {@value #SECOND}, for network faults between one instance and one server;
-   * {@code secondOnly} are properties of the second instance alone.
-   */
-  static Demo startLinked(
-      PostgresTopology topology,
-      RedisServer redis,
-      Map<String, Object> overrides,
-      Map<String, Object> secondOnly) {
-    return start(topology, redis, 0, overrides, secondOnly, true);
-  }
+    /** MySQL's and MariaDB's orders table. */
+    private static final List<String> MYSQL_SCHEMA =
+        List.of(
+            "CREATE TABLE orders (id BIGINT AUTO_INCREMENT PRIMARY KEY, customer VARCHAR(64) NOT"
+                + " NULL, status VARCHAR(20) NOT NULL, revision BIGINT NOT NULL, KEY (customer))");
 
-  private static Demo start(
-      PostgresTopology topology,
-      RedisServer redis,
-      int firstPort,
-      Map<String, Object> overrides,
-      Map<String, Object> secondOnly,
-      boolean linked) {
-    String db = topology.createDatabase("demo");
-    PostgresNode primary = topology.primary();
-    try (Connection c =
-            DriverManager.getConnection(primary.jdbcUrl(db), primary.user(), primary.password());
-        Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE TABLE orders (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
-              + " customer VARCHAR(64) NOT NULL, status VARCHAR(20) NOT NULL,"
-              + " revision BIGINT NOT NULL)");
-      s.execute("CREATE INDEX ON orders (customer)");
-    } catch (SQLException e) {
-      throw new IllegalStateException("creating the demo's table on " + primary, e);
+    private static final List<String> POSTGRES_SCHEMA =
+        List.of(
+            "CREATE TABLE orders (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+                + " customer VARCHAR(64) NOT NULL, status VARCHAR(20) NOT NULL,"
+                + " revision BIGINT NOT NULL)",
+            "CREATE INDEX ON orders (customer)");
+
+    static Database of(ReplicatedTopology<?> topology) {
+      if (topology instanceof MySqlTopology mysql) {
+        MySqlNode replica = mysql.replica();
+        return new Database(
+            mysql.source(),
+            mysql.replicas(),
+            Demo::testkitUrl,
+            MYSQL_SCHEMA,
+            mysql::awaitReplicasCaughtUp,
+            (held, released) -> ReplicationLag.start(replica, held, released));
+      }
+      if (topology instanceof MariaDbTopology mariadb) {
+        MariaDbNode replica = mariadb.replica();
+        return new Database(
+            mariadb.source(),
+            mariadb.replicas(),
+            Demo::mariaDbUrl,
+            MYSQL_SCHEMA,
+            mariadb::awaitReplicasCaughtUp,
+            (held, released) -> ReplicationLag.start(replica, held, released));
+      }
+      if (topology instanceof PostgresTopology postgres) {
+        PostgresNode standby = postgres.standby();
+        return new Database(
+            postgres.primary(),
+            postgres.standbys(),
+            Demo::testkitUrl,
+            POSTGRES_SCHEMA,
+            postgres::awaitStandbysCaughtUp,
+            (held, released) -> ReplicationLag.start(standby, held, released));
+      }
+      throw new IllegalArgumentException(
+          "the demo runs on MySQL, MariaDB or PostgreSQL, not " + topology);
     }
-    topology.awaitStandbysCaughtUp(Duration.ofSeconds(30));
-    Map<String, Object> second = servers(topology, redis, db, linked ? SECOND : null);
-    second.putAll(secondOnly);
-    return start(
-        servers(topology, redis, db, linked ? FIRST : null),
-        second,
-        shared(primary.user(), primary.password(), overrides),
-        firstPort,
-        db,
-        null,
-        topology.standby());
+
+    /** Creates the orders table in {@code db} and waits until every replica has it. */
+    void createSchema(String db) {
+      try (Connection c =
+              DriverManager.getConnection(
+                  writable.jdbcUrl(db), writable.user(), writable.password());
+          Statement s = c.createStatement()) {
+        for (String sql : schema) {
+          s.execute(sql);
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException("creating the demo's table on " + writable, e);
+      }
+      awaitCaughtUp.accept(Duration.ofSeconds(30));
+    }
+
+    /** Where an instance reaches the servers: directly, or through the links named {@code link}. */
+    Map<String, Object> properties(RedisServer redis, String db, @Nullable String link) {
+      Map<String, Object> servers = new LinkedHashMap<>();
+      servers.put("spring.datasource.url", url.of(writable, db, link));
+      for (int i = 0; i < replicas.size(); i++) {
+        servers.put("tidemark.replicas[" + i + "].url", url.of(replicas.get(i), db, link));
+      }
+      servers.put("tidemark.scope.redis-uri", link == null ? redis.uri() : redis.uriThrough(link));
+      return servers;
+    }
+  }
+
+  /** The testkit's URL: Connector/J's for MySQL, PgJDBC's for PostgreSQL. */
+  private static String testkitUrl(DatabaseNode<?> node, String db, @Nullable String link) {
+    return link == null ? node.jdbcUrl(db) : node.jdbcUrlThrough(link, db);
+  }
+
+  /**
+   * MariaDB Connector/J's URL, as an application on MariaDB names its servers (the testkit reaches
+   * MariaDB through MySQL's Connector/J).
+   */
+  private static String mariaDbUrl(DatabaseNode<?> node, String db, @Nullable String link) {
+    int port = link == null ? node.port() : node.link(link).port();
+    return "jdbc:mariadb://" + node.host() + ":" + port + "/" + db;
   }
 
   private static Map<String, Object> shared(
@@ -223,7 +288,7 @@ final class Demo implements AutoCloseable {
       int firstPort,
       String db,
       @Nullable DemoFaults faults,
-      @Nullable PostgresNode standby) {
+      Lagging lagging) {
     int port1 = firstPort == 0 ? freePort() : firstPort;
     int port2 = freePort();
     ConfigurableApplicationContext first =
@@ -238,42 +303,11 @@ final class Demo implements AutoCloseable {
     try {
       ConfigurableApplicationContext second =
           instance(secondServers, shared, port2, port1, List.of());
-      return new Demo(first, second, url(port1), url(port2), db, faults, standby);
+      return new Demo(first, second, url(port1), url(port2), db, faults, lagging);
     } catch (RuntimeException e) {
       first.close();
       throw e;
     }
-  }
-
-  /** Where an instance reaches the servers: directly, or through the links named {@code link}. */
-  private static Map<String, Object> servers(
-      MySqlTopology topology, RedisServer redis, String db, @Nullable String link) {
-    Map<String, Object> servers = new LinkedHashMap<>();
-    servers.put("spring.datasource.url", url(topology.source(), db, link));
-    for (int i = 0; i < topology.replicas().size(); i++) {
-      servers.put("tidemark.replicas[" + i + "].url", url(topology.replicas().get(i), db, link));
-    }
-    servers.put("tidemark.scope.redis-uri", link == null ? redis.uri() : redis.uriThrough(link));
-    return servers;
-  }
-
-  private static String url(MySqlNode node, String db, @Nullable String link) {
-    return link == null ? node.jdbcUrl(db) : node.jdbcUrlThrough(link, db);
-  }
-
-  private static Map<String, Object> servers(
-      PostgresTopology topology, RedisServer redis, String db, @Nullable String link) {
-    Map<String, Object> servers = new LinkedHashMap<>();
-    servers.put("spring.datasource.url", url(topology.primary(), db, link));
-    for (int i = 0; i < topology.standbys().size(); i++) {
-      servers.put("tidemark.replicas[" + i + "].url", url(topology.standbys().get(i), db, link));
-    }
-    servers.put("tidemark.scope.redis-uri", link == null ? redis.uri() : redis.uriThrough(link));
-    return servers;
-  }
-
-  private static String url(PostgresNode node, String db, @Nullable String link) {
-    return link == null ? node.jdbcUrl(db) : node.jdbcUrlThrough(link, db);
   }
 
   /**
@@ -381,7 +415,7 @@ final class Demo implements AutoCloseable {
     if (lag != null) {
       lag.close();
     }
-    lag = ReplicationLag.start(Objects.requireNonNull(standby), held, released);
+    lag = lagging.start(held, released);
   }
 
   @Override

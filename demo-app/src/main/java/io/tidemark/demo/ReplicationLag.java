@@ -1,5 +1,6 @@
 package io.tidemark.demo;
 
+import io.tidemark.testkit.mariadb.MariaDbNode;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.postgres.PostgresNode;
 import java.time.Duration;
@@ -22,6 +23,14 @@ final class ReplicationLag implements AutoCloseable {
 
   /** Starts holding the applier of {@code replica} for {@code held}, then {@code released}. */
   static ReplicationLag start(MySqlNode replica, Duration held, Duration released) {
+    return start(replica::pauseApplier, replica::resumeApplier, held, released);
+  }
+
+  /**
+   * Starts holding the applier of the MariaDB {@code replica} for {@code held}, then {@code
+   * released}.
+   */
+  static ReplicationLag start(MariaDbNode replica, Duration held, Duration released) {
     return start(replica::pauseApplier, replica::resumeApplier, held, released);
   }
 
