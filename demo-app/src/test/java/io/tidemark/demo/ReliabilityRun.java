@@ -540,14 +540,23 @@ final class ReliabilityRun {
     for (List<Operation> session : writes.values()) {
       long acknowledged = session.stream().filter(Operation::acknowledged).count();
       Operation last = session.stream().max(Comparator.comparingInt(Operation::step)).orElseThrow();
+      // The fault that held when it began, else the last one undone just before: the next fault
+      // may begin within the 2 s after one is undone.
       String fault =
           last.acknowledged()
               ? null
               : faults.stream()
-                  .filter(
-                      f -> f.inflicted() <= last.started() && last.started() <= f.undone() + after)
-                  .map(FaultSchedule.Applied::name)
+                  .filter(f -> f.inflicted() <= last.started() && last.started() <= f.undone())
                   .findFirst()
+                  .or(
+                      () ->
+                          faults.stream()
+                              .filter(
+                                  f ->
+                                      f.undone() < last.started()
+                                          && last.started() <= f.undone() + after)
+                              .reduce((earlier, later) -> later))
+                  .map(FaultSchedule.Applied::name)
                   .orElse(null);
       String endedBy =
           last.acknowledged()
