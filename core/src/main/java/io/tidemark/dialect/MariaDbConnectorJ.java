@@ -3,6 +3,7 @@ package io.tidemark.dialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;
+import org.mariadb.jdbc.util.constants.ServerStatus;
 
 /** What Tidemark reads of MariaDB Connector/J beyond JDBC; loaded only when it is on the path. */
 final class MariaDbConnectorJ {
@@ -20,6 +21,19 @@ final class MariaDbConnectorJ {
       return null;
     }
     return connection.unwrap(org.mariadb.jdbc.Connection.class).getThreadId();
+  }
+
+  /**
+   * Whether the server reported an open transaction in its last status flags on {@code connection}:
+   * no round trip; {@code null} for another driver.
+   */
+  static @Nullable Boolean inTransaction(Connection connection) throws SQLException {
+    if (!PRESENT || !connection.isWrapperFor(org.mariadb.jdbc.Connection.class)) {
+      return null;
+    }
+    int status =
+        connection.unwrap(org.mariadb.jdbc.Connection.class).getContext().getServerStatus();
+    return (status & ServerStatus.IN_TRANSACTION) != 0;
   }
 
   private static boolean present() {

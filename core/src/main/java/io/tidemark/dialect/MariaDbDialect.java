@@ -164,6 +164,16 @@ final class MariaDbDialect extends MySqlProtocolDialect {
     }
   }
 
+  /** As Connector/J, MariaDB Connector/J keeps the server's last status flags: no round trip. */
+  @Override
+  public @Nullable Boolean transactionOpen(Connection connection, @Nullable DriverSession driver)
+      throws SQLException {
+    if (driver != null) {
+      return driver.inTransactionOnServer();
+    }
+    return MariaDbConnectorJ.inTransaction(connection);
+  }
+
   @Override
   public boolean hasExecuted(Connection connection, GtidSet required) throws SQLException {
     return executed(connection).containsAll(required);

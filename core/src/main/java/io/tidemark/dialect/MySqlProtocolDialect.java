@@ -133,8 +133,8 @@ abstract sealed class MySqlProtocolDialect implements Dialect permits MySqlDiale
   }
 
   @Override
-  public final @Nullable Boolean transactionOpen(
-      Connection connection, @Nullable DriverSession driver) {
+  public @Nullable Boolean transactionOpen(Connection connection, @Nullable DriverSession driver)
+      throws SQLException {
     return driver == null ? null : driver.inTransactionOnServer();
   }
 
