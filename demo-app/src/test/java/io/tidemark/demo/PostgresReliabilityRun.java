@@ -2,15 +2,11 @@ package io.tidemark.demo;
 
 import static io.tidemark.demo.ReliabilityRun.ms;
 
-import io.tidemark.GtidSet;
-import io.tidemark.dialect.Dialect;
 import io.tidemark.testkit.postgres.PostgresNode;
 import io.tidemark.testkit.postgres.PostgresTopology;
 import io.tidemark.testkit.redis.RedisServer;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -99,20 +95,11 @@ final class PostgresReliabilityRun {
           control,
           ran,
           new ReliabilityRun.Failover(failoverAt.get(), promotedAt.get(), Double.NaN),
-          executed(source),
+          ReliabilityRun.executed(source),
           source,
           "orders",
           demo,
           begun);
-    }
-  }
-
-  /** What the final primary holds, its earlier timelines up to their switch points included. */
-  private static GtidSet executed(CausalRegister.Source source) {
-    try (Connection c = source.connect()) {
-      return Dialect.of(c).executed(c);
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read the final primary's position", e);
     }
   }
 

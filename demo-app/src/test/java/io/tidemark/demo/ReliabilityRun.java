@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
 
 import io.tidemark.GtidSet;
 import io.tidemark.demo.Operation.Kind;
+import io.tidemark.dialect.Dialect;
 import io.tidemark.testkit.FaultLink;
 import io.tidemark.testkit.FaultLink.Direction;
 import io.tidemark.testkit.mysql.MySqlNode;
@@ -838,6 +839,19 @@ final class ReliabilityRun {
 
   private static GtidSet gtids(Optional<ConsistencyToken> token) {
     return token.map(ConsistencyToken::gtids).orElse(GtidSet.EMPTY);
+  }
+
+  /**
+   * What the final source holds, as Tidemark's dialect reads it: on PostgreSQL its earlier
+   * timelines up to their switch points included, on MariaDB what every server of each domain
+   * wrote, as far as the source applied it.
+   */
+  static GtidSet executed(CausalRegister.Source source) {
+    try (Connection c = source.connect()) {
+      return Dialect.of(c).executed(c);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the final source's position", e);
+    }
   }
 
   private static long comSelect(MySqlNode node) {
