@@ -107,7 +107,7 @@ public final class CapturingDataSource implements DataSource {
         bound = SocketTimeout.limit(connection, SocketTimeout.millisLeft(deadline.remaining()));
       }
       DriverSession driver = DriverSession.of(connection);
-      PhysicalConnection.writable(driver);
+      PhysicalConnection.writable(connection, driver);
       if (context == null) {
         counters.unscoped.increment();
         return failures == SourceFailures.NONE

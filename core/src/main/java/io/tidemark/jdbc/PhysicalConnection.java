@@ -45,12 +45,7 @@ final class PhysicalConnection {
 
   static PhysicalConnection of(Connection connection, @Nullable DriverSession driver)
       throws SQLException {
-    Object key =
-        driver != null
-            ? driver.physicalConnection()
-            : connection.isWrapperFor(Connection.class)
-                ? connection.unwrap(Connection.class)
-                : connection;
+    Object key = driver != null ? driver.physicalConnection() : physical(connection);
     return KNOWN[System.identityHashCode(key) & (KNOWN.length - 1)].computeIfAbsent(
         key, k -> new PhysicalConnection());
   }
@@ -226,20 +221,36 @@ final class PhysicalConnection {
   /**
    * Makes a connection taken for writes writable, if a read left it read-only, and one statement
    * per text again, if a read let it run several: a write runs as the application configured its
-   * driver, so a text an injection extended is refused as it would be without Tidemark.
+   * driver, so a text an injection extended is refused as it would be without Tidemark. A replica's
+   * pool takes writes once a failover promoted the replica.
    */
-  static void writable(@Nullable DriverSession driver) throws SQLException {
+  static void writable(Connection connection, @Nullable DriverSession driver) throws SQLException {
     if (driver == null) {
+      PhysicalConnection known = known(physical(connection));
+      if (known != null && known.readOnlyKept) {
+        Dialect.of(connection).readOnly(connection, false);
+        known.readOnlyKept = false;
+      }
       return;
     }
     if (driver.readOnly()) {
       driver.readOnly(false);
     }
-    Object key = driver.physicalConnection();
-    PhysicalConnection known = KNOWN[System.identityHashCode(key) & (KNOWN.length - 1)].get(key);
+    PhysicalConnection known = known(driver.physicalConnection());
     if (known != null && known.multiStatements) {
       driver.multiStatements(false);
       known.multiStatements = false;
     }
+  }
+
+  private static @Nullable PhysicalConnection known(Object key) {
+    return KNOWN[System.identityHashCode(key) & (KNOWN.length - 1)].get(key);
+  }
+
+  /** What another driver's connection unwraps to, the key its state is kept by. */
+  private static Object physical(Connection connection) throws SQLException {
+    return connection.isWrapperFor(Connection.class)
+        ? connection.unwrap(Connection.class)
+        : connection;
   }
 }

@@ -94,6 +94,11 @@ class MariaDbReadPathIT {
     }
 
     @Override
+    HikariDataSource singleConnectionReplicaPoolOnSource() {
+      return ReplicaPools.create(config(topology.source(), 1));
+    }
+
+    @Override
     void pauseApplying() {
       topology.replica().pauseApplier();
     }

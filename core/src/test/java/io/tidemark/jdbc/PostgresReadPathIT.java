@@ -87,6 +87,11 @@ class PostgresReadPathIT extends ReadPathContract {
   }
 
   @Override
+  HikariDataSource singleConnectionReplicaPoolOnSource() {
+    return orders.singleConnectionReplicaPool(topology.primary());
+  }
+
+  @Override
   void pauseApplying() {
     standby.pauseReplay();
   }

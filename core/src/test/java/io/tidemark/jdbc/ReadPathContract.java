@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistencyLevel;
 import io.tidemark.ConsistentReadException;
@@ -46,6 +47,12 @@ abstract class ReadPathContract {
 
   /** A pool of {@link ReplicaPools} on the replica. */
   abstract DataSource replicaPool();
+
+  /**
+   * A pool of {@link ReplicaPools} of one connection on the source, as a replica's pool is after a
+   * failover made it the source; closed by the caller.
+   */
+  abstract HikariDataSource singleConnectionReplicaPoolOnSource();
 
   /** Stops the replica applying what it receives. */
   abstract void pauseApplying();
@@ -389,6 +396,27 @@ abstract class ReadPathContract {
     }
     try (Connection c = sourcePool().getConnection()) {
       assertThat(status(c, id)).isNull();
+    }
+  }
+
+  /**
+   * A replica's pool is the writer's once a failover promoted the replica: a connection a read left
+   * read-only takes writes again.
+   */
+  @Test
+  void writesTakeAConnectionAReadLeftReadOnlyAndWriteOnIt() throws SQLException {
+    try (HikariDataSource pool = singleConnectionReplicaPoolOnSource()) {
+      CapturingDataSource writes = CapturingDataSource.wrap(pool);
+      ConsistentReader reader = ConsistentReader.builder(pool, writes).build();
+      long id = IDS.incrementAndGet();
+      assertThat(reader.read(c -> status(c, id)).record().reason())
+          .isEqualTo(Reason.REPLICA_NO_TOKEN);
+
+      try (Connection c = writes.getConnection()) {
+        insert(c, id, "written");
+      }
+
+      assertThat(reader.read(c -> status(c, id)).value()).isEqualTo("written");
     }
   }
 

@@ -89,6 +89,11 @@ class ReadPathIT extends ReadPathContract {
   }
 
   @Override
+  HikariDataSource singleConnectionReplicaPoolOnSource() {
+    return Pools.replica(topology.source(), db, 1);
+  }
+
+  @Override
   void pauseApplying() {
     replica.pauseApplier();
   }
@@ -209,26 +214,6 @@ class ReadPathIT extends ReadPathContract {
         "command_type = 'Query' AND event_time >= ? AND thread_id <> CONNECTION_ID()"
             + " AND CONVERT(argument USING utf8mb4) <> 'SELECT NOW(6)' ORDER BY event_time",
         since);
-  }
-
-  @Test
-  void writesTakeAConnectionAReadLeftReadOnlyAndWriteOnIt() throws SQLException {
-    try (HikariDataSource pool = Pools.replica(topology.source(), db, 1)) {
-      CapturingDataSource writes = CapturingDataSource.wrap(pool);
-      ConsistentReader reader = ConsistentReader.builder(pool, writes).build();
-      long id = IDS.incrementAndGet();
-      assertThat(reader.read(c -> status(c, id)).record().reason())
-          .isEqualTo(Reason.REPLICA_NO_TOKEN);
-
-      try (Connection c = writes.getConnection();
-          PreparedStatement ps =
-              c.prepareStatement("INSERT INTO orders VALUES (?, 'written', 1)")) {
-        ps.setLong(1, id);
-        assertThat(ps.executeUpdate()).isEqualTo(1);
-      }
-
-      assertThat(reader.read(c -> status(c, id)).value()).isEqualTo("written");
-    }
   }
 
   @Test
