@@ -37,6 +37,9 @@ class MariaDbReliabilityIT {
     assertThat(writableReplica.refusedWrites())
         .as("writes while a replica was left writable: the source takes them")
         .isZero();
+    assertThat(report.verdict().failedWrites().keySet())
+        .as("writes answered with a bare 500 (a session left read-only took them, before the fix)")
+        .noneMatch(status -> status.startsWith("500"));
     ReliabilityIT.assertGuaranteesHeld(report);
   }
 }
