@@ -22,9 +22,9 @@ import org.jspecify.annotations.Nullable;
  * writes and the applied ones for all others: on a replica what it shows, on a source what it
  * wrote, which a client has seen commit before its token names it.
  *
- * <p>The wait's own timeout takes fractions of a second; the statement timer ({@code SET STATEMENT
- * max_statement_time}) ends it at the same time with an error, so that a query sent behind it in
- * one text does not run after a wait that timed out.
+ * <p>The wait's own timeout takes fractions of a second; sent with a query behind it in one text,
+ * the statement timer ({@code SET STATEMENT max_statement_time}) ends it at the same time with an
+ * error, so that the query does not run after a wait that timed out.
  */
 final class MariaDbDialect extends MySqlProtocolDialect {
 
@@ -109,20 +109,19 @@ final class MariaDbDialect extends MySqlProtocolDialect {
 
   /**
    * The wait of {@code millis} (at least 1) for the GTID list {@code positions} (a parameter or a
-   * literal), its timer and its own timeout both the budget, and what the server executed when it
-   * returned, which {@link #reached} needs whoever asks.
+   * literal), its own timeout the budget, and what the server executed when it returned, which
+   * {@link #reached} needs whoever asks. With a query behind it, the statement timer ends it at the
+   * same time with an error, so that the query does not run; alone, its timeout returns -1, which
+   * MariaDB Connector/J does not log as it logs every error.
    */
   @Override
-  String waitStatement(String positions, long millis, boolean tellExecuted) {
+  String waitStatement(String positions, long millis, boolean tellExecuted, boolean queryBehind) {
     String seconds = BigDecimal.valueOf(millis, 3).toPlainString();
-    return "SET STATEMENT max_statement_time="
-        + seconds
-        + " FOR SELECT MASTER_GTID_WAIT("
-        + positions
-        + ", "
-        + seconds
-        + "), "
-        + POSITIONS;
+    String waitAndPositions =
+        "SELECT MASTER_GTID_WAIT(" + positions + ", " + seconds + "), " + POSITIONS;
+    return queryBehind
+        ? "SET STATEMENT max_statement_time=" + seconds + " FOR " + waitAndPositions
+        : waitAndPositions;
   }
 
   /**

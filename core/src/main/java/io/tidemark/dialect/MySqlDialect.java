@@ -102,7 +102,7 @@ final class MySqlDialect extends MySqlProtocolDialect {
    * (about 15 µs more on loopback, for the server's lock and the set's text).
    */
   @Override
-  String waitStatement(String positions, long millis, boolean executed) {
+  String waitStatement(String positions, long millis, boolean executed, boolean queryBehind) {
     return "SELECT /*+ MAX_EXECUTION_TIME("
         + millis
         + ") */ WAIT_FOR_EXECUTED_GTID_SET("

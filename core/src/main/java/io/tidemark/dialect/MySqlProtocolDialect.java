@@ -49,9 +49,11 @@ abstract sealed class MySqlProtocolDialect implements Dialect permits MySqlDiale
   /**
    * The wait of {@code millis} (at least 1) for {@code positions} (a parameter or a literal),
    * answering one row; with {@code tellExecuted}, what the server had executed when it returned as
-   * well.
+   * well; with {@code queryBehind}, a query follows it in the same text, which must not run after a
+   * wait that timed out, so the wait then fails when its time runs out.
    */
-  abstract String waitStatement(String positions, long millis, boolean tellExecuted);
+  abstract String waitStatement(
+      String positions, long millis, boolean tellExecuted, boolean queryBehind);
 
   /**
    * Whether the wait's row in {@code waitResult} says the server executed {@code required}, telling
@@ -73,7 +75,7 @@ abstract sealed class MySqlProtocolDialect implements Dialect permits MySqlDiale
       return hasExecuted(connection, required);
     }
     try (PreparedStatement ps =
-        connection.prepareStatement(waitStatement("?", millis, seen != null))) {
+        connection.prepareStatement(waitStatement("?", millis, seen != null, false))) {
       ps.setString(1, positions);
       // Connector/J takes a text that opens with SET (MariaDB's timer) for one without rows.
       ps.execute();
@@ -100,7 +102,7 @@ abstract sealed class MySqlProtocolDialect implements Dialect permits MySqlDiale
     if (positions == null || !LITERAL.matcher(positions).matches() || query.indexOf(';') >= 0) {
       return null;
     }
-    return waitStatement("'" + positions + "'", millis, tellExecuted) + "; " + query;
+    return waitStatement("'" + positions + "'", millis, tellExecuted, true) + "; " + query;
   }
 
   @Override
