@@ -129,7 +129,7 @@ class MariaDbReadPathIT {
                   .replica()
                   .queryString(
                       "SELECT COUNT(*) > 0 FROM information_schema.PROCESSLIST"
-                          + " WHERE INFO LIKE '%FOR SELECT MASTER_GTID_WAIT(%' AND USER = '"
+                          + " WHERE INFO LIKE '%SELECT MASTER_GTID_WAIT(%' AND USER = '"
                           + USER
                           + "'"))) {
         if (System.nanoTime() - end > 0) {
