@@ -131,8 +131,9 @@ public final class NodeRuntime implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new TidemarkStartupException(
           "tidemark.replicas[" + index + "] is invalid: " + e.getMessage(),
-          "Use a MySQL or PostgreSQL JDBC URL (jdbc:mysql://host:port/database,"
-              + " jdbc:postgresql://host:port/database) and a non-blank name.");
+          "Use a MySQL, MariaDB or PostgreSQL JDBC URL (jdbc:mysql://host:port/database,"
+              + " jdbc:mariadb://host:port/database, jdbc:postgresql://host:port/database) and a"
+              + " non-blank name.");
     }
   }
 

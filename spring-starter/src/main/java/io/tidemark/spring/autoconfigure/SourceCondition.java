@@ -22,7 +22,7 @@ import org.springframework.util.ClassUtils;
  * Whether the application has a {@code DataSource} Tidemark can protect, told from the settings and
  * bean definitions before any bean exists: off for no {@code DataSource} and for another database
  * (an H2 of the tests); every other case goes on and is checked on the bean itself at start, where
- * a DataSource that is neither MySQL nor PostgreSQL after all stops the start.
+ * a DataSource that is not MySQL, MariaDB or PostgreSQL after all stops the start.
  */
 abstract class SourceCondition extends SpringBootCondition implements ConfigurationCondition {
 
@@ -66,7 +66,7 @@ abstract class SourceCondition extends SpringBootCondition implements Configurat
     boolean boots = dataSources.length == 1 && madeByBoot(beans, dataSources[0]);
     if (boots && url != null && !url.isBlank()) {
       return ApplicationDataSource.databaseUrl(url) == null
-          ? "spring.datasource.url is a " + scheme(url) + " URL, neither MySQL nor PostgreSQL"
+          ? "spring.datasource.url is a " + scheme(url) + " URL, not MySQL, MariaDB or PostgreSQL"
           : null;
     }
     if (boots && !hasOwnConnectionDetails(beans)) {

@@ -259,7 +259,7 @@ public final class TidemarkAutoConfiguration {
     String database = ApplicationDataSource.databaseUrl(url);
     if (database == null) {
       throw notSupported(
-          name, url == null ? "a DataSource without a URL" : "neither MySQL nor PostgreSQL");
+          name, url == null ? "a DataSource without a URL" : "not MySQL, MariaDB or PostgreSQL");
     }
     try {
       return new NodeConfig(
@@ -272,8 +272,8 @@ public final class TidemarkAutoConfiguration {
           "The source's connection settings are not usable by Tidemark: " + e.getMessage(),
           "Point DataSource "
               + name
-              + " at the source, jdbc:mysql://host:port/database or"
-              + " jdbc:postgresql://host:port/database.");
+              + " at the source, jdbc:mysql://host:port/database,"
+              + " jdbc:mariadb://host:port/database or jdbc:postgresql://host:port/database.");
     }
   }
 
@@ -283,10 +283,10 @@ public final class TidemarkAutoConfiguration {
             + name
             + " is "
             + what
-            + ": Tidemark protects MySQL and PostgreSQL sources only.",
+            + ": Tidemark protects MySQL, MariaDB and PostgreSQL sources only.",
         "Set tidemark.enabled=false where this DataSource is used (e.g. in a test profile), or"
-            + " point it at the source (jdbc:mysql://host:port/database or"
-            + " jdbc:postgresql://host:port/database).");
+            + " point it at the source (jdbc:mysql://host:port/database,"
+            + " jdbc:mariadb://host:port/database or jdbc:postgresql://host:port/database).");
   }
 
   private static <T> @Nullable T unwrapped(DataSource source, Class<T> type) {

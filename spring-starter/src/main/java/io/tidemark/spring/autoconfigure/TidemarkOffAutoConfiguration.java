@@ -11,9 +11,9 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 
 /**
- * Says at start, in one line, that Tidemark is off and why: turned off, or no MySQL or PostgreSQL
- * {@code DataSource} (typically the H2 of the tests), so that {@code @ReadYourWrites} methods,
- * which then read without routing, never do so unseen.
+ * Says at start, in one line, that Tidemark is off and why: turned off, or no MySQL, MariaDB or
+ * PostgreSQL {@code DataSource} (typically the H2 of the tests), so that {@code @ReadYourWrites}
+ * methods, which then read without routing, never do so unseen.
  */
 @AutoConfiguration(after = DataSourceAutoConfiguration.class)
 @Conditional(SourceCondition.Unprotected.class)
@@ -29,7 +29,7 @@ public final class TidemarkOffAutoConfiguration {
     String reason =
         Objects.requireNonNullElse(
             SourceCondition.whyOff(beans, environment, beans.getBeanClassLoader()),
-            "the application has no MySQL or PostgreSQL DataSource");
+            "the application has no MySQL, MariaDB or PostgreSQL DataSource");
     String line =
         "Tidemark is off: "
             + reason

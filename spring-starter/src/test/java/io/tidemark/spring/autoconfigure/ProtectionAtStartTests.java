@@ -185,7 +185,7 @@ class ProtectionAtStartTests {
               assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
               assertThat(context.getBean(TidemarkOffAutoConfiguration.Off.class).reason())
                   .isEqualTo(
-                      "spring.datasource.url is a jdbc:h2 URL, neither MySQL nor PostgreSQL");
+                      "spring.datasource.url is a jdbc:h2 URL, not MySQL, MariaDB or PostgreSQL");
             });
     assertThat(linesWith(output, OFF)).isEqualTo(1);
     assertThat(output).contains("WARN").contains(OFF + "spring.datasource.url is a jdbc:h2 URL");
@@ -222,13 +222,13 @@ class ProtectionAtStartTests {
   }
 
   @Test
-  void aMariaDbUrlStopsTheStartWhenTheDataSourceIsTheApplicationsOwn() {
+  void anotherDatabasesUrlStopsTheStartWhenTheDataSourceIsTheApplicationsOwn() {
     runner()
-        .withBean("orders", HikariDataSource.class, () -> pool("jdbc:mariadb://127.0.0.1:1/o"))
+        .withBean("orders", HikariDataSource.class, () -> pool("jdbc:oracle:thin:@127.0.0.1:1/o"))
         .run(
             context ->
                 assertThat(analysis(context).getDescription())
-                    .contains("DataSource orders is neither MySQL nor PostgreSQL"));
+                    .contains("DataSource orders is not MySQL, MariaDB or PostgreSQL"));
   }
 
   @Test

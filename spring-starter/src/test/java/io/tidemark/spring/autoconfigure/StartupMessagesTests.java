@@ -109,7 +109,7 @@ class StartupMessagesTests {
         .singleElement()
         .asString()
         .contains("WARN")
-        .contains("spring.datasource.url is a jdbc:h2 URL, neither MySQL nor PostgreSQL");
+        .contains("spring.datasource.url is a jdbc:h2 URL, not MySQL, MariaDB or PostgreSQL");
   }
 
   @Test
