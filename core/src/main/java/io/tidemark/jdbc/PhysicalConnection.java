@@ -165,8 +165,9 @@ final class PhysicalConnection {
    * to its pool: setting it and undoing it on every read would cost two round trips, and the next
    * read wants it read-only again. A connection taken for writes is made writable again by {@link
    * #writable}. With a driver whose read-only flag the dialect tells the session itself (MariaDB
-   * Connector/J), the session is told once: a replica pool's connections take no writes. Returns
-   * {@code false}, changing nothing, with other drivers.
+   * Connector/J), the session is told once, and told again it may write when {@link #writable}
+   * takes the connection for writes (a replica's pool after a failover promoted it). Returns {@code
+   * false}, changing nothing, with other drivers.
    */
   boolean keepReadOnly(Connection connection, Dialect dialect, @Nullable DriverSession driver)
       throws SQLException {
