@@ -28,7 +28,7 @@ public class TidemarkProperties {
   private boolean enabled = true;
 
   /**
-   * Name of the MySQL cluster the tokens of this application are for; services that share the
+   * Name of the database cluster the tokens of this application are for; services that share the
    * cluster must use the same name.
    */
   private String cluster = "default";
