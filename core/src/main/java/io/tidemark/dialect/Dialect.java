@@ -304,6 +304,27 @@ public sealed interface Dialect permits MySqlProtocolDialect, PostgresDialect {
   }
 
   /**
+   * The product and version of the server behind {@code connection} as its driver told it at login,
+   * "MySQL 8.0.15", "MariaDB 10.11.19" or "PostgreSQL 15.18": no round trip.
+   */
+  static String product(Connection connection) throws SQLException {
+    String version = connection.getMetaData().getDatabaseProductVersion();
+    Dialect dialect = of(connection);
+    String product =
+        dialect instanceof PostgresDialect
+            ? "PostgreSQL"
+            : dialect instanceof MariaDbDialect ? "MariaDB" : "MySQL";
+    // MySQL's protocol makes MariaDB say "5.5.5-10.11.19-MariaDB-..." to old clients.
+    String number = version.startsWith("5.5.5-") ? version.substring(6) : version;
+    int end = 0;
+    while (end < number.length()
+        && (Character.isDigit(number.charAt(end)) || number.charAt(end) == '.')) {
+      end++;
+    }
+    return product + " " + (end == 0 ? number : number.substring(0, end));
+  }
+
+  /**
    * What a node probe read of one server, in every database's terms.
    *
    * @param id the server's identity ({@code server_uuid}, or a PostgreSQL cluster and timeline)

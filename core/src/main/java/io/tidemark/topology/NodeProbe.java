@@ -67,7 +67,7 @@ final class NodeProbe {
       }
       // A jdbc:mysql: URL may name a MariaDB server: the server's dialect reads it.
       server = Dialect.of(c);
-      return read(server.probe(c, readMillis), timeline);
+      return read(server.probe(c, readMillis), timeline, Dialect.product(c));
     } catch (SQLException e) {
       NodeState denied = server == null || c == null ? null : privilegesMissing(server, c, e);
       if (denied != null) {
@@ -115,7 +115,7 @@ final class NodeProbe {
     }
   }
 
-  private NodeState read(Dialect.NodeFacts facts, SourceTimeline timeline) {
+  private NodeState read(Dialect.NodeFacts facts, SourceTimeline timeline, String server) {
     GtidSet executed = facts.executed();
     boolean writable = facts.writable();
     GtidSet errant =
@@ -146,7 +146,8 @@ final class NodeProbe {
         executed,
         errant,
         config.filteredTables(),
-        lag);
+        lag,
+        server);
   }
 
   private static GtidSet own(GtidSet transactions, String uuid) {

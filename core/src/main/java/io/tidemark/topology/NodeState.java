@@ -33,6 +33,8 @@ import org.jspecify.annotations.Nullable;
  * @param filteredTables tables its replication filters leave out (from its configuration)
  * @param lag how far behind the source it is; {@link Duration#ZERO} for a caught-up replica or the
  *     source, and an upper bound when the exact figure cannot be read
+ * @param server the server's product and version, as "MySQL 8.0.15", "MariaDB 10.11.19" or
+ *     "PostgreSQL 15.18", or {@code null} when never reached
  */
 public record NodeState(
     String name,
@@ -49,7 +51,8 @@ public record NodeState(
     GtidSet gtidExecuted,
     GtidSet errant,
     Set<String> filteredTables,
-    Duration lag) {
+    Duration lag,
+    @Nullable String server) {
 
   public NodeState {
     grants = List.copyOf(grants);
@@ -99,7 +102,8 @@ public record NodeState(
         GtidSet.EMPTY,
         GtidSet.EMPTY,
         Set.of(),
-        Duration.ZERO);
+        Duration.ZERO,
+        null);
   }
 
   public boolean available() {

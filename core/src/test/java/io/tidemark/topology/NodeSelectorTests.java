@@ -147,6 +147,7 @@ class NodeSelectorTests {
         executed,
         errant,
         filteredTables,
-        lag);
+        lag,
+        null);
   }
 }

@@ -6,6 +6,7 @@ import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.junit.TestkitExtension;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,7 +49,7 @@ class QuickStartIT {
     MySqlNode source = topology.source();
     try (Connection c = source.openConnection();
         Statement s = c.createStatement()) {
-      for (String statement : region("src/test/resources/database.sql", "database")) {
+      for (String statement : region("database.sql", "database")) {
         s.execute(statement.replaceFirst(";$", ""));
       }
     }
@@ -59,6 +61,7 @@ class QuickStartIT {
       awaitStarted(port, application, log);
       assertThat(Files.readString(log))
           .contains("Tidemark is on: writes go to source, reads under @ReadYourWrites to replica-1")
+          .contains("; source MySQL " + source.version() + ", replica-1 MySQL ")
           .contains("the Consistency-Token header and the Consistency-Token-default cookie");
       // The README: "with the replica's applier stopped".
       topology.replica().pauseApplier();
@@ -89,7 +92,7 @@ class QuickStartIT {
    * Returns the last command, as it ran.
    */
   private static String runSession(int port, Path client) throws Exception {
-    List<String> lines = region("src/test/resources/session.console", "session");
+    List<String> lines = region("session.console", "session");
     String token = null;
     String command = null;
     for (int i = 0; i < lines.size(); i++) {
@@ -151,7 +154,7 @@ class QuickStartIT {
    */
   private static Process start(MySqlTopology topology, int port, Path log) throws IOException {
     List<String> commands =
-        region("src/test/resources/run.sh", "run").stream()
+        region("run.sh", "run").stream()
             .filter(command -> !command.startsWith("./mvnw "))
             .toList();
     ProcessBuilder builder =
@@ -207,9 +210,17 @@ class QuickStartIT {
     return output;
   }
 
-  /** The lines between {@code tag::name[]} and {@code end::name[]} of a file of this module. */
+  /**
+   * The lines between {@code tag::name[]} and {@code end::name[]} of a file of the quick start's test
+   * resources, from the class path: the build of the same application on Spring Boot 3.5 runs this
+   * test from its own folder.
+   */
   static List<String> region(String file, String name) throws IOException {
-    List<String> lines = Files.readAllLines(MODULE.resolve(file));
+    List<String> lines;
+    try (InputStream in =
+        Objects.requireNonNull(QuickStartIT.class.getResourceAsStream("/" + file), file)) {
+      lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
     int start = -1;
     for (int i = 0; i < lines.size(); i++) {
       if (lines.get(i).contains("tag::" + name + "[]")) {

@@ -2,6 +2,7 @@ package io.tidemark.spring.autoconfigure;
 
 import io.tidemark.topology.NodeState;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -9,8 +10,9 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
  * Says at start, in one INFO line, that Tidemark is on: the source and the replicas it reads from,
- * the cluster and the read policy, and where tokens travel (the header and the cookie, once the web
- * configuration is known), so that a newcomer sees what a browser and an API client will get.
+ * the cluster, the read policy and each server's product and version, and where tokens travel (the
+ * header and the cookie, once the web configuration is known), so that a newcomer sees what a
+ * browser and an API client will get.
  */
 final class StartupReport implements SmartInitializingSingleton {
 
@@ -61,6 +63,16 @@ final class StartupReport implements SmartInitializingSingleton {
             .append(properties.getCluster())
             .append(", policy ")
             .append(properties.getRead().getPolicy())
+            .append("; ")
+            .append(
+                nodes.view().snapshot().nodes().stream()
+                    .map(
+                        node ->
+                            node.name()
+                                + (node.server() == null
+                                    ? " not reached yet"
+                                    : " " + node.server()))
+                    .collect(Collectors.joining(", ")))
             .append("); ");
     TokenCarriers web = carriers.getIfAvailable();
     if (!webEnabled) {

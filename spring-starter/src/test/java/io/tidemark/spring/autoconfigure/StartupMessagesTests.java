@@ -124,7 +124,8 @@ class StartupMessagesTests {
                     .contains("INFO")
                     .contains(
                         "Tidemark is on: writes go to source, reads under @ReadYourWrites to"
-                            + " replica-1 (cluster default, policy FALLBACK_TO_SOURCE); tokens"
+                            + " replica-1 (cluster default, policy FALLBACK_TO_SOURCE; source not"
+                            + " reached yet, replica-1 not reached yet); tokens"
                             + " travel in the Consistency-Token header and the"
                             + " Consistency-Token-default cookie."),
             plain ->

@@ -30,7 +30,8 @@ public final class TestNodes {
         GtidSet.parse(uuid + ":1-10"),
         GtidSet.EMPTY,
         Set.of(),
-        Duration.ZERO);
+        Duration.ZERO,
+        null);
   }
 
   public static NodeState replica(String name, String uuid, Duration lag) {
@@ -49,7 +50,8 @@ public final class TestNodes {
         GtidSet.parse(SOURCE_UUID + ":1-9"),
         GtidSet.EMPTY,
         Set.of(),
-        lag);
+        lag,
+        null);
   }
 
   public static NodeState withErrant(NodeState node, String errant) {
@@ -68,7 +70,8 @@ public final class TestNodes {
         node.gtidExecuted(),
         GtidSet.parse(errant),
         node.filteredTables(),
-        node.lag());
+        node.lag(),
+        null);
   }
 
   public static NodeState notReplicating(NodeState node) {
@@ -87,7 +90,8 @@ public final class TestNodes {
         node.gtidExecuted(),
         node.errant(),
         node.filteredTables(),
-        node.lag());
+        node.lag(),
+        null);
   }
 
   public static NodeState writable(NodeState node) {
@@ -106,7 +110,8 @@ public final class TestNodes {
         node.gtidExecuted(),
         node.errant(),
         node.filteredTables(),
-        node.lag());
+        node.lag(),
+        null);
   }
 
   public static NodeState failed(String name, NodeState.Availability availability, String detail) {
