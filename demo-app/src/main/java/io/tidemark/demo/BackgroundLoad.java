@@ -45,7 +45,11 @@ final class BackgroundLoad implements AutoCloseable {
       feed.read(tidemark, scenario.client(customer, tidemark));
     } catch (RuntimeException e) {
       feed.read(
-          LiveFeed.Kind.FAILED, e.getClass().getSimpleName(), 0, String.valueOf(e.getMessage()));
+          tidemark ? LiveFeed.Kind.FAILED : LiveFeed.Kind.OFF_FAILED,
+          e.getClass().getSimpleName(),
+          0,
+          0,
+          String.valueOf(e.getMessage()));
     }
   }
 

@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the page's live view draws: the reads of the last minute by where they ran and why, the
- * replicas' lag as the topology's probes read it, and running counts of what clients saw with
- * Tidemark off and on.
+ * replica's lag as the reads found it and as the topology's probes read it, and running counts of
+ * what clients saw with Tidemark off and on.
  */
 final class LiveFeed {
 
@@ -37,8 +37,10 @@ final class LiveFeed {
     OFF_STALE,
     /** With Tidemark: not found, though the write was acknowledged; always 0. */
     STALE,
-    /** The write, or the read, failed with an error: not a refusal with a reason. */
-    FAILED
+    /** With Tidemark: the write, or the read, failed with an error, not a refusal with a reason. */
+    FAILED,
+    /** Without Tidemark: the write, or the read, failed. */
+    OFF_FAILED
   }
 
   /**
@@ -48,16 +50,19 @@ final class LiveFeed {
    * @param kind where it ran and why
    * @param reason Tidemark's reason code, or the refusal's, or what failed
    * @param waitedMs time the replica was waited for
+   * @param behindMs how far behind the replica was for this read, at least: see {@link #behind}
    * @param detail what a refusal or failure said; empty for an answer
    */
-  record Read(long atMillis, Kind kind, String reason, double waitedMs, String detail) {}
+  record Read(
+      long atMillis, Kind kind, String reason, double waitedMs, double behindMs, String detail) {}
 
   /**
    * The view of the last {@value #SECONDS} seconds, one slot per second.
    *
    * @param seconds the slots' starts, in epoch seconds, oldest first
    * @param reads per kind, the reads that ended in each slot
-   * @param waitedMaxMs per slot, the longest wait of a read with Tidemark, or {@code null}
+   * @param behindMs per slot, the furthest behind an answered read found the replica, or {@code
+   *     null}
    * @param lagMs per replica, the largest lag its probe read in each slot, or {@code null}
    * @param totals counts since the feed began
    * @param refusals per reason, the refusals and failures of the last {@value #SECONDS} seconds
@@ -65,7 +70,7 @@ final class LiveFeed {
   record View(
       long[] seconds,
       Map<Kind, int[]> reads,
-      @Nullable Double[] waitedMaxMs,
+      @Nullable Double[] behindMs,
       Map<String, @Nullable Double[]> lagMs,
       Totals totals,
       Map<String, Integer> refusals) {}
@@ -105,8 +110,9 @@ final class LiveFeed {
     if (reply == null) {
       // Without Tidemark nothing refuses: a 503 is a failed plain read.
       read(
-          tidemark && outcome.status() == 503 ? Kind.REFUSED : Kind.FAILED,
+          !tidemark ? Kind.OFF_FAILED : outcome.status() == 503 ? Kind.REFUSED : Kind.FAILED,
           outcome.refusal(),
+          0,
           0,
           outcome.detail());
       return;
@@ -126,12 +132,25 @@ final class LiveFeed {
             default -> Kind.OTHER_ANSWER;
           };
     }
-    read(kind, reason, reply.servedBy().waitedMs(), "");
+    read(kind, reason, reply.servedBy().waitedMs(), behind(reply, outcome.ageMs()), "");
   }
 
-  synchronized void read(Kind kind, String reason, double waitedMs, String detail) {
+  /**
+   * How far behind the replica was for a read, at least, from what the read learnt: the replica's
+   * lag is sampled at every read, so a lag of a few hundred ms between the probes' samples shows. A
+   * read with Tidemark waited that long for the replica to catch up with its token (a fallback gave
+   * up after that long); a read that missed the order was behind by the order's age when it
+   * answered; one that found it, by nothing it could tell.
+   */
+  private static double behind(ReadReply reply, double ageMs) {
+    double waited = reply.tidemark() ? reply.servedBy().waitedMs() : 0;
+    return reply.found() ? waited : Math.max(waited, ageMs);
+  }
+
+  synchronized void read(
+      Kind kind, String reason, double waitedMs, double behindMs, String detail) {
     long now = clock.millis();
-    reads.addLast(new Read(now, kind, reason, waitedMs, detail));
+    reads.addLast(new Read(now, kind, reason, waitedMs, behindMs, detail));
     switch (kind) {
       case OFF_FOUND -> offReads++;
       case OFF_STALE -> {
@@ -146,7 +165,7 @@ final class LiveFeed {
         onReads++;
         onRefused++;
       }
-      case FAILED -> failed++;
+      case FAILED, OFF_FAILED -> failed++;
       default -> onReads++;
     }
     prune(now);
@@ -169,7 +188,7 @@ final class LiveFeed {
     for (Kind kind : Kind.values()) {
       byKind.put(kind, new int[SECONDS]);
     }
-    @Nullable Double[] waited = new Double[SECONDS];
+    @Nullable Double[] behind = new Double[SECONDS];
     Map<String, Integer> refusals = new TreeMap<>();
     for (Read read : reads) {
       int slot = (int) (Math.floorDiv(read.atMillis(), 1000) - first);
@@ -177,13 +196,12 @@ final class LiveFeed {
         continue;
       }
       byKind.get(read.kind())[slot]++;
-      if (read.kind() == Kind.REFUSED || read.kind() == Kind.FAILED) {
+      if (read.kind() == Kind.REFUSED
+          || read.kind() == Kind.FAILED
+          || read.kind() == Kind.OFF_FAILED) {
         refusals.merge(read.reason(), 1, Integer::sum);
-      }
-      if (read.kind() != Kind.OFF_FOUND
-          && read.kind() != Kind.OFF_STALE
-          && read.kind() != Kind.FAILED) {
-        waited[slot] = Math.max(waited[slot] == null ? 0 : waited[slot], read.waitedMs());
+      } else {
+        behind[slot] = Math.max(behind[slot] == null ? 0 : behind[slot], read.behindMs());
       }
     }
     Map<String, @Nullable Double[]> lagMs = new LinkedHashMap<>();
@@ -198,7 +216,7 @@ final class LiveFeed {
     return new View(
         seconds,
         byKind,
-        waited,
+        behind,
         lagMs,
         new Totals(offReads, offStale, onReads, onStale, onRefused, failed),
         refusals);

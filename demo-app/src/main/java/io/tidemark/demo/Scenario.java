@@ -114,8 +114,10 @@ final class Scenario {
    * @param reply the read's answer, or {@code null} when it was refused or failed
    * @param refusal the reason of a refusal (503), or what failed; empty with a reply
    * @param detail what the refusal said; empty with a reply
+   * @param ageMs time from the write's answer to the read's
    */
-  record Outcome(int status, @Nullable ReadReply reply, String refusal, String detail) {}
+  record Outcome(
+      int status, @Nullable ReadReply reply, String refusal, String detail, double ageMs) {}
 
   /**
    * One client: creates an order as {@code customer} and reads it at once, with its token when
@@ -135,6 +137,7 @@ final class Scenario {
     if (order == null || (tidemark && token == null)) {
       throw new IllegalStateException("the write answered no order or no token");
     }
+    long written = System.nanoTime();
     return reader
         .get()
         .uri("/api/orders/{id}?tidemark={tidemark}", order.id(), tidemark)
@@ -147,8 +150,9 @@ final class Scenario {
         .exchange(
             (request, response) -> {
               int status = response.getStatusCode().value();
+              double ageMs = (System.nanoTime() - written) / 1e6;
               if (status == 200 || status == 404) {
-                return new Outcome(status, response.bodyTo(ReadReply.class), "", "");
+                return new Outcome(status, response.bodyTo(ReadReply.class), "", "", ageMs);
               }
               Map<?, ?> problem = response.bodyTo(Map.class);
               Object reason = problem == null ? null : problem.get("reason");
@@ -157,7 +161,8 @@ final class Scenario {
                   status,
                   null,
                   reason == null ? "HTTP " + status : reason.toString(),
-                  detail == null ? "" : detail.toString());
+                  detail == null ? "" : detail.toString(),
+                  ageMs);
             });
   }
 
