@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Figures JMH cannot take by itself: per-write samples (nanoseconds) of several series that belong
@@ -21,6 +22,9 @@ import java.util.Map;
 final class Samples {
 
   private static final String FILE_PROPERTY = "tidemark.bench.samples";
+
+  /** One line of the samples file; {@code report.Results} reads it back. */
+  private record Line(String benchmark, Map<String, long[]> series, Map<String, Long> counts) {}
 
   private final Map<String, long[]> series = new LinkedHashMap<>();
   private final Map<String, Integer> sizes = new LinkedHashMap<>();
@@ -98,25 +102,9 @@ final class Samples {
   }
 
   private String json(String benchmark) {
-    StringBuilder out = new StringBuilder("{\"benchmark\":\"").append(benchmark).append("\"");
-    out.append(",\"series\":{");
-    String separator = "";
-    for (String name : series.keySet()) {
-      out.append(separator).append('"').append(name).append("\":[");
-      long[] values = values(name);
-      for (int i = 0; i < values.length; i++) {
-        out.append(i == 0 ? "" : ",").append(values[i]);
-      }
-      out.append(']');
-      separator = ",";
-    }
-    out.append("},\"counts\":{");
-    separator = "";
-    for (Map.Entry<String, Long> e : counts.entrySet()) {
-      out.append(separator).append('"').append(e.getKey()).append("\":").append(e.getValue());
-      separator = ",";
-    }
-    return out.append("}}\n").toString();
+    Map<String, long[]> samples = new LinkedHashMap<>();
+    series.keySet().forEach(name -> samples.put(name, values(name)));
+    return JsonMapper.shared().writeValueAsString(new Line(benchmark, samples, counts)) + "\n";
   }
 
   private static synchronized void append(Path file, String line) {

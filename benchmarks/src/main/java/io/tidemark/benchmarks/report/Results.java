@@ -7,12 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 /** What one run produced: JMH's results and the paired samples, pooled over forks. */
 final class Results {
@@ -50,6 +50,25 @@ final class Results {
     }
   }
 
+  /**
+   * What the report reads of an entry of JMH's {@code -rf json}; Jackson 3 skips the rest (raw
+   * data, confidence intervals). JMH leaves {@code params} out of a benchmark that has none.
+   */
+  private record JmhEntry(
+      String benchmark,
+      int threads,
+      @Nullable Map<String, String> params,
+      Metric primaryMetric,
+      Map<String, Metric> secondaryMetrics) {}
+
+  /** JMH writes a score it has no value for as the string {@code "NaN"}, which Jackson reads. */
+  private record Metric(
+      double score, double scoreError, String scoreUnit, Map<String, Double> scorePercentiles) {}
+
+  /** A line of {@code Samples}: one fork's series and counts of one benchmark. */
+  private record SamplesLine(
+      String benchmark, Map<String, long[]> series, Map<String, Long> counts) {}
+
   final List<Jmh> jmh = new ArrayList<>();
   final Map<String, Paired> paired = new TreeMap<>();
 
@@ -83,53 +102,43 @@ final class Results {
   }
 
   private void readJmh(String text) {
-    Object parsed = Json.parse(text);
-    if (!(parsed instanceof List<?> list)) {
-      throw new IllegalArgumentException("JMH results are not a JSON array");
-    }
-    for (Object entry : list) {
-      Map<String, String> params = new LinkedHashMap<>();
-      Json.object(entry, "params").forEach((k, v) -> params.put(k, String.valueOf(v)));
-      Map<String, Object> primary = Json.object(entry, "primaryMetric");
-      Map<String, Double> percentiles = new LinkedHashMap<>();
-      Json.object(primary, "scorePercentiles")
-          .forEach((k, v) -> percentiles.put(k, v instanceof Double d ? d : Double.NaN));
+    for (JmhEntry entry : JsonMapper.shared().readValue(text, JmhEntry[].class)) {
       double bytes = Double.NaN;
-      for (Map.Entry<String, Object> metric : Json.object(entry, "secondaryMetrics").entrySet()) {
+      for (Map.Entry<String, Metric> metric : entry.secondaryMetrics().entrySet()) {
         if (metric.getKey().endsWith("gc.alloc.rate.norm")) {
-          bytes = Json.number(metric.getValue(), "score");
+          bytes = metric.getValue().score();
         }
       }
+      Map<String, String> params = entry.params();
+      Metric primary = entry.primaryMetric();
       jmh.add(
           new Jmh(
-              Json.string(entry, "benchmark").replace(PACKAGE, ""),
-              params,
-              (int) Json.number(entry, "threads"),
-              Json.number(primary, "score"),
-              Json.number(primary, "scoreError"),
-              Json.string(primary, "scoreUnit"),
-              percentiles,
+              entry.benchmark().replace(PACKAGE, ""),
+              params == null ? Map.of() : params,
+              entry.threads(),
+              primary.score(),
+              primary.scoreError(),
+              primary.scoreUnit(),
+              primary.scorePercentiles(),
               bytes));
     }
   }
 
-  private void readSamples(String line) {
-    Object parsed = Json.parse(line);
-    String benchmark = Json.string(parsed, "benchmark").replace(PACKAGE, "");
+  private void readSamples(String text) {
+    SamplesLine line = JsonMapper.shared().readValue(text, SamplesLine.class);
     Paired into =
-        paired.computeIfAbsent(benchmark, k -> new Paired(new TreeMap<>(), new TreeMap<>()));
-    Json.object(parsed, "series")
+        paired.computeIfAbsent(
+            line.benchmark().replace(PACKAGE, ""),
+            k -> new Paired(new TreeMap<>(), new TreeMap<>()));
+    line.series()
         .forEach(
-            (name, values) -> {
-              long[] more =
-                  ((List<?>) values).stream().mapToLong(v -> ((Double) v).longValue()).toArray();
+            (name, more) -> {
               long[] had = into.series().getOrDefault(name, new long[0]);
               long[] all = Arrays.copyOf(had, had.length + more.length);
               System.arraycopy(more, 0, all, had.length, more.length);
               into.series().put(name, all);
             });
-    Json.object(parsed, "counts")
-        .forEach((name, n) -> into.counts().merge(name, ((Double) n).longValue(), Long::sum));
+    line.counts().forEach((name, n) -> into.counts().merge(name, n, Long::sum));
   }
 
   /** The JMH result of {@code benchmark} whose parameters include {@code params}, or null. */
