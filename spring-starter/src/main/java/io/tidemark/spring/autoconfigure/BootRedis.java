@@ -26,6 +26,7 @@ final class BootRedis implements RedisConnector {
 
   @Override
   public ConnectedScopeStore connect(ScopeStoreConfig config, boolean nearCache) {
+    // Spring Boot 3.5's connection details name neither: its build leaves this out. boot-4 {
     if (details.getSslBundle() != null || details.getMasterReplica() != null) {
       throw new TidemarkStartupException(
           "The scope store cannot use Boot's Redis settings: they ask for "
@@ -33,6 +34,7 @@ final class BootRedis implements RedisConnector {
               + ".",
           "Set tidemark.scope.redis-uri (rediss:// for TLS) to the Redis the scopes live in.");
     }
+    // } boot-4
     DataRedisConnectionDetails.Cluster cluster = details.getCluster();
     if (cluster != null) {
       List<RedisURI> nodes =

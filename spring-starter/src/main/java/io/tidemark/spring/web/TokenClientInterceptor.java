@@ -36,7 +36,7 @@ final class TokenClientInterceptor implements ClientHttpRequestInterceptor {
       return execution.execute(request, body);
     }
     String value = outgoing.value();
-    if (value != null && !request.getHeaders().containsHeader(exchange.headerName())) {
+    if (value != null && request.getHeaders().getFirst(exchange.headerName()) == null) {
       request.getHeaders().set(exchange.headerName(), value);
     }
     String method = request.getMethod().name();

@@ -45,7 +45,7 @@ final class TokenExchangeFilter implements ExchangeFilterFunction {
           }
           String value = outgoing.value();
           ClientRequest sent =
-              value == null || request.headers().containsHeader(exchange.headerName())
+              value == null || request.headers().getFirst(exchange.headerName()) != null
                   ? request
                   : ClientRequest.from(request).header(exchange.headerName(), value).build();
           String method = request.method().name();

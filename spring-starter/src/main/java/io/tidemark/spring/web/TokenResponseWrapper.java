@@ -116,6 +116,7 @@ final class TokenResponseWrapper extends HttpServletResponseWrapper {
     super.sendRedirect(location);
   }
 
+  // Servlet 6.1's redirects; the build for Spring Boot 3.5 (Servlet 6.0) leaves them out. boot-4 {
   @Override
   public void sendRedirect(String location, int sc) throws IOException {
     beforeCommit();
@@ -133,6 +134,8 @@ final class TokenResponseWrapper extends HttpServletResponseWrapper {
     beforeCommit();
     super.sendRedirect(location, sc, clearBuffer);
   }
+
+  // } boot-4
 
   @Override
   public void setContentLength(int len) {

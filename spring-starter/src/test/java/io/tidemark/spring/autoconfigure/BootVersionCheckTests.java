@@ -1,5 +1,6 @@
 package io.tidemark.spring.autoconfigure;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,20 +12,24 @@ import org.springframework.boot.SpringBootVersion;
 class BootVersionCheckTests {
 
   @ParameterizedTest
-  @ValueSource(strings = {"3.5.16", "3.5.7", "3.0.0", "2.7.18"})
-  void anOlderBootStopsTheStartNamingItsVersion(String version) {
+  @ValueSource(strings = {"3.5.16", "3.5.7", "3.0.0", "2.7.18", "5.0.0"})
+  void anotherBootLineStopsTheStartNamingItsVersionAndTheStarterToTake(String version) {
     assertThatThrownBy(() -> BootVersionCheck.check(version))
         .isInstanceOf(TidemarkStartupException.class)
         .hasMessage(
-            "Tidemark's starter is for Spring Boot 4.0 and later; this application runs Spring"
+            "This build of Tidemark's starter is for Spring Boot 4; this application runs Spring"
                 + " Boot "
                 + version
-                + ".");
+                + ".")
+        .satisfies(
+            e ->
+                assertThat(((TidemarkStartupException) e).action())
+                    .contains("tidemark-spring-boot3-starter for Spring Boot 3.5"));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"4.0.7", "4.1.2", "4.2.0-SNAPSHOT", "5.0.0", "snapshot"})
-  void theBootItWasBuiltForAndWhatItCannotReadStart(String version) {
+  @ValueSource(strings = {"4.0.7", "4.1.2", "4.2.0-SNAPSHOT", "4", "snapshot"})
+  void theBootLineItWasBuiltForAndWhatItCannotReadStart(String version) {
     assertThatCode(() -> BootVersionCheck.check(version)).doesNotThrowAnyException();
     assertThatCode(() -> BootVersionCheck.check(null)).doesNotThrowAnyException();
   }

@@ -12,12 +12,12 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
- * The starter in an application on Spring Boot 3.5, configured for a real source and replica as the
- * quick start says: the start stops at once, saying which Boot the starter is for and which this
- * application runs.
+ * The starter for Spring Boot 4 in an application on Spring Boot 3.5, configured for a real source
+ * and replica as the quick start says: the start stops at once, saying which Boot the starter is
+ * for, which this application runs, and which starter to take.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class SpringBoot35StartIT {
+class WrongBootLineIT {
 
   @Test
   void theStartStopsWithOnePlainSentenceNamingTheBootVersions(CapturedOutput output) {
@@ -41,10 +41,11 @@ class SpringBoot35StartIT {
     assertThat(output)
         .contains("APPLICATION FAILED TO START")
         .contains(
-            "Tidemark's starter is for Spring Boot 4.0 and later; this application runs Spring"
+            "This build of Tidemark's starter is for Spring Boot 4; this application runs Spring"
                 + " Boot "
                 + SpringBootVersion.getVersion()
                 + ".")
+        .contains("tidemark-spring-boot3-starter for Spring Boot 3.5")
         .doesNotContain("hikariPoolDataSourceMetadataProvider");
   }
 }
