@@ -9,8 +9,8 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.env.PropertyResolver;
 
 /**
- * Which of the application's {@code DataSource} beans Tidemark captures and routes, and the MySQL
- * or PostgreSQL URL under a JDBC URL that a tracing or failover driver wraps.
+ * Which of the application's {@code DataSource} beans Tidemark captures and routes, and the MySQL,
+ * MariaDB or PostgreSQL URL under a JDBC URL that a tracing or failover driver wraps.
  */
 final class ApplicationDataSource {
 

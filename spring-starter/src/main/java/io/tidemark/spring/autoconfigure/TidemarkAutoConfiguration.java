@@ -39,7 +39,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
+import org.springframework.util.ClassUtils;
 
 /**
  * Tidemark's core beans: the application's {@code DataSource} wrapped so that writes are captured
@@ -57,6 +59,8 @@ public final class TidemarkAutoConfiguration {
 
   private static final Log log = LogFactory.getLog(TidemarkAutoConfiguration.class);
 
+  private static final String CAFFEINE = "com.github.benmanes.caffeine.cache.Caffeine";
+
   /**
    * Tokens are stamped and aged with the application's {@link InstantSource} (a {@code
    * java.time.Clock} is one) when it has exactly one, else with the system clock.
@@ -70,6 +74,7 @@ public final class TidemarkAutoConfiguration {
   }
 
   @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
   NodeRuntime tidemarkNodes(
       TidemarkProperties properties,
       ConfigurableListableBeanFactory beans,
@@ -110,6 +115,7 @@ public final class TidemarkAutoConfiguration {
    * metrics and the observation), are told of each read.
    */
   @Bean
+  @ConditionalOnMissingBean
   ConsistentReader tidemarkReader(
       NodeRuntime nodes,
       TidemarkProperties properties,
@@ -174,9 +180,14 @@ public final class TidemarkAutoConfiguration {
   @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "REDIS")
   @ConditionalOnClass(name = "io.lettuce.core.RedisClient")
   ConnectedScopeStore tidemarkRedisScopeStore(
-      TidemarkProperties properties, ObjectProvider<RedisConnector> bootRedis) {
+      TidemarkProperties properties,
+      ObjectProvider<RedisConnector> bootRedis,
+      ResourceLoader resourceLoader) {
     String uri = properties.getScope().getRedisUri();
     boolean nearCache = properties.getScope().isNearCache();
+    if (nearCache && !ClassUtils.isPresent(CAFFEINE, resourceLoader.getClassLoader())) {
+      throw withoutCaffeine("tidemark.scope.near-cache is true");
+    }
     if (uri != null && !uri.isBlank()) {
       return ConnectedScopeStore.connect(uri, CoreConfigs.storeConfig(properties), nearCache);
     }
@@ -220,9 +231,27 @@ public final class TidemarkAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean(ScopeStore.class)
   @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "CAFFEINE")
-  @ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
+  @ConditionalOnClass(name = CAFFEINE)
   ScopeStore tidemarkCaffeineScopeStore(TidemarkProperties properties) {
     return ScopeStore.caffeine(CoreConfigs.storeConfig(properties));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean(ScopeStore.class)
+  @ConditionalOnProperty(name = "tidemark.scope.store", havingValue = "CAFFEINE")
+  @ConditionalOnMissingClass(CAFFEINE)
+  ScopeStore tidemarkCaffeineScopeStoreWithoutCaffeine() {
+    throw withoutCaffeine("tidemark.scope.store is CAFFEINE");
+  }
+
+  /** Caffeine is the application's choice, not a dependency every user of the starter gets. */
+  private static TidemarkStartupException withoutCaffeine(String setting) {
+    return new TidemarkStartupException(
+        setting + ", but Caffeine is not on the classpath.",
+        "Add the dependency com.github.ben-manes.caffeine:caffeine (its version comes from Spring"
+            + " Boot), or change "
+            + setting.substring(0, setting.indexOf(' '))
+            + ".");
   }
 
   /**

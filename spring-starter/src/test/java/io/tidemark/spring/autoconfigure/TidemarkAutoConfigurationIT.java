@@ -21,6 +21,7 @@ import io.tidemark.topology.ExecutionHistory;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -171,6 +172,18 @@ class TidemarkAutoConfigurationIT {
   }
 
   @Test
+  void usesTheApplicationsOwnReader() {
+    runner()
+        .withUserConfiguration(OwnReader.class)
+        .run(
+            context -> {
+              assertThat(context).hasSingleBean(ConsistentReader.class);
+              assertThat(context.getBean(ConsistentReader.class))
+                  .isSameAs(context.getBean(OwnReader.class).reader);
+            });
+  }
+
+  @Test
   void caffeineScopeStoreWhenAsked() {
     runner()
         .withPropertyValues("tidemark.scope.store=CAFFEINE")
@@ -190,6 +203,43 @@ class TidemarkAutoConfigurationIT {
                     .rootCause()
                     .isInstanceOf(TidemarkStartupException.class)
                     .hasMessageContaining("Lettuce"));
+  }
+
+  @Test
+  void caffeineScopeStoreWithoutCaffeineFailsTheStartWithWhatToAdd() {
+    runner()
+        .withClassLoader(new FilteredClassLoader("com.github.benmanes.caffeine"))
+        .withPropertyValues("tidemark.scope.store=CAFFEINE")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(TidemarkStartupException.class)
+                    .hasMessageContaining(
+                        "tidemark.scope.store is CAFFEINE, but Caffeine is not on the classpath")
+                    .satisfies(
+                        e ->
+                            assertThat(((TidemarkStartupException) e).action())
+                                .contains("com.github.ben-manes.caffeine:caffeine")));
+  }
+
+  @Test
+  void aNearCacheWithoutCaffeineFailsTheStartWithWhatToAdd() {
+    runner()
+        .withClassLoader(new FilteredClassLoader("com.github.benmanes.caffeine"))
+        .withPropertyValues(
+            "tidemark.scope.store=REDIS",
+            "tidemark.scope.redis-uri=redis://127.0.0.1:1",
+            "tidemark.scope.near-cache=true")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(TidemarkStartupException.class)
+                    .hasMessageContaining(
+                        "tidemark.scope.near-cache is true, but Caffeine is not on the classpath"));
   }
 
   @Test
@@ -266,6 +316,16 @@ class TidemarkAutoConfigurationIT {
   private static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
 
   @Configuration(proxyBeanMethods = false)
+  static class OwnReader {
+    @Nullable ConsistentReader reader;
+
+    @Bean
+    ConsistentReader ownReader(NodeRuntime nodes) {
+      reader = ConsistentReader.builder(nodes.selector().routes(nodes.pools())).build();
+      return reader;
+    }
+  }
+
   static class OwnBeans {
     static final TokenCodec CODEC =
         new TokenCodec(

@@ -2,6 +2,10 @@ package io.tidemark.spring.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.options;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistencyContextAccessor;
@@ -16,7 +20,19 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpHeaders;
+import org.springframework.mock.web.MockServletContext;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.support.AnnotationConfigWebApplicationContext;
+import org.springframework.web.servlet.config.annotation.EnableWebMvc;
 import reactor.core.publisher.Hooks;
 import reactor.util.context.Context;
 
@@ -41,6 +57,50 @@ class DocumentationSamplesTests {
     other.put(7L, new Order(7, 2));
     other.put(7L, new Order(7, 1));
     assertThat(other.get(7L, Order.class)).isEqualTo(new Order(7, 1));
+  }
+
+  @Test
+  void theCorsSampleLetsAPageOfTheOriginSendAndReadTheToken() throws Exception {
+    try (AnnotationConfigWebApplicationContext context =
+        new AnnotationConfigWebApplicationContext()) {
+      context.setServletContext(new MockServletContext());
+      context.register(CorsApplication.class);
+      context.refresh();
+      MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+
+      mvc.perform(
+              options("/api/orders/7")
+                  .header(HttpHeaders.ORIGIN, "https://shop.example")
+                  .header(HttpHeaders.ACCESS_CONTROL_REQUEST_METHOD, "GET")
+                  .header(HttpHeaders.ACCESS_CONTROL_REQUEST_HEADERS, "consistency-token"))
+          .andExpect(status().isOk())
+          .andExpect(
+              header().string(HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS, "consistency-token"));
+      mvc.perform(get("/api/orders/7").header(HttpHeaders.ORIGIN, "https://shop.example"))
+          .andExpect(status().isOk())
+          .andExpect(
+              header().string(HttpHeaders.ACCESS_CONTROL_EXPOSE_HEADERS, "Consistency-Token"));
+      mvc.perform(get("/api/orders/7").header(HttpHeaders.ORIGIN, "https://other.example"))
+          .andExpect(status().isForbidden());
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableWebMvc
+  @Import(CorsSamples.class)
+  static class CorsApplication {
+    @Bean
+    OrdersController ordersController() {
+      return new OrdersController();
+    }
+  }
+
+  @RestController
+  static class OrdersController {
+    @GetMapping("/api/orders/{id}")
+    String order(@PathVariable long id) {
+      return "order " + id;
+    }
   }
 
   private static final GtidSet WRITTEN = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-5");
