@@ -1,6 +1,8 @@
 package io.tidemark.testkit.junit;
 
 import io.tidemark.testkit.Backend;
+import io.tidemark.testkit.mariadb.MariaDbBinaries;
+import io.tidemark.testkit.mariadb.MariaDbTopology;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.postgres.PostgresBinaries;
 import io.tidemark.testkit.postgres.PostgresTopology;
@@ -16,6 +18,7 @@ public final class SharedServers {
   private static @Nullable MySqlTopology topology;
   private static @Nullable RedisServer redis;
   private static @Nullable PostgresTopology postgres;
+  private static @Nullable MariaDbTopology mariadb;
 
   private SharedServers() {}
 
@@ -44,6 +47,20 @@ public final class SharedServers {
           postgres.startTime().toMillis());
     }
     return postgres;
+  }
+
+  /**
+   * The shared MariaDB topology: one source and one replica, as local processes of the binaries
+   * {@link MariaDbBinaries} finds.
+   */
+  public static synchronized MariaDbTopology mariadb() {
+    if (mariadb == null) {
+      mariadb = MariaDbTopology.builder().start();
+      System.out.printf(
+          "tidemark-testkit: mariadb %s, 1 source + %d replica(s) up in %d ms%n",
+          mariadb.binaries().version(), mariadb.replicas().size(), mariadb.startTime().toMillis());
+    }
+    return mariadb;
   }
 
   /** The shared Redis. */

@@ -11,9 +11,10 @@ import java.lang.annotation.Target;
  * Points a Spring test's application at the testkit's shared servers: {@code spring.datasource.*}
  * at the source, {@code tidemark.replicas[*].url} at its replicas, both on a database of the test's
  * own, and {@code tidemark.scope.redis-uri} at the shared Redis. The source and replicas are MySQL
- * ones, or with {@code server = POSTGRESQL} a PostgreSQL primary and its hot standby. The servers
- * run on the configured {@link io.tidemark.testkit.Backend} (local processes by default, or
- * containers) and are started once per JVM, on first use.
+ * ones, with {@code server = POSTGRESQL} a PostgreSQL primary and its hot standby, or with {@code
+ * server = MARIADB} MariaDB ones. The servers run on the configured {@link
+ * io.tidemark.testkit.Backend} (local processes by default, or containers) and are started once per
+ * JVM, on first use.
  *
  * <pre>{@code
  * @SpringBootTest
@@ -44,6 +45,11 @@ public @interface TestTopology {
      * {@link io.tidemark.testkit.junit.SharedServers#postgres()}: a PostgreSQL primary and hot
      * standby (local processes).
      */
-    POSTGRESQL
+    POSTGRESQL,
+    /**
+     * {@link io.tidemark.testkit.junit.SharedServers#mariadb()}: a MariaDB source and replica
+     * (local processes).
+     */
+    MARIADB
   }
 }

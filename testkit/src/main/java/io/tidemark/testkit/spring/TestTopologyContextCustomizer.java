@@ -1,14 +1,14 @@
 package io.tidemark.testkit.spring;
 
+import io.tidemark.testkit.DatabaseNode;
+import io.tidemark.testkit.ReplicatedTopology;
 import io.tidemark.testkit.junit.SharedServers;
-import io.tidemark.testkit.mysql.MySqlNode;
+import io.tidemark.testkit.mariadb.MariaDbTopology;
 import io.tidemark.testkit.mysql.MySqlTopology;
-import io.tidemark.testkit.postgres.PostgresNode;
 import io.tidemark.testkit.postgres.PostgresTopology;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
@@ -33,18 +33,19 @@ final class TestTopologyContextCustomizer implements ContextCustomizer {
   public void customizeContext(
       ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
     Map<String, Object> properties = new LinkedHashMap<>();
-    if (server == TestTopology.Server.POSTGRESQL) {
-      PostgresTopology topology = SharedServers.postgres();
-      String db = topology.createDatabase(database);
-      PostgresNode primary = topology.primary();
-      source(properties, primary.jdbcUrl(db), primary.user(), primary.password());
-      replicas(properties, topology.standbys().stream().map(standby -> standby.jdbcUrl(db)));
-    } else {
-      MySqlTopology topology = SharedServers.topology();
-      String db = topology.createDatabase(database);
-      MySqlNode source = topology.source();
-      source(properties, source.jdbcUrl(db), source.user(), source.password());
-      replicas(properties, topology.replicas().stream().map(replica -> replica.jdbcUrl(db)));
+    switch (server) {
+      case POSTGRESQL -> {
+        PostgresTopology topology = SharedServers.postgres();
+        point(properties, topology, topology.primary(), topology.standbys());
+      }
+      case MARIADB -> {
+        MariaDbTopology topology = SharedServers.mariadb();
+        point(properties, topology, topology.source(), topology.replicas());
+      }
+      case MYSQL -> {
+        MySqlTopology topology = SharedServers.topology();
+        point(properties, topology, topology.source(), topology.replicas());
+      }
     }
     properties.put("tidemark.scope.redis-uri", SharedServers.redis().uri());
     context
@@ -53,17 +54,18 @@ final class TestTopologyContextCustomizer implements ContextCustomizer {
         .addFirst(new MapPropertySource("tidemarkTestTopology", properties));
   }
 
-  private static void source(
-      Map<String, Object> properties, String url, String user, String password) {
-    properties.put("spring.datasource.url", url);
-    properties.put("spring.datasource.username", user);
-    properties.put("spring.datasource.password", password);
-  }
-
-  private static void replicas(Map<String, Object> properties, Stream<String> urls) {
-    List<String> each = urls.toList();
-    for (int i = 0; i < each.size(); i++) {
-      properties.put("tidemark.replicas[" + i + "].url", each.get(i));
+  /** The source and its replicas, on a database of the test's own. */
+  private void point(
+      Map<String, Object> properties,
+      ReplicatedTopology<?> topology,
+      DatabaseNode<?> source,
+      List<? extends DatabaseNode<?>> replicas) {
+    String db = topology.createDatabase(database);
+    properties.put("spring.datasource.url", source.jdbcUrl(db));
+    properties.put("spring.datasource.username", source.user());
+    properties.put("spring.datasource.password", source.password());
+    for (int i = 0; i < replicas.size(); i++) {
+      properties.put("tidemark.replicas[" + i + "].url", replicas.get(i).jdbcUrl(db));
     }
   }
 
