@@ -33,7 +33,7 @@ import org.springframework.web.reactive.function.client.WebClient;
  *
  * <p>A {@code TaskDecorator} carries the context, the request's deadline and forwarded tokens into
  * tasks run by the executors and schedulers Spring Boot configures ({@code @Async}, Spring MVC's
- * async requests, {@code ThreadPoolTaskExecutor}s built by its builders); Boot combines it with the
+ * async requests, {@code ThreadPoolTaskExecutor}s built by its builders), together with the
  * application's own decorators. An application that declares Spring's {@code
  * ContextPropagatingTaskDecorator} as a bean of that type gets no such decorator: that one carries
  * the context already, through core's {@code ConsistencyContextAccessor}, and a task is bound to
@@ -50,21 +50,9 @@ import org.springframework.web.reactive.function.client.WebClient;
 @AutoConfiguration(after = TidemarkAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "tidemark.enabled", matchIfMissing = true)
 @ConditionalOnBean(TokenCodec.class)
-@Import(TokenExchangeConfiguration.class)
+@Import({TokenExchangeConfiguration.class, TaskDecoratorConfiguration.class})
 @EnableConfigurationProperties({TidemarkProperties.class, TidemarkWebProperties.class})
 public final class TidemarkClientAutoConfiguration {
-
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnMissingBean(
-      type = "org.springframework.core.task.support.ContextPropagatingTaskDecorator")
-  static class TaskDecoratorConfiguration {
-
-    @Bean
-    @ConditionalOnMissingBean(name = "tidemarkTaskDecorator")
-    ConsistencyTaskDecorator tidemarkTaskDecorator() {
-      return new ConsistencyTaskDecorator();
-    }
-  }
 
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass({RestClient.class, RestClientCustomizer.class})

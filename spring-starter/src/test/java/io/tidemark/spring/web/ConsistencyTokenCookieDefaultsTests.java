@@ -32,7 +32,8 @@ class ConsistencyTokenCookieDefaultsTests {
 
   @BeforeAll
   static void start() {
-    app = WebTestApplication.start("server.tomcat.remoteip.protocol-header=X-Forwarded-Proto");
+    // As the documentation tells an application behind a proxy that ends TLS, on both Boot lines.
+    app = WebTestApplication.start("server.forward-headers-strategy=framework");
     base = WebTestApplication.baseUrl(app);
   }
 
