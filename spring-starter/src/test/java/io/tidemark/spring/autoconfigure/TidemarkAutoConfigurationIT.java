@@ -25,6 +25,8 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -205,41 +207,30 @@ class TidemarkAutoConfigurationIT {
                     .hasMessageContaining("Lettuce"));
   }
 
-  @Test
-  void caffeineScopeStoreWithoutCaffeineFailsTheStartWithWhatToAdd() {
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "tidemark.scope.store=CAFFEINE | tidemark.scope.store is CAFFEINE",
+        "tidemark.scope.store=REDIS,tidemark.scope.redis-uri=redis://127.0.0.1:1,"
+            + "tidemark.scope.near-cache=true | tidemark.scope.near-cache is true"
+      })
+  void caffeineAskedForWithoutCaffeineFailsTheStartWithWhatToAdd(
+      String properties, String setting) {
     runner()
         .withClassLoader(new FilteredClassLoader("com.github.benmanes.caffeine"))
-        .withPropertyValues("tidemark.scope.store=CAFFEINE")
+        .withPropertyValues(properties.split(","))
         .run(
             context ->
                 assertThat(context)
                     .getFailure()
                     .rootCause()
                     .isInstanceOf(TidemarkStartupException.class)
-                    .hasMessageContaining(
-                        "tidemark.scope.store is CAFFEINE, but Caffeine is not on the classpath")
+                    .hasMessage(setting + ", but Caffeine is not on the classpath.")
                     .satisfies(
                         e ->
                             assertThat(((TidemarkStartupException) e).action())
                                 .contains("com.github.ben-manes.caffeine:caffeine")));
-  }
-
-  @Test
-  void aNearCacheWithoutCaffeineFailsTheStartWithWhatToAdd() {
-    runner()
-        .withClassLoader(new FilteredClassLoader("com.github.benmanes.caffeine"))
-        .withPropertyValues(
-            "tidemark.scope.store=REDIS",
-            "tidemark.scope.redis-uri=redis://127.0.0.1:1",
-            "tidemark.scope.near-cache=true")
-        .run(
-            context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
-                    .hasMessageContaining(
-                        "tidemark.scope.near-cache is true, but Caffeine is not on the classpath"));
   }
 
   @Test
