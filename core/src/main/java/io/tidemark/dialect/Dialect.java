@@ -304,12 +304,12 @@ public sealed interface Dialect permits MySqlProtocolDialect, PostgresDialect {
   }
 
   /**
-   * The product and version of the server behind {@code connection} as its driver told it at login,
-   * "MySQL 8.0.15", "MariaDB 10.11.19" or "PostgreSQL 15.18": no round trip.
+   * The product and version of the server behind {@code connection}, whose dialect is {@code
+   * dialect}, as its driver told it at login, "MySQL 8.0.15", "MariaDB 10.11.19" or "PostgreSQL
+   * 15.18": no round trip.
    */
-  static String product(Connection connection) throws SQLException {
+  static String product(Dialect dialect, Connection connection) throws SQLException {
     String version = connection.getMetaData().getDatabaseProductVersion();
-    Dialect dialect = of(connection);
     String product =
         dialect instanceof PostgresDialect
             ? "PostgreSQL"

@@ -67,7 +67,7 @@ final class NodeProbe {
       }
       // A jdbc:mysql: URL may name a MariaDB server: the server's dialect reads it.
       server = Dialect.of(c);
-      return read(server.probe(c, readMillis), timeline, Dialect.product(c));
+      return read(server.probe(c, readMillis), timeline, Dialect.product(server, c));
     } catch (SQLException e) {
       NodeState denied = server == null || c == null ? null : privilegesMissing(server, c, e);
       if (denied != null) {

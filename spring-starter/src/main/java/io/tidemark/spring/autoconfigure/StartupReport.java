@@ -44,8 +44,9 @@ final class StartupReport implements SmartInitializingSingleton {
   }
 
   String line() {
+    List<NodeState> states = nodes.view().snapshot().nodes();
     List<String> replicas =
-        nodes.view().snapshot().nodes().stream()
+        states.stream()
             .map(NodeState::name)
             .filter(name -> !name.equals(properties.getSourceName()))
             .toList();
@@ -65,7 +66,7 @@ final class StartupReport implements SmartInitializingSingleton {
             .append(properties.getRead().getPolicy())
             .append("; ")
             .append(
-                nodes.view().snapshot().nodes().stream()
+                states.stream()
                     .map(
                         node ->
                             node.name()
