@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -29,6 +31,8 @@ import org.springframework.core.NestedExceptionUtils;
  * starter's own configuration (observability reads its view); not for application code.
  */
 public final class NodeRuntime implements AutoCloseable {
+
+  private static final Log log = LogFactory.getLog(NodeRuntime.class);
 
   private static final String FAIL_FAST_OFF =
       " To start anyway, set tidemark.topology.fail-fast=false.";
@@ -53,7 +57,8 @@ public final class NodeRuntime implements AutoCloseable {
 
   /**
    * Starts watching {@code source} (reached for probes as {@code sourceNode} says) and the
-   * configured replicas, each read through a pool of its own.
+   * replicas, each read through a pool of its own: those of the service connections when there is
+   * any, else those of {@code tidemark.replicas}.
    *
    * @throws TidemarkStartupException when no replica is configured, or, with fail-fast on, a node
    *     refuses the credentials or has GTID mode off
@@ -62,9 +67,10 @@ public final class NodeRuntime implements AutoCloseable {
       TidemarkProperties properties,
       NodeConfig sourceNode,
       DataSource source,
+      List<ReplicaConnectionDetails> connections,
       Binder settings,
       List<ReplicaPoolCustomizer> customizers) {
-    List<TidemarkProperties.Replica> replicas = properties.getReplicas();
+    List<TidemarkProperties.Replica> replicas = replicas(properties.getReplicas(), connections);
     if (replicas.isEmpty()) {
       throw new TidemarkStartupException(
           "Tidemark has no replica to read from: tidemark.replicas is empty.",
@@ -110,6 +116,42 @@ public final class NodeRuntime implements AutoCloseable {
       replicaPools.forEach(HikariDataSource::close);
       throw e;
     }
+  }
+
+  /**
+   * The replicas of the service connections, each with the name, filtered tables and pool settings
+   * of the configured replica at its index; the configured replicas when there is no connection.
+   */
+  static List<TidemarkProperties.Replica> replicas(
+      List<TidemarkProperties.Replica> configured, List<ReplicaConnectionDetails> connections) {
+    if (connections.isEmpty()) {
+      return configured;
+    }
+    List<TidemarkProperties.Replica> replicas = new ArrayList<>();
+    for (int i = 0; i < connections.size(); i++) {
+      ReplicaConnectionDetails connection = connections.get(i);
+      TidemarkProperties.Replica own =
+          i < configured.size() ? configured.get(i) : new TidemarkProperties.Replica();
+      TidemarkProperties.Replica replica = new TidemarkProperties.Replica();
+      replica.setName(own.getName());
+      replica.setFilteredTables(own.getFilteredTables());
+      replica.setHikari(own.getHikari());
+      replica.setUrl(connection.getJdbcUrl());
+      replica.setUsername(
+          connection.getUsername() != null ? connection.getUsername() : own.getUsername());
+      replica.setPassword(
+          connection.getPassword() != null ? connection.getPassword() : own.getPassword());
+      replicas.add(replica);
+    }
+    if (configured.size() > connections.size()) {
+      log.warn(
+          "Tidemark reads from the "
+              + connections.size()
+              + " replica(s) of the service connections: tidemark.replicas["
+              + connections.size()
+              + "] and after are not used.");
+    }
+    return replicas;
   }
 
   private static NodeConfig replicaNode(

@@ -80,6 +80,7 @@ public final class TidemarkAutoConfiguration {
       ConfigurableListableBeanFactory beans,
       Environment environment,
       ObjectProvider<JdbcConnectionDetails> connectionDetails,
+      ObjectProvider<ReplicaConnectionDetails> replicaConnections,
       ObjectProvider<ReplicaPoolCustomizer> customizers) {
     String name = ApplicationDataSource.name(beans, environment);
     List<String> others =
@@ -100,6 +101,7 @@ public final class TidemarkAutoConfiguration {
         properties,
         sourceNode(properties, name, source, connectionDetails.getIfAvailable()),
         source,
+        replicaConnections.orderedStream().toList(),
         Binder.get(environment),
         customizers.orderedStream().toList());
   }
