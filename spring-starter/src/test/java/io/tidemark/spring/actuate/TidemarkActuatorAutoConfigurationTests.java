@@ -2,15 +2,12 @@ package io.tidemark.spring.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
 import io.tidemark.spring.autoconfigure.UnreachableNodes;
-import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -20,14 +17,8 @@ import org.springframework.context.annotation.Configuration;
 class TidemarkActuatorAutoConfigurationTests {
 
   private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withConfiguration(
-              AutoConfigurations.of(
-                  DataSourceAutoConfiguration.class,
-                  TidemarkAutoConfiguration.class,
-                  TidemarkRoutingAutoConfiguration.class,
-                  TidemarkActuatorAutoConfiguration.class))
-          .withPropertyValues(UnreachableNodes.PROPERTIES);
+      UnreachableNodes.runner()
+          .withConfiguration(AutoConfigurations.of(TidemarkActuatorAutoConfiguration.class));
 
   @Test
   void contributesHealthFromTheRealTopology() {

@@ -43,14 +43,8 @@ class ProtectionAtStartTests {
   private static final String OFF = "Tidemark is off: ";
 
   private static ApplicationContextRunner runner() {
-    return new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                TidemarkAutoConfiguration.class,
-                TidemarkRoutingAutoConfiguration.class,
-                TidemarkOffAutoConfiguration.class))
-        .withPropertyValues(UnreachableNodes.PROPERTIES);
+    return UnreachableNodes.runner()
+        .withConfiguration(AutoConfigurations.of(TidemarkOffAutoConfiguration.class));
   }
 
   @Configuration(proxyBeanMethods = false)

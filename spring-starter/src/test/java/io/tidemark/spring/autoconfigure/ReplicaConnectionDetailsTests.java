@@ -3,12 +3,9 @@ package io.tidemark.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -21,14 +18,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @ExtendWith(OutputCaptureExtension.class)
 class ReplicaConnectionDetailsTests {
 
-  private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withConfiguration(
-              AutoConfigurations.of(
-                  DataSourceAutoConfiguration.class,
-                  TidemarkAutoConfiguration.class,
-                  TidemarkRoutingAutoConfiguration.class))
-          .withPropertyValues(UnreachableNodes.PROPERTIES);
+  private final ApplicationContextRunner runner = UnreachableNodes.runner();
 
   @Test
   void aConnectionReplacesTheConfiguredUrlAndKeepsTheReplicasSettings() {

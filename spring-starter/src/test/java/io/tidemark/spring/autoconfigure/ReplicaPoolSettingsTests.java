@@ -3,10 +3,7 @@ package io.tidemark.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -17,13 +14,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class ReplicaPoolSettingsTests {
 
   private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withConfiguration(
-              AutoConfigurations.of(
-                  DataSourceAutoConfiguration.class,
-                  TidemarkAutoConfiguration.class,
-                  TidemarkRoutingAutoConfiguration.class))
-          .withPropertyValues(UnreachableNodes.PROPERTIES)
+      UnreachableNodes.runner()
           .withPropertyValues(
               "tidemark.replicas[1].url=jdbc:mysql://127.0.0.1:3/shop",
               "spring.datasource.hikari.connection-timeout=1234",

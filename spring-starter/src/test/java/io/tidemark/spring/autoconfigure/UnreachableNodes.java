@@ -1,5 +1,10 @@
 package io.tidemark.spring.autoconfigure;
 
+import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
 /**
  * Settings of a Tidemark whose source and replica do not answer (nothing listens on their ports),
  * so that auto-configurations start with their real beans and no server; the probes report the
@@ -16,6 +21,17 @@ public final class UnreachableNodes {
     "tidemark.topology.probe-connect-timeout=200ms",
     "tidemark.token.secret=0123456789abcdef0123456789abcdef"
   };
+
+  /** Boot's DataSource, Tidemark's and the routing auto-configurations, on these settings. */
+  public static ApplicationContextRunner runner() {
+    return new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                DataSourceAutoConfiguration.class,
+                TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class))
+        .withPropertyValues(PROPERTIES);
+  }
 
   private UnreachableNodes() {}
 }
