@@ -2,12 +2,11 @@ package io.tidemark.spring.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.jayway.jsonpath.JsonPath;
-import com.jayway.jsonpath.PathNotFoundException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
+import io.tidemark.spring.JsonAnswer;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
@@ -24,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import javax.sql.DataSource;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -151,7 +149,7 @@ class ObservabilityIT {
 
   @Test
   void healthShowsSourceAndReplicaWithRolesAndLag() throws Exception {
-    Json health = awaitHealth(h -> "UP".equals(h.at("$.status")));
+    JsonAnswer health = awaitHealth(h -> "UP".equals(h.at("$.status")));
 
     assertThat(health.at("$.details.nodes.source.role")).isEqualTo("source");
     assertThat(health.at("$.details.nodes.source.serverUuid"))
@@ -170,7 +168,7 @@ class ObservabilityIT {
 
     assertThat(rows).isPositive();
     assertThat(captured(meters)).isGreaterThan(capturedBefore);
-    Json tidemark = get("tidemark");
+    JsonAnswer tidemark = get("tidemark");
     assertThat(tidemark.at("$.recent[0].node")).isEqualTo("replica-1");
     assertThat(tidemark.at("$.recent[0].serverUuid")).isEqualTo(topology.replica().serverUuid());
     assertThat(tidemark.string("$.recent[0].reason")).startsWith("REPLICA_");
@@ -244,7 +242,7 @@ class ObservabilityIT {
     }
 
     assertThat(fallbacks(meters)).isEqualTo(before + 1);
-    Json tidemark = get("tidemark");
+    JsonAnswer tidemark = get("tidemark");
     assertThat(tidemark.at("$.recent[0].node")).isEqualTo("source");
     assertThat(tidemark.at("$.recent[0].reason")).isEqualTo("SOURCE_FALLBACK");
   }
@@ -253,7 +251,7 @@ class ObservabilityIT {
   void aStoppedReceiverIsAProblemWhileTheReplicaStillServes() throws Exception {
     topology.replica().stopReceiver();
     try {
-      Json health = awaitHealth(h -> h.string("$.details.problems").contains("replicating"));
+      JsonAnswer health = awaitHealth(h -> h.string("$.details.problems").contains("replicating"));
       assertThat(health.at("$.status")).isEqualTo("UP");
       assertThat(health.string("$.details.problems")).contains("replica-1 is not replicating");
       assertThat(health.at("$.details.nodes['replica-1'].replicating")).isEqualTo(false);
@@ -267,7 +265,7 @@ class ObservabilityIT {
   void aFrozenReplicaIsAProblemWhileReadsFallBackToTheSource() throws Exception {
     topology.replica().freeze();
     try {
-      Json health = awaitHealth(h -> h.string("$.details.problems").contains("unreachable"));
+      JsonAnswer health = awaitHealth(h -> h.string("$.details.problems").contains("unreachable"));
       assertThat(health.at("$.status")).isEqualTo("UP");
       assertThat(health.string("$.details.problems"))
           .contains("no readable replica: reads under @ReadYourWrites fall back to the source")
@@ -314,9 +312,9 @@ class ObservabilityIT {
     return counter == null ? 0 : counter.count();
   }
 
-  private static Json awaitHealth(Predicate<Json> condition) throws Exception {
+  private static JsonAnswer awaitHealth(Predicate<JsonAnswer> condition) throws Exception {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
-    Json health = get("health/tidemark");
+    JsonAnswer health = get("health/tidemark");
     while (!condition.test(health)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("health did not change within " + PATIENCE + ": " + health);
@@ -327,35 +325,11 @@ class ObservabilityIT {
     return health;
   }
 
-  /**
-   * An actuator answer, read by JSON path with the library of Spring Boot's test starter on every
-   * Boot line; {@code null} where a path leads nowhere.
-   */
-  private record Json(String text) {
-
-    @Nullable Object at(String path) {
-      try {
-        return JsonPath.read(text, path);
-      } catch (PathNotFoundException e) {
-        return null;
-      }
-    }
-
-    String string(String path) {
-      return String.valueOf(at(path));
-    }
-
-    @Override
-    public String toString() {
-      return text;
-    }
-  }
-
-  private static Json get(String path) throws Exception {
+  private static JsonAnswer get(String path) throws Exception {
     HttpResponse<String> response =
         HTTP.send(
             HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(5)).build(),
             HttpResponse.BodyHandlers.ofString());
-    return new Json(response.body());
+    return new JsonAnswer(response.body());
   }
 }

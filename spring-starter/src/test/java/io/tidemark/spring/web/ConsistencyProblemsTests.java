@@ -7,6 +7,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.jdbc.CommitOutcomeUnknownException;
+import io.tidemark.spring.JsonAnswer;
 import io.tidemark.spring.autoconfigure.TestConfigurations;
 import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.topology.NoWritableSourceException;
@@ -42,8 +43,6 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.WebApplicationContext;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
 
 /**
  * Consistency outcomes a handler throws, answered through Spring MVC as problems: their members,
@@ -51,8 +50,6 @@ import tools.jackson.databind.ObjectMapper;
  * application's own exception handlers first.
  */
 class ConsistencyProblemsTests {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final WebApplicationContextRunner runner =
       new WebApplicationContextRunner()
@@ -76,13 +73,13 @@ class ConsistencyProblemsTests {
           assertThat(response.getStatus()).isEqualTo(503);
           assertThat(response.getHeader("Retry-After")).isEqualTo("2");
           assertThat(response.getContentType()).isEqualTo("application/problem+json");
-          JsonNode body = JSON.readTree(response.getContentAsString());
-          assertThat(body.get("type").asString()).isEqualTo("urn:tidemark:problem:wait-timeout");
-          assertThat(body.get("title").asString()).isEqualTo("Consistent read not served");
-          assertThat(body.get("status").asInt()).isEqualTo(503);
-          assertThat(body.get("detail").asString()).contains("could not be served");
-          assertThat(body.get("instance").asString()).isEqualTo("/refused");
-          assertThat(body.get("reason").asString()).isEqualTo("WAIT_TIMEOUT");
+          JsonAnswer body = new JsonAnswer(response.getContentAsString());
+          assertThat(body.at("$.type")).isEqualTo("urn:tidemark:problem:wait-timeout");
+          assertThat(body.at("$.title")).isEqualTo("Consistent read not served");
+          assertThat(body.at("$.status")).isEqualTo(503);
+          assertThat(body.string("$.detail")).contains("could not be served");
+          assertThat(body.at("$.instance")).isEqualTo("/refused");
+          assertThat(body.at("$.reason")).isEqualTo("WAIT_TIMEOUT");
           assertThat(response.getContentAsString()).doesNotContain("replica-uuid");
         });
   }
@@ -95,10 +92,10 @@ class ConsistencyProblemsTests {
 
           assertThat(response.getStatus()).isEqualTo(503);
           assertThat(response.getHeader("Retry-After")).isEqualTo("2");
-          JsonNode body = JSON.readTree(response.getContentAsString());
-          assertThat(body.get("type").asString()).isEqualTo("urn:tidemark:problem:split-brain");
-          assertThat(body.get("reason").asString()).isEqualTo("SPLIT_BRAIN");
-          assertThat(body.get("detail").asString()).contains("accepts writes");
+          JsonAnswer body = new JsonAnswer(response.getContentAsString());
+          assertThat(body.at("$.type")).isEqualTo("urn:tidemark:problem:split-brain");
+          assertThat(body.at("$.reason")).isEqualTo("SPLIT_BRAIN");
+          assertThat(body.string("$.detail")).contains("accepts writes");
           assertThat(response.getContentAsString()).doesNotContain("replica-2");
         });
   }
@@ -111,12 +108,11 @@ class ConsistencyProblemsTests {
 
           assertThat(response.getStatus()).isEqualTo(500);
           assertThat(response.getHeader("Retry-After")).isNull();
-          JsonNode body = JSON.readTree(response.getContentAsString());
-          assertThat(body.get("type").asString())
-              .isEqualTo("urn:tidemark:problem:commit-outcome-unknown");
-          assertThat(body.get("title").asString()).isEqualTo("Write outcome unknown");
-          assertThat(body.get("reason").asString()).isEqualTo("COMMIT_OUTCOME_UNKNOWN");
-          assertThat(body.get("detail").asString()).contains("may have committed");
+          JsonAnswer body = new JsonAnswer(response.getContentAsString());
+          assertThat(body.at("$.type")).isEqualTo("urn:tidemark:problem:commit-outcome-unknown");
+          assertThat(body.at("$.title")).isEqualTo("Write outcome unknown");
+          assertThat(body.at("$.reason")).isEqualTo("COMMIT_OUTCOME_UNKNOWN");
+          assertThat(body.string("$.detail")).contains("may have committed");
           assertThat(response.getContentAsString()).doesNotContain("link failure");
         });
   }
@@ -129,10 +125,10 @@ class ConsistencyProblemsTests {
 
           assertThat(response.getStatus()).isEqualTo(503);
           assertThat(response.getHeader("Retry-After")).isNotNull();
-          JsonNode body = JSON.readTree(response.getContentAsString());
-          assertThat(body.get("type").asString()).isEqualTo("urn:tidemark:problem:source-error");
-          assertThat(body.get("title").asString()).isEqualTo("Database connection lost");
-          assertThat(body.get("reason").asString()).isEqualTo("SOURCE_ERROR");
+          JsonAnswer body = new JsonAnswer(response.getContentAsString());
+          assertThat(body.at("$.type")).isEqualTo("urn:tidemark:problem:source-error");
+          assertThat(body.at("$.title")).isEqualTo("Database connection lost");
+          assertThat(body.at("$.reason")).isEqualTo("SOURCE_ERROR");
         });
   }
 
@@ -156,8 +152,8 @@ class ConsistencyProblemsTests {
               MockHttpServletResponse mvcs = perform(context, "/needs-parameter");
 
               assertThat(own.getContentType()).isEqualTo(mvcs.getContentType());
-              assertThat(JSON.readTree(own.getContentAsString()).propertyNames())
-                  .containsAll(JSON.readTree(mvcs.getContentAsString()).propertyNames());
+              assertThat(new JsonAnswer(own.getContentAsString()).names())
+                  .containsAll(new JsonAnswer(mvcs.getContentAsString()).names());
             });
   }
 
@@ -171,9 +167,9 @@ class ConsistencyProblemsTests {
 
               assertThat(response.getStatus()).isEqualTo(503);
               assertThat(response.getHeader("Retry-After")).isEqualTo("2");
-              JsonNode body = JSON.readTree(response.getContentAsString());
-              assertThat(body.get("reason").asString()).isEqualTo("WAIT_TIMEOUT");
-              assertThat(body.get("service").asString()).isEqualTo("shop");
+              JsonAnswer body = new JsonAnswer(response.getContentAsString());
+              assertThat(body.at("$.reason")).isEqualTo("WAIT_TIMEOUT");
+              assertThat(body.at("$.service")).isEqualTo("shop");
             });
   }
 
@@ -187,10 +183,9 @@ class ConsistencyProblemsTests {
 
               assertThat(response.getStatus()).isEqualTo(503);
               assertThat(response.getHeader("Retry-After")).isEqualTo("2");
-              JsonNode body = JSON.readTree(response.getContentAsString());
-              assertThat(body.get("type").asString())
-                  .isEqualTo("urn:tidemark:problem:wait-timeout");
-              assertThat(body.get("advice").asString()).isEqualTo("application");
+              JsonAnswer body = new JsonAnswer(response.getContentAsString());
+              assertThat(body.at("$.type")).isEqualTo("urn:tidemark:problem:wait-timeout");
+              assertThat(body.at("$.advice")).isEqualTo("application");
             });
   }
 
