@@ -31,7 +31,7 @@ import org.testcontainers.utility.DockerImageName;
  * Needs a Docker API (DOCKER_HOST); bin/test runs it on Podman's.
  */
 @SpringBootTest(properties = {"tidemark.token.secret=", "orders.read-timeout=2s"})
-class ReplicaServiceConnectionIT {
+class ContainersServiceConnectionIT {
 
   // tag::service-connections[]
   @ServiceConnection static MySQLContainer source = mysql(1);

@@ -37,7 +37,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
       "tidemark.token.secret=",
       "orders.read-timeout=2s"
     })
-class ReplicaDockerComposeIT {
+class ContainersDockerComposeIT {
 
   @Autowired Orders orders;
   @Autowired JdbcTemplate jdbc;
