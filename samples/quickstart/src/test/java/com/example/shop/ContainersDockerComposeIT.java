@@ -22,6 +22,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The quick start with its source and replica started by Spring Boot's Docker Compose support from
@@ -29,6 +30,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * application.properties' URL. Needs a Docker API (DOCKER_HOST) and the Compose CLI; bin/test runs
  * it on Podman's.
  */
+@DirtiesContext // the context closes after this class, and Boot takes the services down with it
 @SpringBootTest(
     properties = {
       "spring.docker.compose.file=src/test/resources/compose.yaml",
