@@ -37,8 +37,29 @@ import org.jspecify.annotations.Nullable;
  * written before a failover is then found on the new primary when its write survived and missing
  * when it was lost, as with MySQL's GTIDs. Without the history, earlier timelines are unknown and
  * tokens holding them refused, which a warning says once.
+ *
+ * @param identity what never changes while the connection lives
+ * @param standby whether the server is a standby (in recovery)
+ * @param position the server's timeline and position: replayed on a standby, the end of the last
+ *     record on a primary; {@code null} when unknown
+ * @param switches the switch points of the timelines before {@link #position}'s
+ * @param receiving whether a standby's WAL receiver streams from its upstream
+ * @param replayPaused whether a standby's replay is paused ({@code pg_wal_replay_pause()})
+ * @param receiverHidden whether a standby's WAL receiver runs but the role may not see it: grant it
+ *     pg_monitor
+ * @param flushed a primary's flushed position, 0 on a standby
+ * @param synchronousCommit whether the session's commits wait for their WAL to be flushed
  */
-final class PostgresServer {
+record PostgresServer(
+    PostgresServer.Identity identity,
+    boolean standby,
+    @Nullable WalPosition position,
+    List<WalPosition> switches,
+    boolean receiving,
+    boolean replayPaused,
+    boolean receiverHidden,
+    long flushed,
+    boolean synchronousCommit) {
 
   private static final System.Logger LOG = System.getLogger(PostgresServer.class.getName());
 
@@ -71,7 +92,7 @@ final class PostgresServer {
              LEFT JOIN pg_stat_wal_receiver w ON true""";
 
   /** What {@link #IDENTITY} tells. */
-  private record Identity(
+  record Identity(
       long systemId,
       String id,
       int blockSize,
@@ -91,37 +112,6 @@ final class PostgresServer {
    * history never changes. Empty when it could not be read.
    */
   private static final ConcurrentMap<UUID, List<WalPosition>> HISTORIES = new ConcurrentHashMap<>();
-
-  private final Identity identity;
-  private final boolean standby;
-  private final @Nullable WalPosition position;
-  private final List<WalPosition> switches;
-  private final boolean receiving;
-  private final boolean replayPaused;
-  private final boolean receiverHidden;
-  private final long flushed;
-  private final boolean synchronousCommit;
-
-  private PostgresServer(
-      Identity identity,
-      boolean standby,
-      @Nullable WalPosition position,
-      List<WalPosition> switches,
-      boolean receiving,
-      boolean replayPaused,
-      boolean receiverHidden,
-      long flushed,
-      boolean synchronousCommit) {
-    this.identity = identity;
-    this.standby = standby;
-    this.position = position;
-    this.switches = switches;
-    this.receiving = receiving;
-    this.replayPaused = replayPaused;
-    this.receiverHidden = receiverHidden;
-    this.flushed = flushed;
-    this.synchronousCommit = synchronousCommit;
-  }
 
   /** Reads the server behind {@code connection}: one round trip, two on a new connection. */
   static PostgresServer read(Connection connection) throws SQLException {
@@ -225,26 +215,6 @@ final class PostgresServer {
   /** Who the server is: address, port and start time, as it sees them. */
   String id() {
     return identity.id();
-  }
-
-  /** Whether the server is a standby (in recovery). */
-  boolean standby() {
-    return standby;
-  }
-
-  /** Whether a standby's WAL receiver streams from its upstream. */
-  boolean receiving() {
-    return receiving;
-  }
-
-  /** Whether a standby's replay is paused ({@code pg_wal_replay_pause()}). */
-  boolean replayPaused() {
-    return replayPaused;
-  }
-
-  /** Whether a standby's WAL receiver runs but the role may not see it: grant it pg_monitor. */
-  boolean receiverHidden() {
-    return receiverHidden;
   }
 
   /**

@@ -11,27 +11,24 @@ import org.jspecify.annotations.Nullable;
 /**
  * A read's time: its deadline, the earlier end of its replica attempt when it may fall back to the
  * source, and the socket bounds derived from them.
+ *
+ * @param started the ticker reading when the read began
+ * @param deadline when the read must end
+ * @param replicaDeadline when the replica attempt must end: earlier than the read when it may fall
+ *     back
+ * @param waitDeadline when the wait on a replica must end: a socket grace before the replica
+ *     attempt's end, or earlier when the unit of work has spent its waits; taking the connection
+ *     and the query keep the attempt's time
+ * @param replicaQueryEnd when the socket reads of the query on a replica are cut: the end of the
+ *     replica attempt, as for its wait, so a replica that stops answering mid-query leaves a
+ *     fallback its share; the deadline itself when the read may not fall back
  */
-final class ReadBudget {
-
-  private final long started;
-  private final Deadline deadline;
-  private final Deadline replicaDeadline;
-  private final Deadline waitDeadline;
-  private final Deadline replicaQueryEnd;
-
-  private ReadBudget(
-      long started,
-      Deadline deadline,
-      Deadline replicaDeadline,
-      Deadline waitDeadline,
-      Deadline replicaQueryEnd) {
-    this.started = started;
-    this.deadline = deadline;
-    this.replicaDeadline = replicaDeadline;
-    this.waitDeadline = waitDeadline;
-    this.replicaQueryEnd = replicaQueryEnd;
-  }
+record ReadBudget(
+    long started,
+    Deadline deadline,
+    Deadline replicaDeadline,
+    Deadline waitDeadline,
+    Deadline replicaQueryEnd) {
 
   /**
    * The budget of a read with {@code options}; one that may fall back keeps {@code fallbackReserve}
@@ -63,38 +60,5 @@ final class ReadBudget {
         replicaDeadline,
         context == null ? waitEnd : context.waitsEnd(waitEnd),
         replicaDeadline);
-  }
-
-  /** When the read must end. */
-  Deadline deadline() {
-    return deadline;
-  }
-
-  /** When the replica attempt must end: earlier than the read when it may fall back. */
-  Deadline replicaDeadline() {
-    return replicaDeadline;
-  }
-
-  /**
-   * When the wait on a replica must end: a socket grace before the replica attempt's end, or
-   * earlier when the unit of work has spent its waits; taking the connection and the query keep the
-   * attempt's time.
-   */
-  Deadline waitDeadline() {
-    return waitDeadline;
-  }
-
-  /**
-   * When the socket reads of the query on a replica are cut: the end of the replica attempt, as for
-   * its wait, so a replica that stops answering mid-query leaves a fallback its share; the deadline
-   * itself when the read may not fall back.
-   */
-  Deadline replicaQueryEnd() {
-    return replicaQueryEnd;
-  }
-
-  /** The ticker reading when the read began. */
-  long started() {
-    return started;
   }
 }
