@@ -4,9 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.RemovalCause;
-import io.tidemark.GtidSet;
 import java.util.Objects;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * key at that revision or older is refused. Keys sharing a slot share the highest revision, which
  * only refuses more puts: a refused put is a miss, never an older value.
  */
-final class CaffeineRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
+final class CaffeineRevisionGuardedCache<V> extends CacheTier<V> {
 
   /**
    * An entry with the ticker time it expires at. A refused write hands Caffeine the old entry back
@@ -84,37 +82,18 @@ final class CaffeineRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
   }
 
   @Override
-  public boolean put(String key, long revision, V value, GtidSet gtids) {
-    RevisionGuardedCache.checkRevision(revision);
-    return write(
-        key,
-        new Entry<>(
-            revision, Objects.requireNonNull(value, "value"), Objects.requireNonNull(gtids)));
-  }
-
-  @Override
-  public Optional<CachedValue<V>> get(
-      String key, long minRevision, GtidSet required, GtidSet lost) {
-    return Entry.visible(lookup(key), minRevision, required, lost);
-  }
-
-  @Override
-  public boolean delete(String key, long revision) {
-    RevisionGuardedCache.checkRevision(revision);
-    return write(key, Entry.tombstone(revision));
-  }
-
-  @Override
   public void invalidate(String key, long revision) {
     entries.asMap().computeIfPresent(key, (k, old) -> old.entry().olderThan(revision) ? null : old);
   }
 
+  @Override
   @Nullable Entry<V> lookup(String key) {
     Stamped<V> stamped = entries.getIfPresent(key);
     return stamped == null ? null : stamped.entry();
   }
 
   /** Stores {@code entry} where it may replace what the key holds; atomic per key. */
+  @Override
   boolean write(String key, Entry<V> entry) {
     boolean[] stored = {false};
     entries

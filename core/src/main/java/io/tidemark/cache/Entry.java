@@ -1,6 +1,7 @@
 package io.tidemark.cache;
 
 import io.tidemark.GtidSet;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -9,6 +10,13 @@ import org.jspecify.annotations.Nullable;
  * the deletion's revision.
  */
 record Entry<V>(long revision, @Nullable V value, GtidSet gtids) {
+
+  /** A value at {@code revision}, which must be positive, reflecting {@code gtids}. */
+  static <V> Entry<V> value(long revision, V value, GtidSet gtids) {
+    RevisionGuardedCache.checkRevision(revision);
+    return new Entry<>(
+        revision, Objects.requireNonNull(value, "value"), Objects.requireNonNull(gtids));
+  }
 
   static <V> Entry<V> tombstone(long revision) {
     return new Entry<>(revision, null, GtidSet.EMPTY);

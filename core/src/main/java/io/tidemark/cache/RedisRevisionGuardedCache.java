@@ -8,7 +8,6 @@ import io.tidemark.GtidSet;
 import io.tidemark.GtidSetFormatException;
 import io.tidemark.internal.RedisScript;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
@@ -30,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * delete leaves the older value readable by reads without a minimum revision until it expires;
  * reads that require the deleted revision still miss.
  */
-final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
+final class RedisRevisionGuardedCache<V> extends CacheTier<V> {
 
   private static final RedisScript COMPARE_AND_SET =
       new RedisScript(
@@ -89,32 +88,11 @@ final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
   }
 
   @Override
-  public boolean put(String key, long revision, V value, GtidSet gtids) {
-    RevisionGuardedCache.checkRevision(revision);
-    return write(
-        key,
-        new Entry<>(
-            revision, Objects.requireNonNull(value, "value"), Objects.requireNonNull(gtids)));
-  }
-
-  @Override
-  public Optional<CachedValue<V>> get(
-      String key, long minRevision, GtidSet required, GtidSet lost) {
-    return Entry.visible(lookup(key), minRevision, required, lost);
-  }
-
-  @Override
-  public boolean delete(String key, long revision) {
-    RevisionGuardedCache.checkRevision(revision);
-    return write(key, Entry.tombstone(revision));
-  }
-
-  @Override
   public long failures() {
     return failures.sum();
   }
 
-  /** The stored entry, tombstones included; null when there is none or Redis did not answer. */
+  @Override
   @Nullable Entry<V> lookup(String key) {
     String stored;
     try {
@@ -150,7 +128,7 @@ final class RedisRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
     return new Entry<>(revision, codec.decode(stored.substring(setEnd + 1)), gtids);
   }
 
-  /** Stores {@code entry} where it may replace what Redis holds; false also on failure. */
+  @Override
   boolean write(String key, Entry<V> entry) {
     V value = entry.value();
     String gtids = entry.gtids().toSingleLineString();

@@ -34,10 +34,7 @@ final class TwoTierRevisionGuardedCache<V> implements RevisionGuardedCache<V> {
 
   @Override
   public boolean put(String key, long revision, V value, GtidSet gtids) {
-    RevisionGuardedCache.checkRevision(revision);
-    Entry<V> entry =
-        new Entry<>(
-            revision, Objects.requireNonNull(value, "value"), Objects.requireNonNull(gtids));
+    Entry<V> entry = Entry.value(revision, value, gtids);
     if (!shared.write(key, entry)) {
       return false;
     }
