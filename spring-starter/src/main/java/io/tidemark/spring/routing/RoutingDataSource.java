@@ -1,22 +1,26 @@
 package io.tidemark.spring.routing;
 
+import com.zaxxer.hikari.HikariConfig;
 import io.tidemark.jdbc.CapturingDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * The application's {@code DataSource} as Tidemark hands it out: inside a read under
  * {@code @ReadYourWrites}, the read's pinned connection; everywhere else a connection to the
  * current writable source whose commits are captured into the {@link
- * io.tidemark.ConsistencyContext}. {@link #unwrap} reaches the application's pool, so pool metrics
- * and health keep working.
+ * io.tidemark.ConsistencyContext}. Either is handed out in the auto-commit mode of the
+ * application's pool. {@link #unwrap} reaches the application's pool, so pool metrics and health
+ * keep working.
  */
 final class RoutingDataSource extends DelegatingDataSource {
 
   private final Supplier<CapturingDataSource> writes;
+  private volatile @Nullable Boolean autoCommit;
 
   /**
    * @param target the application's pool, the source node's
@@ -36,13 +40,42 @@ final class RoutingDataSource extends DelegatingDataSource {
   @Override
   public Connection getConnection() throws SQLException {
     PinnedRead read = PinnedRead.current();
-    return read != null ? read.lease() : writes.get().getConnection();
+    return asTheApplicationsPool(read != null ? read.lease() : writes.get().getConnection());
   }
 
   @Override
   public Connection getConnection(String username, String password) throws SQLException {
     PinnedRead read = PinnedRead.current();
-    return read != null ? read.lease() : writes.get().getConnection(username, password);
+    return asTheApplicationsPool(
+        read != null ? read.lease() : writes.get().getConnection(username, password));
+  }
+
+  /**
+   * {@code connection} in the auto-commit mode of the application's pool. A replica's pool keeps
+   * its connections in auto-commit, for the reads' waits, and takes the writes once a failover
+   * promoted its replica; an application whose pool hands out connections without auto-commit may
+   * rely on it: Hibernate told so ({@code provider_disables_autocommit}) never turns it off itself,
+   * and ends each transaction with a commit or rollback that the driver refuses in auto-commit. The
+   * replica's pool turns it back on when the connection returns.
+   */
+  private Connection asTheApplicationsPool(Connection connection) throws SQLException {
+    boolean applications = applicationAutoCommit();
+    if (connection.getAutoCommit() != applications) {
+      connection.setAutoCommit(applications);
+    }
+    return connection;
+  }
+
+  /** The auto-commit of a HikariCP pool's connections; true, JDBC's default, for other pools. */
+  private boolean applicationAutoCommit() throws SQLException {
+    Boolean known = autoCommit;
+    if (known == null) {
+      DataSource pool = target();
+      known =
+          !pool.isWrapperFor(HikariConfig.class) || pool.unwrap(HikariConfig.class).isAutoCommit();
+      autoCommit = known;
+    }
+    return known;
   }
 
   @Override
