@@ -15,9 +15,9 @@ import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
+import io.tidemark.StandIns;
 import io.tidemark.internal.SqlText;
 import io.tidemark.jdbc.NodeRoutes.Route;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -713,14 +713,12 @@ class ConsistentReaderTests {
   @Test
   void checkingTheTokensSourcesEndsWithTheBudgetWhenTheSourceGivesNoConnection() {
     DataSource stuck =
-        (DataSource)
-            Proxy.newProxyInstance(
-                DataSource.class.getClassLoader(),
-                new Class<?>[] {DataSource.class},
-                (proxy, method, args) -> {
-                  LockSupport.park();
-                  throw new SQLException("unparked");
-                });
+        StandIns.of(
+            DataSource.class,
+            (proxy, method, args) -> {
+              LockSupport.park();
+              throw new SQLException("unparked");
+            });
     ConsistentReader reader =
         ConsistentReader.builder(replica.pool(), stuck).ticker(ticker).build();
     long started = System.nanoTime();

@@ -7,11 +7,11 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistencyLevel;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.Reason;
+import io.tidemark.StandIns;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -201,48 +201,43 @@ class GlobalReadsIT {
 
   /** {@code pool}, telling when a statement asks what the source executed, and when it ended. */
   private static DataSource countingAsks(DataSource pool, Runnable asked, Runnable answered) {
-    return (DataSource)
-        Proxy.newProxyInstance(
-            DataSource.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              Object result = invoke(pool, method, args);
-              return method.getName().equals("getConnection")
-                  ? counting((Connection) result, asked, answered)
-                  : result;
-            });
+    return StandIns.of(
+        DataSource.class,
+        (proxy, method, args) -> {
+          Object result = invoke(pool, method, args);
+          return method.getName().equals("getConnection")
+              ? counting((Connection) result, asked, answered)
+              : result;
+        });
   }
 
   private static Connection counting(Connection connection, Runnable asked, Runnable answered) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, method, args) -> {
-              Object result = invoke(connection, method, args);
-              if (!method.getName().equals("createStatement")) {
-                return result;
-              }
-              Statement statement = (Statement) result;
-              return Proxy.newProxyInstance(
-                  Statement.class.getClassLoader(),
-                  new Class<?>[] {Statement.class},
-                  (p, m, a) -> {
-                    boolean ask =
-                        m.getName().equals("executeQuery")
-                            && "SELECT @@GLOBAL.gtid_executed".equals(a[0]);
-                    if (ask) {
-                      asked.run();
-                    }
-                    try {
-                      return invoke(statement, m, a);
-                    } finally {
-                      if (ask) {
-                        answered.run();
-                      }
-                    }
-                  });
-            });
+    return StandIns.of(
+        Connection.class,
+        (proxy, method, args) -> {
+          Object result = invoke(connection, method, args);
+          if (!method.getName().equals("createStatement")) {
+            return result;
+          }
+          Statement statement = (Statement) result;
+          return StandIns.of(
+              Statement.class,
+              (p, m, a) -> {
+                boolean ask =
+                    m.getName().equals("executeQuery")
+                        && "SELECT @@GLOBAL.gtid_executed".equals(a[0]);
+                if (ask) {
+                  asked.run();
+                }
+                try {
+                  return invoke(statement, m, a);
+                } finally {
+                  if (ask) {
+                    answered.run();
+                  }
+                }
+              });
+        });
   }
 
   private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
