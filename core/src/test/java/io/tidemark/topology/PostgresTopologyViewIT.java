@@ -1,5 +1,6 @@
 package io.tidemark.topology;
 
+import static io.tidemark.topology.Conditions.assertReadsPassOverTheLaggingReplica;
 import static io.tidemark.topology.Conditions.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -85,16 +86,7 @@ class PostgresTopologyViewIT {
     standby1.pauseReplay();
     try {
       primary.execute("INSERT INTO t VALUES (2)");
-      awaitTrue(
-          () -> {
-            NodeState state = view.refreshNow().join().node(standby1.name()).orElseThrow();
-            return !state.replicating() && state.lag().compareTo(Duration.ofMillis(300)) > 0;
-          });
-      NodeSelector selector = new NodeSelector(view, Duration.ofMillis(200));
-      GtidSet written = view.snapshot().node(primary.name()).orElseThrow().gtidExecuted();
-      for (int i = 0; i < 4; i++) {
-        assertThat(selector.replicaFor(written).node().name()).isEqualTo(standby2.name());
-      }
+      assertReadsPassOverTheLaggingReplica(view, primary.name(), standby1.name(), standby2.name());
     } finally {
       standby1.resumeReplay();
     }
