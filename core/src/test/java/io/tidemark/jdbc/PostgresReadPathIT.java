@@ -257,7 +257,7 @@ class PostgresReadPathIT extends ReadPathContract {
       try (Connection c = source.getConnection()) {
         c.setAutoCommit(false);
         c.createStatement().execute("SET LOCAL synchronous_commit = off");
-        PostgresOrders.insert(c, id, "asynchronous");
+        insert(c, id, "asynchronous");
         c.commit();
       }
       GtidSet token = binding.context().gtids();
@@ -374,7 +374,7 @@ class PostgresReadPathIT extends ReadPathContract {
             CompletableFuture.runAsync(
                 () -> {
                   try (Connection c = primaryPool.getConnection()) {
-                    PostgresOrders.insert(c, next, "held");
+                    insert(c, next, "held");
                   } catch (SQLException e) {
                     throw new IllegalStateException(e);
                   }

@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import static io.tidemark.jdbc.ReadPathContract.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -89,7 +90,7 @@ class PostgresWriteDeadlineIT {
       connection.rollback();
     }
     try (Connection c = pool.getConnection()) {
-      assertThat(PostgresOrders.status(c, id)).as("never committed").isNull();
+      assertThat(status(c, id)).as("never committed").isNull();
     }
   }
 
@@ -141,7 +142,7 @@ class PostgresWriteDeadlineIT {
       assertThat(task.context().gtids().isEmpty()).as("captured into the context").isFalse();
     }
     try (Connection c = pool.getConnection()) {
-      assertThat(PostgresOrders.status(c, id)).as("committed, not refused").isEqualTo("new");
+      assertThat(status(c, id)).as("committed, not refused").isEqualTo("new");
     }
   }
 
@@ -176,7 +177,7 @@ class PostgresWriteDeadlineIT {
       connection.rollback();
     }
     try (Connection c = pool.getConnection()) {
-      assertThat(PostgresOrders.status(c, id)).as("never committed").isNull();
+      assertThat(status(c, id)).as("never committed").isNull();
     }
   }
 

@@ -457,8 +457,12 @@ abstract class ReadPathContract {
 
   /** Inserts an order through the capturing source, in autocommit; returns its id. */
   long create(String status) {
-    long id = IDS.incrementAndGet();
-    try (Connection c = source().getConnection()) {
+    return create(source(), IDS.incrementAndGet(), status);
+  }
+
+  /** Inserts order {@code id} through {@code source}, in autocommit; returns its id. */
+  static long create(DataSource source, long id, String status) {
+    try (Connection c = source.getConnection()) {
       insert(c, id, status);
     } catch (SQLException e) {
       throw new IllegalStateException(e);
