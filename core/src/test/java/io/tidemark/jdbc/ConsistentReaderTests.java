@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import static io.tidemark.jdbc.Refusals.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -688,10 +689,7 @@ class ConsistentReaderTests {
     assertThat(onSource.await(10, TimeUnit.SECONDS)).isTrue();
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
-      assertThatThrownBy(() -> reader.read(options, c -> status(c)))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.SOURCE_FALLBACK_LIMITED));
+      assertRefused(Reason.SOURCE_FALLBACK_LIMITED, () -> reader.read(options, c -> status(c)));
       assertThat(binding.context().gtids()).isEqualTo(TOKEN);
     }
     // Reads that would run on the source without Tidemark add it no load: never limited.
@@ -724,11 +722,9 @@ class ConsistentReaderTests {
     long started = System.nanoTime();
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
-      assertThatThrownBy(
-              () -> reader.read(ReadOptions.defaults().withTimeout(SHORT), c -> status(c)))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.DATABASE_BUSY));
+      assertRefused(
+          Reason.DATABASE_BUSY,
+          () -> reader.read(ReadOptions.defaults().withTimeout(SHORT), c -> status(c)));
     }
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
     assertThat(replica.log()).as("no replica saw the unchecked token").isEmpty();
@@ -838,10 +834,7 @@ class ConsistentReaderTests {
             .isEqualTo("PAID");
       }
       ReadOptions failFast = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
-      assertThatThrownBy(() -> reader.read(failFast, c -> status(c)))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.NO_READABLE_REPLICA));
+      assertRefused(Reason.NO_READABLE_REPLICA, () -> reader.read(failFast, c -> status(c)));
     }
   }
 

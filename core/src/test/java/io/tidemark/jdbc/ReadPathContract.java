@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import static io.tidemark.jdbc.Refusals.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -342,10 +343,8 @@ abstract class ReadPathContract {
       binding.context().merge(foreignPosition());
       ConsistentReader reader = reader(ReadPolicy.FALLBACK_TO_SOURCE);
 
-      assertThatThrownBy(() -> reader.read(ReadOptions.defaults(), c -> status(c, 1)))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.TOKEN_REJECTED));
+      assertRefused(
+          Reason.TOKEN_REJECTED, () -> reader.read(ReadOptions.defaults(), c -> status(c, 1)));
     }
   }
 
