@@ -3,6 +3,7 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.Closing;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistencyLevel;
 import io.tidemark.ConsistentReadException;
@@ -75,14 +76,8 @@ class GlobalReadsIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (sourcePool != null) {
-      sourcePool.close();
-      replicaPool.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    Closing.closeAll(sourcePool, replicaPool, topology);
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.Closing;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
@@ -82,14 +83,8 @@ class MariaDbFailoverIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (followerPool != null) {
-      followerPool.close();
-      sourcePool.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    Closing.closeAll(followerPool, sourcePool, topology);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static io.tidemark.jdbc.ReadPathContract.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.Closing;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
@@ -86,14 +87,8 @@ class PostgresFailoverIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (followerPool != null) {
-      followerPool.close();
-      primaryPool.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    Closing.closeAll(followerPool, primaryPool, topology);
   }
 
   @Test

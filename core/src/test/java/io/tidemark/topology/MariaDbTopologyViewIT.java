@@ -3,6 +3,7 @@ package io.tidemark.topology;
 import static io.tidemark.topology.Conditions.assertReadsPassOverTheLaggingReplica;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.Closing;
 import io.tidemark.Reason;
 import io.tidemark.testkit.mariadb.MariaDbNode;
 import io.tidemark.testkit.mariadb.MariaDbTopology;
@@ -46,13 +47,8 @@ class MariaDbTopologyViewIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (view != null) {
-      view.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    Closing.closeAll(view, topology);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static io.tidemark.topology.Conditions.assertReadsPassOverTheLaggingRepli
 import static io.tidemark.topology.Conditions.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.Closing;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.testkit.postgres.PostgresNode;
@@ -49,13 +50,8 @@ class PostgresTopologyViewIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (view != null) {
-      view.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    Closing.closeAll(view, topology);
   }
 
   @Test
