@@ -122,15 +122,7 @@ class WaitCoalescerTests {
     assertThat(five.outcome.get(10, TimeUnit.SECONDS)).isFalse();
     WaitCoalescer.Lead next = five.turn.promoted();
     assertThat(next).isNotNull();
-    assertStillWaiting(seven);
-    assertStillWaiting(nine);
-
-    coalescer.observed(NODE, UP_TO_7::containsAll);
-    next.finish(true);
-
-    assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(nine.outcome.get(10, TimeUnit.SECONDS)).isFalse();
-    assertThat(nine.turn.promoted()).as("the last one left leads the next wait").isNotNull();
+    assertSevenIsLetGoAndNineLeadsNext(next, seven, nine);
   }
 
   @Test
@@ -248,15 +240,7 @@ class WaitCoalescerTests {
         .as("a smaller token may already be applied: it must not wait for the leader's")
         .isInstanceOf(WaitCoalescer.Lead.class);
     ((WaitCoalescer.Lead) three).finish(false);
-    assertStillWaiting(seven);
-    assertStillWaiting(nine);
-
-    coalescer.observed(NODE, UP_TO_7::containsAll);
-    five.finish(true);
-
-    assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(nine.outcome.get(10, TimeUnit.SECONDS)).isFalse();
-    assertThat(nine.turn.promoted()).isNotNull();
+    assertSevenIsLetGoAndNineLeadsNext(five, seven, nine);
   }
 
   @Test
@@ -386,6 +370,23 @@ class WaitCoalescerTests {
           outcome.complete(follow.await(timeoutNanos));
         });
     return new Follower(joined.get(10, TimeUnit.SECONDS), outcome);
+  }
+
+  /**
+   * Seven and nine wait while {@code lead} does; the replica seen up to 7 when its wait ends lets
+   * seven go, and nine, still short, leads the next wait.
+   */
+  private void assertSevenIsLetGoAndNineLeadsNext(
+      WaitCoalescer.Lead lead, Follower seven, Follower nine) throws Exception {
+    assertStillWaiting(seven);
+    assertStillWaiting(nine);
+
+    coalescer.observed(NODE, UP_TO_7::containsAll);
+    lead.finish(true);
+
+    assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(nine.outcome.get(10, TimeUnit.SECONDS)).isFalse();
+    assertThat(nine.turn.promoted()).as("the last one left leads the next wait").isNotNull();
   }
 
   private static void assertStillWaiting(Follower follower) throws InterruptedException {
