@@ -82,10 +82,7 @@ class GlobalReadsIT {
 
   @Test
   void everyGlobalReadSeesWhatWasAcknowledgedBeforeItBegan() throws Exception {
-    ConsistentReader reader =
-        ConsistentReader.builder(replicaPool, sourcePool)
-            .defaults(ReadOptions.defaults().withTimeout(DELAY.multipliedBy(3)))
-            .build();
+    ConsistentReader reader = reader(sourcePool);
     Run global = run(reader, reader.defaults().withLevel(ConsistencyLevel.GLOBAL));
     Run session = run(reader, reader.defaults().withLevel(ConsistencyLevel.SESSION));
 
@@ -101,10 +98,7 @@ class GlobalReadsIT {
    */
   @Test
   void aBoundedReadIsNeverStalerThanItsBoundAndTheSourceIsAskedRarely() throws Exception {
-    ConsistentReader reader =
-        ConsistentReader.builder(replicaPool, sourcePool)
-            .defaults(ReadOptions.defaults().withTimeout(DELAY.multipliedBy(3)))
-            .build();
+    ConsistentReader reader = reader(sourcePool);
     ReadOptions bounded =
         reader
             .defaults()
@@ -147,10 +141,7 @@ class GlobalReadsIT {
               mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             },
             inFlight::decrementAndGet);
-    ConsistentReader reader =
-        ConsistentReader.builder(replicaPool, counting)
-            .defaults(ReadOptions.defaults().withTimeout(DELAY.multipliedBy(3)))
-            .build();
+    ConsistentReader reader = reader(counting);
     ReadOptions options = reader.defaults().withLevel(ConsistencyLevel.GLOBAL);
     // The reader's first read also loads the cluster's source UUIDs, with the same statement.
     try (ConsistencyContext.Binding first = ConsistencyContext.open()) {
@@ -192,6 +183,13 @@ class GlobalReadsIT {
         .isPositive()
         .isLessThan(BURST)
         .isEqualTo(reader.sourcePositionAsks() - asksBefore);
+  }
+
+  /** A reader on the replica whose reads wait up to three times the replica's delay. */
+  private static ConsistentReader reader(DataSource source) {
+    return ConsistentReader.builder(replicaPool, source)
+        .defaults(ReadOptions.defaults().withTimeout(DELAY.multipliedBy(3)))
+        .build();
   }
 
   /** {@code pool}, telling when a statement asks what the source executed, and when it ended. */
