@@ -448,6 +448,13 @@ abstract class ReadPathContract {
     }
   }
 
+  /** The contract's table as MySQL and MariaDB create it, in database {@code db}. */
+  static String createOrders(String db) {
+    return "CREATE TABLE `"
+        + db
+        + "`.orders (id BIGINT PRIMARY KEY, status VARCHAR(20), revision BIGINT)";
+  }
+
   ConsistentReader reader(ReadPolicy policy) {
     return ConsistentReader.builder(replicaPool(), source())
         .defaults(ReadOptions.defaults().withPolicy(policy))

@@ -60,12 +60,7 @@ class ReadPathIT extends ReadPathContract {
     topology = shared;
     replica = topology.replica();
     db = topology.createDatabase("reads");
-    topology
-        .source()
-        .execute(
-            "CREATE TABLE `"
-                + db
-                + "`.orders (id BIGINT PRIMARY KEY, status VARCHAR(20), revision BIGINT)");
+    topology.source().execute(createOrders(db));
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
     replica.execute("SET GLOBAL log_output = 'TABLE'", "SET GLOBAL general_log = 'ON'");
     sourcePool = Pools.tracking(topology.source(), db, 4);
