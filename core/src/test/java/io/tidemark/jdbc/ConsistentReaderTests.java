@@ -17,6 +17,7 @@ import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.StandIns;
+import io.tidemark.TestThreads;
 import io.tidemark.internal.SqlText;
 import io.tidemark.jdbc.NodeRoutes.Route;
 import java.sql.Connection;
@@ -35,15 +36,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -71,13 +71,8 @@ class ConsistentReaderTests {
   private final FakeConnection source = new FakeConnection(sourceServer);
   private final FakeConnection replica = new FakeConnection(replicaServer);
   private final List<ExecutionRecord> records = new CopyOnWriteArrayList<>();
-  private final ExecutorService other = Executors.newSingleThreadExecutor();
-
-  @AfterEach
-  void stopOtherThread() throws InterruptedException {
-    other.shutdownNow();
-    assertThat(other.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-  }
+  @RegisterExtension final TestThreads threads = TestThreads.single();
+  private final ExecutorService other = threads.executor();
 
   @Test
   void readsTheReplicaAfterItExecutedTheToken() throws SQLException {

@@ -3,18 +3,18 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
+import io.tidemark.TestThreads;
 import io.tidemark.dialect.Dialect;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class WaitCoalescerTests {
 
@@ -33,13 +33,8 @@ class WaitCoalescerTests {
 
   private final AtomicInteger wave = new AtomicInteger(2);
   private final WaitCoalescer coalescer = new WaitCoalescer(wave::get);
-  private final ExecutorService followers = Executors.newCachedThreadPool();
-
-  @AfterEach
-  void stopFollowers() throws InterruptedException {
-    followers.shutdownNow();
-    assertThat(followers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-  }
+  @RegisterExtension final TestThreads threads = TestThreads.cached();
+  private final ExecutorService followers = threads.executor();
 
   @Test
   void firstJoinLeads() {
