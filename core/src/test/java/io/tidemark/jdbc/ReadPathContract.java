@@ -25,6 +25,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -381,18 +382,7 @@ abstract class ReadPathContract {
   @Test
   void aWriteInAReadOnTheReplicaIsRefused() throws SQLException {
     long id = IDS.incrementAndGet();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = reader(ReadPolicy.FAIL);
-
-      assertThatThrownBy(
-              () ->
-                  reader.read(
-                      c -> {
-                        insert(c, id, "errant");
-                        return null;
-                      }))
-          .isInstanceOf(SQLException.class);
-    }
+    assertAWriteInAReplicaReadFails(id);
     try (Connection c = sourcePool().getConnection()) {
       assertThat(status(c, id)).isNull();
     }
@@ -445,6 +435,21 @@ abstract class ReadPathContract {
       } finally {
         thawReplica();
       }
+    }
+  }
+
+  /** A write of order {@code id} in a read on the replica fails; returns the failure to look at. */
+  AbstractThrowableAssert<?, ? extends Throwable> assertAWriteInAReplicaReadFails(long id) {
+    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      ConsistentReader reader = reader(ReadPolicy.FAIL);
+      return assertThatThrownBy(
+              () ->
+                  reader.read(
+                      c -> {
+                        insert(c, id, "errant");
+                        return null;
+                      }))
+          .isInstanceOf(SQLException.class);
     }
   }
 

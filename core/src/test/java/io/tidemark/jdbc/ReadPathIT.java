@@ -593,21 +593,8 @@ class ReadPathIT extends ReadPathContract {
     // read_only alone lets a user with SUPER or CONNECTION_ADMIN write: an errant transaction.
     replica.execute("SET GLOBAL super_read_only = OFF");
     long written = IDS.incrementAndGet();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = reader(ReadPolicy.FAIL);
-
-      assertThatThrownBy(
-              () ->
-                  reader.read(
-                      c -> {
-                        try (PreparedStatement ps =
-                            c.prepareStatement("INSERT INTO orders VALUES (?, 'errant', 1)")) {
-                          ps.setLong(1, written);
-                          return ps.executeUpdate();
-                        }
-                      }))
-          .isInstanceOf(SQLException.class)
-          .hasMessageContaining("read-only");
+    try {
+      assertAWriteInAReplicaReadFails(written).hasMessageContaining("read-only");
     } finally {
       replica.execute("SET GLOBAL super_read_only = ON");
     }
