@@ -13,12 +13,11 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The context crosses threads by io.micrometer:context-propagation, found as a service: the task
@@ -29,15 +28,10 @@ class ConsistencyContextAccessorTests {
   private static final GtidSet A = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-5");
   private static final GtidSet B = GtidSet.parse("bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb:1-3");
 
-  private final ExecutorService worker = Executors.newSingleThreadExecutor();
+  @RegisterExtension final TestThreads threads = TestThreads.single();
+  private final ExecutorService worker = threads.executor();
 
   private final ContextSnapshotFactory snapshots = ContextSnapshotFactory.builder().build();
-
-  @AfterEach
-  void stopWorker() throws InterruptedException {
-    worker.shutdownNow();
-    assertThat(worker.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-  }
 
   @Test
   void theRegistryFindsTheAccessorAsAService() {

@@ -12,21 +12,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ConsistencyContextTests {
 
   private static final GtidSet A = GtidSet.parse("aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa:1-5");
   private static final GtidSet B = GtidSet.parse("bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb:1-3");
 
-  private final ExecutorService worker = Executors.newSingleThreadExecutor();
-
-  @AfterEach
-  void stopWorker() throws InterruptedException {
-    worker.shutdownNow();
-    assertThat(worker.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-  }
+  @RegisterExtension final TestThreads threads = TestThreads.single();
+  private final ExecutorService worker = threads.executor();
 
   @Test
   void bindsAScopeUntilItClosesThenRestoresThePreviousBinding() {

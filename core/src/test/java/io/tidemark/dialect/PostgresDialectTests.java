@@ -3,8 +3,8 @@ package io.tidemark.dialect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.StandIns;
 import io.tidemark.internal.ReplicaRefusedException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
@@ -55,14 +55,12 @@ class PostgresDialectTests {
   void aStandbysConnectionRefusesSerializableBeforeSendingIt() throws SQLException {
     List<String> sent = new ArrayList<>();
     Connection standby =
-        (Connection)
-            Proxy.newProxyInstance(
-                Connection.class.getClassLoader(),
-                new Class<?>[] {Connection.class},
-                (proxy, method, args) -> {
-                  sent.add(method.getName() + (args == null ? "" : Arrays.toString(args)));
-                  return null;
-                });
+        StandIns.of(
+            Connection.class,
+            (proxy, method, args) -> {
+              sent.add(method.getName() + (args == null ? "" : Arrays.toString(args)));
+              return null;
+            });
     Connection forQuery = PostgresDialect.INSTANCE.forReplicaQuery(standby);
 
     forQuery.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);

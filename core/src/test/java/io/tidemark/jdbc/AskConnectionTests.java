@@ -3,9 +3,9 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.Deadline;
+import io.tidemark.StandIns;
 import io.tidemark.Ticker;
 import java.io.PrintWriter;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -102,16 +102,14 @@ class AskConnectionTests {
     public synchronized Connection getConnection() {
       AtomicBoolean closed = new AtomicBoolean();
       Connection connection =
-          (Connection)
-              Proxy.newProxyInstance(
-                  Connection.class.getClassLoader(),
-                  new Class<?>[] {Connection.class},
-                  (proxy, method, args) -> {
-                    if (method.getName().equals("close")) {
-                      closed.set(true);
-                    }
-                    return null;
-                  });
+          StandIns.of(
+              Connection.class,
+              (proxy, method, args) -> {
+                if (method.getName().equals("close")) {
+                  closed.set(true);
+                }
+                return null;
+              });
       taken.add(connection);
       closes.add(closed);
       return connection;

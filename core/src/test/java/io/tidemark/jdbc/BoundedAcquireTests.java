@@ -3,8 +3,8 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.StandIns;
 import io.tidemark.internal.JdbcProxies;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.CountDownLatch;
@@ -23,29 +23,25 @@ class BoundedAcquireTests {
     // Each late connection is closed right after its helper stops counting as left behind.
     CountDownLatch lateClosed = new CountDownLatch(BoundedAcquire.MAX_ABANDONED);
     Connection counted =
-        (Connection)
-            Proxy.newProxyInstance(
-                Connection.class.getClassLoader(),
-                new Class<?>[] {Connection.class},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("close")) {
-                    lateClosed.countDown();
-                  }
-                  return JdbcProxies.invoke(connection.connection(), method, args);
-                });
+        StandIns.of(
+            Connection.class,
+            (proxy, method, args) -> {
+              if (method.getName().equals("close")) {
+                lateClosed.countDown();
+              }
+              return JdbcProxies.invoke(connection.connection(), method, args);
+            });
     DataSource stuck =
-        (DataSource)
-            Proxy.newProxyInstance(
-                DataSource.class.getClassLoader(),
-                new Class<?>[] {DataSource.class},
-                (proxy, method, args) -> {
-                  if (!method.getName().equals("getConnection")) {
-                    throw new UnsupportedOperationException(method.getName());
-                  }
-                  asked.incrementAndGet();
-                  answer.await();
-                  return counted;
-                });
+        StandIns.of(
+            DataSource.class,
+            (proxy, method, args) -> {
+              if (!method.getName().equals("getConnection")) {
+                throw new UnsupportedOperationException(method.getName());
+              }
+              asked.incrementAndGet();
+              answer.await();
+              return counted;
+            });
 
     for (int i = 0; i < 100; i++) {
       assertThatThrownBy(() -> BoundedAcquire.connection(stuck, TimeUnit.MILLISECONDS.toNanos(1)))

@@ -8,17 +8,20 @@ import io.tidemark.GtidSet;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
-import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -64,73 +67,84 @@ class CaptureIT {
     plainPool.close();
   }
 
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void explicitCommitIsCaptured(boolean tracking) throws Exception {
-    assertCaptured(
-        tracking,
-        c -> {
-          c.setAutoCommit(false);
-          insert(c, ++nextId);
-          insert(c, ++nextId);
-          c.commit();
-        },
-        2);
+  /** A kind of commit: the work that makes it and how many rows that work writes. */
+  private record Commit(String kind, Work work, int rows) {
+    @Override
+    public String toString() {
+      return kind;
+    }
   }
 
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void autocommitStatementIsCaptured(boolean tracking) throws Exception {
-    assertCaptured(tracking, c -> insert(c, ++nextId), 1);
+  static Stream<Arguments> commits() {
+    List<Commit> commits =
+        List.of(
+            new Commit(
+                "explicit commit",
+                c -> {
+                  c.setAutoCommit(false);
+                  insert(c, ++nextId);
+                  insert(c, ++nextId);
+                  c.commit();
+                },
+                2),
+            new Commit("autocommit statement", c -> insert(c, ++nextId), 1),
+            new Commit(
+                "a procedure that writes, called through executeQuery",
+                c -> selectOneRow(c.prepareCall("{call add_row(?)}")),
+                1),
+            new Commit(
+                "a writing function selected through executeQuery",
+                c -> selectOneRow(c.prepareStatement("SELECT add_row_f(?)")),
+                1),
+            new Commit(
+                "batch",
+                c -> {
+                  try (PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, 'b')")) {
+                    for (int i = 0; i < 3; i++) {
+                      ps.setInt(1, ++nextId);
+                      ps.addBatch();
+                    }
+                    ps.executeBatch();
+                  }
+                },
+                3),
+            new Commit(
+                "commit sent as SQL text",
+                c -> {
+                  c.setAutoCommit(false);
+                  insert(c, ++nextId);
+                  execute(c, "COMMIT");
+                },
+                1),
+            new Commit(
+                "DDL inside an open transaction commits it",
+                c -> {
+                  c.setAutoCommit(false);
+                  int id = ++nextId;
+                  insert(c, id);
+                  execute(c, "CREATE TABLE implicit_" + id + " (id INT PRIMARY KEY)");
+                  c.rollback();
+                },
+                1),
+            new Commit(
+                "several commits on one connection",
+                c -> {
+                  insert(c, ++nextId);
+                  c.setAutoCommit(false);
+                  insert(c, ++nextId);
+                  c.commit();
+                  insert(c, ++nextId);
+                  c.setAutoCommit(true);
+                },
+                3));
+    return commits.stream()
+        .flatMap(commit -> Stream.of(true, false).map(tracking -> Arguments.of(commit, tracking)));
   }
 
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void aProcedureThatWritesCalledThroughExecuteQueryIsCaptured(boolean tracking) throws Exception {
-    assertCaptured(
-        tracking,
-        c -> {
-          try (CallableStatement call = c.prepareCall("{call add_row(?)}")) {
-            call.setInt(1, ++nextId);
-            try (ResultSet rows = call.executeQuery()) {
-              assertThat(rows.next()).isTrue();
-            }
-          }
-        },
-        1);
-  }
-
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void aWritingFunctionSelectedThroughExecuteQueryIsCaptured(boolean tracking) throws Exception {
-    assertCaptured(
-        tracking,
-        c -> {
-          try (PreparedStatement select = c.prepareStatement("SELECT add_row_f(?)")) {
-            select.setInt(1, ++nextId);
-            try (ResultSet rows = select.executeQuery()) {
-              assertThat(rows.next()).isTrue();
-            }
-          }
-        },
-        1);
-  }
-
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void batchIsCaptured(boolean tracking) throws Exception {
-    assertCaptured(
-        tracking,
-        c -> {
-          try (PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, 'b')")) {
-            for (int i = 0; i < 3; i++) {
-              ps.setInt(1, ++nextId);
-              ps.addBatch();
-            }
-            ps.executeBatch();
-          }
-        },
-        3);
+  @ParameterizedTest(name = "{0}, tracking {1}")
+  @MethodSource("commits")
+  void everyKindOfCommitIsCaptured(Commit commit, boolean tracking) throws Exception {
+    assertCaptured(tracking, commit.work(), commit.rows());
   }
 
   @ParameterizedTest
@@ -138,13 +152,7 @@ class CaptureIT {
   void ddlWithImplicitCommitIsCaptured(boolean tracking) throws Exception {
     String table = "ddl_" + (tracking ? "tracked" : "queried");
     GtidSet captured =
-        capture(
-            tracking,
-            c -> {
-              try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY)");
-              }
-            });
+        capture(tracking, c -> execute(c, "CREATE TABLE " + table + " (id INT PRIMARY KEY)"));
     assertThat(captured.isEmpty()).isFalse();
     assertThat(topology.replica().awaitGtidSet(captured.toString(), Duration.ofSeconds(10)))
         .isTrue();
@@ -158,54 +166,6 @@ class CaptureIT {
                         + table
                         + "'"))
         .isEqualTo("1");
-  }
-
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void commitSentAsSqlTextIsCaptured(boolean tracking) throws Exception {
-    assertCaptured(
-        tracking,
-        c -> {
-          c.setAutoCommit(false);
-          insert(c, ++nextId);
-          try (Statement s = c.createStatement()) {
-            s.execute("COMMIT");
-          }
-        },
-        1);
-  }
-
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void ddlInsideAnOpenTransactionCommitsItAndIsCaptured(boolean tracking) throws Exception {
-    String table = "implicit_" + (tracking ? "tracked" : "queried");
-    assertCaptured(
-        tracking,
-        c -> {
-          c.setAutoCommit(false);
-          insert(c, ++nextId);
-          try (Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY)");
-          }
-          c.rollback();
-        },
-        1);
-  }
-
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void severalCommitsOnOneConnectionAreAllCaptured(boolean tracking) throws Exception {
-    assertCaptured(
-        tracking,
-        c -> {
-          insert(c, ++nextId);
-          c.setAutoCommit(false);
-          insert(c, ++nextId);
-          c.commit();
-          insert(c, ++nextId);
-          c.setAutoCommit(true);
-        },
-        3);
   }
 
   @ParameterizedTest
@@ -307,6 +267,22 @@ class CaptureIT {
       }
       assertThat(binding.context().isDirty()).isFalse();
       return binding.context().gtids();
+    }
+  }
+
+  /** Runs a statement that writes {@code ++nextId} and answers one row, closing it. */
+  private static void selectOneRow(PreparedStatement statement) throws SQLException {
+    try (statement) {
+      statement.setInt(1, ++nextId);
+      try (ResultSet rows = statement.executeQuery()) {
+        assertThat(rows.next()).isTrue();
+      }
+    }
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(sql);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import static io.tidemark.jdbc.Refusals.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -15,9 +16,10 @@ import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
+import io.tidemark.StandIns;
+import io.tidemark.TestThreads;
 import io.tidemark.internal.SqlText;
 import io.tidemark.jdbc.NodeRoutes.Route;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -34,15 +36,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -70,13 +71,8 @@ class ConsistentReaderTests {
   private final FakeConnection source = new FakeConnection(sourceServer);
   private final FakeConnection replica = new FakeConnection(replicaServer);
   private final List<ExecutionRecord> records = new CopyOnWriteArrayList<>();
-  private final ExecutorService other = Executors.newSingleThreadExecutor();
-
-  @AfterEach
-  void stopOtherThread() throws InterruptedException {
-    other.shutdownNow();
-    assertThat(other.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-  }
+  @RegisterExtension final TestThreads threads = TestThreads.single();
+  private final ExecutorService other = threads.executor();
 
   @Test
   void readsTheReplicaAfterItExecutedTheToken() throws SQLException {
@@ -688,10 +684,7 @@ class ConsistentReaderTests {
     assertThat(onSource.await(10, TimeUnit.SECONDS)).isTrue();
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
-      assertThatThrownBy(() -> reader.read(options, c -> status(c)))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.SOURCE_FALLBACK_LIMITED));
+      assertRefused(Reason.SOURCE_FALLBACK_LIMITED, () -> reader.read(options, c -> status(c)));
       assertThat(binding.context().gtids()).isEqualTo(TOKEN);
     }
     // Reads that would run on the source without Tidemark add it no load: never limited.
@@ -713,24 +706,20 @@ class ConsistentReaderTests {
   @Test
   void checkingTheTokensSourcesEndsWithTheBudgetWhenTheSourceGivesNoConnection() {
     DataSource stuck =
-        (DataSource)
-            Proxy.newProxyInstance(
-                DataSource.class.getClassLoader(),
-                new Class<?>[] {DataSource.class},
-                (proxy, method, args) -> {
-                  LockSupport.park();
-                  throw new SQLException("unparked");
-                });
+        StandIns.of(
+            DataSource.class,
+            (proxy, method, args) -> {
+              LockSupport.park();
+              throw new SQLException("unparked");
+            });
     ConsistentReader reader =
         ConsistentReader.builder(replica.pool(), stuck).ticker(ticker).build();
     long started = System.nanoTime();
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
-      assertThatThrownBy(
-              () -> reader.read(ReadOptions.defaults().withTimeout(SHORT), c -> status(c)))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.DATABASE_BUSY));
+      assertRefused(
+          Reason.DATABASE_BUSY,
+          () -> reader.read(ReadOptions.defaults().withTimeout(SHORT), c -> status(c)));
     }
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
     assertThat(replica.log()).as("no replica saw the unchecked token").isEmpty();
@@ -840,10 +829,7 @@ class ConsistentReaderTests {
             .isEqualTo("PAID");
       }
       ReadOptions failFast = ReadOptions.defaults().withTimeout(SHORT).withPolicy(ReadPolicy.FAIL);
-      assertThatThrownBy(() -> reader.read(failFast, c -> status(c)))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.NO_READABLE_REPLICA));
+      assertRefused(Reason.NO_READABLE_REPLICA, () -> reader.read(failFast, c -> status(c)));
     }
   }
 

@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.ReadPolicy;
+import io.tidemark.testkit.DatabaseNode;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mariadb.MariaDbNode;
 import io.tidemark.testkit.mariadb.MariaDbTopology;
@@ -45,17 +46,7 @@ class CutQueryIT {
     String sleep = "SELECT SLEEP(5) AS cut_on_mysql";
     try (HikariDataSource replicaPool = Pools.replica(replica, db, 2);
         HikariDataSource sourcePool = Pools.plain(topology.source(), db, 2)) {
-      assertCutAndStopped(
-          replicaPool,
-          sourcePool,
-          sleep,
-          () ->
-              "0"
-                  .equals(
-                      replica.queryString(
-                          "SELECT COUNT(*) FROM information_schema.processlist WHERE info = '"
-                              + sleep
-                              + "'")));
+      assertCutAndStopped(replicaPool, sourcePool, sleep, () -> noLongerRuns(replica, sleep));
     }
   }
 
@@ -88,17 +79,7 @@ class CutQueryIT {
       String sleep = "SELECT SLEEP(5) AS cut_on_mariadb";
       try (HikariDataSource replicaPool = ReplicaPools.create(mariaDb(replica));
           HikariDataSource sourcePool = new HikariDataSource(mariaDb(topology.source()))) {
-        assertCutAndStopped(
-            replicaPool,
-            sourcePool,
-            sleep,
-            () ->
-                "0"
-                    .equals(
-                        replica.queryString(
-                            "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = '"
-                                + sleep
-                                + "'")));
+        assertCutAndStopped(replicaPool, sourcePool, sleep, () -> noLongerRuns(replica, sleep));
       }
     }
   }
@@ -137,6 +118,14 @@ class CutQueryIT {
           .isNegative();
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
     }
+  }
+
+  /** Whether the MySQL or MariaDB server {@code node} no longer runs statement {@code sql}. */
+  private static boolean noLongerRuns(DatabaseNode<?> node, String sql) {
+    return "0"
+        .equals(
+            node.queryString(
+                "SELECT COUNT(*) FROM information_schema.processlist WHERE info = '" + sql + "'"));
   }
 
   private static long count(PostgresNode node, String sql) {

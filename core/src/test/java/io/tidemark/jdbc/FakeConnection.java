@@ -188,35 +188,25 @@ final class FakeConnection {
         return autoCommit;
       }
       case "setReadOnly" -> {
-        if (recording) {
-          log.add("setReadOnly(" + args[0] + ")");
-        }
-        readOnly = (Boolean) args[0];
+        readOnly = recordedFlag(method, args);
         return null;
       }
       case "isReadOnly" -> {
         return readOnly;
       }
       case "setAutoCommit" -> {
-        if (recording) {
-          log.add("setAutoCommit(" + args[0] + ")");
-        }
-        autoCommit = (Boolean) args[0];
+        autoCommit = recordedFlag(method, args);
         return null;
       }
       case "commit" -> {
-        if (recording) {
-          log.add("commit()");
-        }
+        record("commit()");
         if (commitFailure != null) {
           throw commitFailure;
         }
         return null;
       }
       case "rollback", "close", "abort" -> {
-        if (recording) {
-          log.add(method.getName() + (args.length == 0 ? "()" : "(...)"));
-        }
+        record(method.getName() + (args.length == 0 ? "()" : "(...)"));
         return null;
       }
       case "isClosed" -> {
@@ -247,9 +237,7 @@ final class FakeConnection {
   private @Nullable Object onPool(Object proxy, Method method, Object[] args) throws SQLException {
     switch (method.getName()) {
       case "getConnection", "connection" -> {
-        if (recording) {
-          log.add("getConnection()");
-        }
+        record("getConnection()");
         SQLException error = refusal;
         if (error != null) {
           throw error;
@@ -333,12 +321,6 @@ final class FakeConnection {
             case "getConnection" -> {
               return connection;
             }
-            case "close" -> {
-              return null;
-            }
-            case "isClosed" -> {
-              return false;
-            }
             default -> {
               return common(proxy, method, args);
             }
@@ -357,6 +339,19 @@ final class FakeConnection {
       throw new IllegalStateException("a plain statement executed without SQL");
     }
     return preparedSql;
+  }
+
+  /** The flag a setter was called with, the call logged as {@code name(flag)}. */
+  private boolean recordedFlag(Method method, Object[] args) {
+    record(method.getName() + "(" + args[0] + ")");
+    return (Boolean) args[0];
+  }
+
+  /** Logs a call the connection or pool got, while the test records. */
+  private void record(String call) {
+    if (recording) {
+      log.add(call);
+    }
   }
 
   private @Nullable Object send(String sql, Map<Integer, @Nullable Object> parameters, int timeout)
@@ -432,12 +427,6 @@ final class FakeConnection {
             case "wasNull" -> {
               return last[0] == null;
             }
-            case "close" -> {
-              return null;
-            }
-            case "isClosed" -> {
-              return false;
-            }
             default -> {
               return common(proxy, method, args);
             }
@@ -452,10 +441,19 @@ final class FakeConnection {
     return value instanceof Number n ? n : Long.valueOf(value.toString());
   }
 
-  /** What every fake answers alike: wrapper checks and identity; anything else is unexpected. */
+  /**
+   * What every fake answers alike: wrapper checks, identity, and closing, which only the connection
+   * records; anything else is unexpected.
+   */
   private static @Nullable Object common(Object proxy, Method method, Object[] args)
       throws SQLException {
     switch (method.getName()) {
+      case "close" -> {
+        return null;
+      }
+      case "isClosed" -> {
+        return false;
+      }
       case "isWrapperFor" -> {
         return ((Class<?>) args[0]).isInstance(proxy);
       }

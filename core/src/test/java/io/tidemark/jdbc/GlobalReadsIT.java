@@ -3,15 +3,16 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.Closing;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistencyLevel;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.Reason;
+import io.tidemark.StandIns;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -75,22 +76,13 @@ class GlobalReadsIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (sourcePool != null) {
-      sourcePool.close();
-      replicaPool.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    Closing.closeAll(sourcePool, replicaPool, topology);
   }
 
   @Test
   void everyGlobalReadSeesWhatWasAcknowledgedBeforeItBegan() throws Exception {
-    ConsistentReader reader =
-        ConsistentReader.builder(replicaPool, sourcePool)
-            .defaults(ReadOptions.defaults().withTimeout(DELAY.multipliedBy(3)))
-            .build();
+    ConsistentReader reader = reader(sourcePool);
     Run global = run(reader, reader.defaults().withLevel(ConsistencyLevel.GLOBAL));
     Run session = run(reader, reader.defaults().withLevel(ConsistencyLevel.SESSION));
 
@@ -106,10 +98,7 @@ class GlobalReadsIT {
    */
   @Test
   void aBoundedReadIsNeverStalerThanItsBoundAndTheSourceIsAskedRarely() throws Exception {
-    ConsistentReader reader =
-        ConsistentReader.builder(replicaPool, sourcePool)
-            .defaults(ReadOptions.defaults().withTimeout(DELAY.multipliedBy(3)))
-            .build();
+    ConsistentReader reader = reader(sourcePool);
     ReadOptions bounded =
         reader
             .defaults()
@@ -152,10 +141,7 @@ class GlobalReadsIT {
               mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             },
             inFlight::decrementAndGet);
-    ConsistentReader reader =
-        ConsistentReader.builder(replicaPool, counting)
-            .defaults(ReadOptions.defaults().withTimeout(DELAY.multipliedBy(3)))
-            .build();
+    ConsistentReader reader = reader(counting);
     ReadOptions options = reader.defaults().withLevel(ConsistencyLevel.GLOBAL);
     // The reader's first read also loads the cluster's source UUIDs, with the same statement.
     try (ConsistencyContext.Binding first = ConsistencyContext.open()) {
@@ -199,50 +185,52 @@ class GlobalReadsIT {
         .isEqualTo(reader.sourcePositionAsks() - asksBefore);
   }
 
+  /** A reader on the replica whose reads wait up to three times the replica's delay. */
+  private static ConsistentReader reader(DataSource source) {
+    return ConsistentReader.builder(replicaPool, source)
+        .defaults(ReadOptions.defaults().withTimeout(DELAY.multipliedBy(3)))
+        .build();
+  }
+
   /** {@code pool}, telling when a statement asks what the source executed, and when it ended. */
   private static DataSource countingAsks(DataSource pool, Runnable asked, Runnable answered) {
-    return (DataSource)
-        Proxy.newProxyInstance(
-            DataSource.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              Object result = invoke(pool, method, args);
-              return method.getName().equals("getConnection")
-                  ? counting((Connection) result, asked, answered)
-                  : result;
-            });
+    return StandIns.of(
+        DataSource.class,
+        (proxy, method, args) -> {
+          Object result = invoke(pool, method, args);
+          return method.getName().equals("getConnection")
+              ? counting((Connection) result, asked, answered)
+              : result;
+        });
   }
 
   private static Connection counting(Connection connection, Runnable asked, Runnable answered) {
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, method, args) -> {
-              Object result = invoke(connection, method, args);
-              if (!method.getName().equals("createStatement")) {
-                return result;
-              }
-              Statement statement = (Statement) result;
-              return Proxy.newProxyInstance(
-                  Statement.class.getClassLoader(),
-                  new Class<?>[] {Statement.class},
-                  (p, m, a) -> {
-                    boolean ask =
-                        m.getName().equals("executeQuery")
-                            && "SELECT @@GLOBAL.gtid_executed".equals(a[0]);
-                    if (ask) {
-                      asked.run();
-                    }
-                    try {
-                      return invoke(statement, m, a);
-                    } finally {
-                      if (ask) {
-                        answered.run();
-                      }
-                    }
-                  });
-            });
+    return StandIns.of(
+        Connection.class,
+        (proxy, method, args) -> {
+          Object result = invoke(connection, method, args);
+          if (!method.getName().equals("createStatement")) {
+            return result;
+          }
+          Statement statement = (Statement) result;
+          return StandIns.of(
+              Statement.class,
+              (p, m, a) -> {
+                boolean ask =
+                    m.getName().equals("executeQuery")
+                        && "SELECT @@GLOBAL.gtid_executed".equals(a[0]);
+                if (ask) {
+                  asked.run();
+                }
+                try {
+                  return invoke(statement, m, a);
+                } finally {
+                  if (ask) {
+                    answered.run();
+                  }
+                }
+              });
+        });
   }
 
   private static Object invoke(Object target, Method method, Object[] args) throws Throwable {

@@ -1,21 +1,19 @@
 package io.tidemark.jdbc;
 
+import static io.tidemark.jdbc.ReadPathContract.status;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.Closing;
 import io.tidemark.ConsistencyContext;
-import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
-import io.tidemark.Reason;
 import io.tidemark.testkit.mariadb.MariaDbNode;
 import io.tidemark.testkit.mariadb.MariaDbTopology;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -85,14 +83,8 @@ class MariaDbFailoverIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (followerPool != null) {
-      followerPool.close();
-      sourcePool.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    Closing.closeAll(followerPool, sourcePool, topology);
   }
 
   @Test
@@ -115,27 +107,15 @@ class MariaDbFailoverIT {
 
   @Test
   void aTokenOfTheLostWritesIsNotOnTheSourceAndNamesWhatIsLost() {
-    for (ReadPolicy policy : List.of(ReadPolicy.FAIL, ReadPolicy.FALLBACK_TO_SOURCE)) {
-      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-        binding.context().merge(lost);
-
-        assertThatThrownBy(
-                () ->
-                    reader(policy)
-                        .read(
-                            ReadOptions.defaults().withTimeout(Duration.ofSeconds(2)),
-                            c -> status(c, lostId)))
-            .as(policy.name())
-            .isInstanceOfSatisfying(
-                ConsistentReadException.class,
-                e -> {
-                  assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
-                  assertThat(e.lost().isEmpty()).isFalse();
-                  assertThat(lost.containsAll(e.lost())).isTrue();
-                  assertThat(e.lost().containsAll(kept)).isFalse();
-                });
-      }
-    }
+    Failovers.assertATokenOfTheLostWritesIsNotOnTheSource(
+        MariaDbFailoverIT::reader,
+        lost,
+        kept,
+        c -> status(c, lostId),
+        named -> {
+          assertThat(named.isEmpty()).isFalse();
+          assertThat(lost.containsAll(named)).isTrue();
+        });
   }
 
   @Test
@@ -189,14 +169,5 @@ class MariaDbFailoverIT {
       ps.executeUpdate();
     }
     return id;
-  }
-
-  private static @Nullable String status(Connection c, long id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT status FROM orders WHERE id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
-    }
   }
 }

@@ -29,9 +29,7 @@ class MariaDbReadPathIT {
     topology
         .source()
         .execute(
-            "CREATE TABLE `"
-                + db
-                + "`.orders (id BIGINT PRIMARY KEY, status VARCHAR(20), revision BIGINT)",
+            ReadPathContract.createOrders(db),
             "CREATE USER '" + USER + "'@'127.0.0.1' IDENTIFIED BY 'app'",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON `" + db + "`.* TO '" + USER + "'@'127.0.0.1'");
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(30));

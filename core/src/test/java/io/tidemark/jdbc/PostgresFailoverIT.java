@@ -1,11 +1,11 @@
 package io.tidemark.jdbc;
 
+import static io.tidemark.jdbc.ReadPathContract.status;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.Closing;
 import io.tidemark.ConsistencyContext;
-import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
@@ -87,14 +87,8 @@ class PostgresFailoverIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (followerPool != null) {
-      followerPool.close();
-      primaryPool.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    Closing.closeAll(followerPool, primaryPool, topology);
   }
 
   @Test
@@ -112,8 +106,7 @@ class PostgresFailoverIT {
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       binding.context().merge(kept);
 
-      ReadResult<String> result =
-          reader(ReadPolicy.FAIL).read(c -> PostgresOrders.status(c, keptId));
+      ReadResult<String> result = reader(ReadPolicy.FAIL).read(c -> status(c, keptId));
 
       assertThat(result.value()).isEqualTo("kept");
       assertThat(result.record().reason())
@@ -124,28 +117,16 @@ class PostgresFailoverIT {
 
   @Test
   void aTokenOfTheLostWriteIsNotOnTheSourceAndNamesWhatIsLost() {
-    for (ReadPolicy policy : List.of(ReadPolicy.FAIL, ReadPolicy.FALLBACK_TO_SOURCE)) {
-      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-        binding.context().merge(lost);
-
-        assertThatThrownBy(
-                () ->
-                    reader(policy)
-                        .read(
-                            ReadOptions.defaults().withTimeout(Duration.ofSeconds(2)),
-                            c -> PostgresOrders.status(c, lostId)))
-            .as(policy.name())
-            .isInstanceOfSatisfying(
-                ConsistentReadException.class,
-                e -> {
-                  assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE);
-                  WalPosition lostFrom = position(e.lost());
-                  assertThat(lostFrom.timeline()).isEqualTo(position(lost).timeline());
-                  assertThat(lostFrom.lsn()).isEqualTo(position(lost).lsn());
-                  assertThat(e.lost().containsAll(kept)).isFalse();
-                });
-      }
-    }
+    Failovers.assertATokenOfTheLostWritesIsNotOnTheSource(
+        PostgresFailoverIT::reader,
+        lost,
+        kept,
+        c -> status(c, lostId),
+        named -> {
+          WalPosition lostFrom = position(named);
+          assertThat(lostFrom.timeline()).isEqualTo(position(lost).timeline());
+          assertThat(lostFrom.lsn()).isEqualTo(position(lost).lsn());
+        });
   }
 
   @Test
@@ -160,7 +141,7 @@ class PostgresFailoverIT {
           .extracting(origin -> WalPosition.in(token, origin).timeline())
           .containsExactlyInAnyOrder(position(kept).timeline(), promoted.timeline());
       assertThat(token.containsAll(kept)).isTrue();
-      ReadResult<String> result = reader(ReadPolicy.FAIL).read(c -> PostgresOrders.status(c, id));
+      ReadResult<String> result = reader(ReadPolicy.FAIL).read(c -> status(c, id));
 
       assertThat(result.value()).isEqualTo("after failover");
       assertThat(result.record().node()).contains(":" + follower.port() + "@");

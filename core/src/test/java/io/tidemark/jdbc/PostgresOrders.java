@@ -6,14 +6,11 @@ import io.tidemark.testkit.postgres.PostgresNode;
 import io.tidemark.testkit.postgres.PostgresTopology;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import org.jspecify.annotations.Nullable;
 
 /**
  * An orders table in its own database of a testkit PostgreSQL topology, used by an application role
@@ -105,34 +102,11 @@ final class PostgresOrders {
 
   /** Inserts an order through {@code source}, in autocommit; returns its id. */
   static long create(javax.sql.DataSource source, String status) {
-    long id = IDS.incrementAndGet();
-    try (Connection c = source.getConnection()) {
-      insert(c, id, status);
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return id;
-  }
-
-  static void insert(Connection c, long id, String status) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO orders VALUES (?, ?, 1)")) {
-      ps.setLong(1, id);
-      ps.setString(2, status);
-      ps.executeUpdate();
-    }
+    return ReadPathContract.create(source, IDS.incrementAndGet(), status);
   }
 
   static long nextId() {
     return IDS.incrementAndGet();
-  }
-
-  static @Nullable String status(Connection c, long id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT status FROM orders WHERE id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
-    }
   }
 
   /** Waits until {@code condition} holds, failing after {@code timeout}. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.Closing;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
@@ -61,14 +62,8 @@ class PostgresReadPathIT extends ReadPathContract {
   }
 
   @AfterAll
-  static void stop() {
-    if (standbyPool != null) {
-      standbyPool.close();
-      primaryPool.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    Closing.closeAll(standbyPool, primaryPool, topology);
   }
 
   @Override
@@ -257,7 +252,7 @@ class PostgresReadPathIT extends ReadPathContract {
       try (Connection c = source.getConnection()) {
         c.setAutoCommit(false);
         c.createStatement().execute("SET LOCAL synchronous_commit = off");
-        PostgresOrders.insert(c, id, "asynchronous");
+        insert(c, id, "asynchronous");
         c.commit();
       }
       GtidSet token = binding.context().gtids();
@@ -374,7 +369,7 @@ class PostgresReadPathIT extends ReadPathContract {
             CompletableFuture.runAsync(
                 () -> {
                   try (Connection c = primaryPool.getConnection()) {
-                    PostgresOrders.insert(c, next, "held");
+                    insert(c, next, "held");
                   } catch (SQLException e) {
                     throw new IllegalStateException(e);
                   }

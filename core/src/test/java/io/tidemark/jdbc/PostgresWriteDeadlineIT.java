@@ -1,10 +1,12 @@
 package io.tidemark.jdbc;
 
+import static io.tidemark.jdbc.ReadPathContract.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.tidemark.Closing;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Deadline;
 import io.tidemark.GtidSet;
@@ -57,13 +59,8 @@ class PostgresWriteDeadlineIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (pool != null) {
-      pool.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    Closing.closeAll(pool, topology);
   }
 
   @Test
@@ -89,7 +86,7 @@ class PostgresWriteDeadlineIT {
       connection.rollback();
     }
     try (Connection c = pool.getConnection()) {
-      assertThat(PostgresOrders.status(c, id)).as("never committed").isNull();
+      assertThat(status(c, id)).as("never committed").isNull();
     }
   }
 
@@ -141,7 +138,7 @@ class PostgresWriteDeadlineIT {
       assertThat(task.context().gtids().isEmpty()).as("captured into the context").isFalse();
     }
     try (Connection c = pool.getConnection()) {
-      assertThat(PostgresOrders.status(c, id)).as("committed, not refused").isEqualTo("new");
+      assertThat(status(c, id)).as("committed, not refused").isEqualTo("new");
     }
   }
 
@@ -176,7 +173,7 @@ class PostgresWriteDeadlineIT {
       connection.rollback();
     }
     try (Connection c = pool.getConnection()) {
-      assertThat(PostgresOrders.status(c, id)).as("never committed").isNull();
+      assertThat(status(c, id)).as("never committed").isNull();
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tidemark.jdbc;
 
+import static io.tidemark.jdbc.Refusals.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -59,12 +60,7 @@ class ReadPathIT extends ReadPathContract {
     topology = shared;
     replica = topology.replica();
     db = topology.createDatabase("reads");
-    topology
-        .source()
-        .execute(
-            "CREATE TABLE `"
-                + db
-                + "`.orders (id BIGINT PRIMARY KEY, status VARCHAR(20), revision BIGINT)");
+    topology.source().execute(createOrders(db));
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
     replica.execute("SET GLOBAL log_output = 'TABLE'", "SET GLOBAL general_log = 'ON'");
     sourcePool = Pools.tracking(topology.source(), db, 4);
@@ -318,10 +314,8 @@ class ReadPathIT extends ReadPathContract {
 
       assertThat(fallback.value()).isEqualTo("lagging");
       assertThat(fallback.record().role()).isEqualTo(NodeRole.SOURCE);
-      assertThatThrownBy(() -> reader.read(options.withPolicy(ReadPolicy.FAIL), swallowing))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
+      assertRefused(
+          Reason.WAIT_TIMEOUT, () -> reader.read(options.withPolicy(ReadPolicy.FAIL), swallowing));
     }
   }
 
@@ -340,16 +334,14 @@ class ReadPathIT extends ReadPathContract {
 
       assertThat(fallback.value()).isEqualTo("lagging");
       assertThat(fallback.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-      assertThatThrownBy(
-              () ->
-                  reader.query(
-                      options.withPolicy(ReadPolicy.FAIL),
-                      "SELECT status FROM orders WHERE id = ?",
-                      status,
-                      id))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
+      assertRefused(
+          Reason.WAIT_TIMEOUT,
+          () ->
+              reader.query(
+                  options.withPolicy(ReadPolicy.FAIL),
+                  "SELECT status FROM orders WHERE id = ?",
+                  status,
+                  id));
     }
   }
 
@@ -524,25 +516,23 @@ class ReadPathIT extends ReadPathContract {
       List<String> seen = new ArrayList<>();
       List<SQLException> thrown = new ArrayList<>();
 
-      assertThatThrownBy(
-              () ->
-                  reader.read(
-                      c -> {
-                        try (Statement s = c.createStatement()) {
-                          for (int i = 0; i < 2; i++) {
-                            try (ResultSet rs =
-                                s.executeQuery("SELECT status FROM orders WHERE id = " + id)) {
-                              seen.add(rs.next() ? rs.getString(1) : "not found");
-                            } catch (SQLException e) {
-                              thrown.add(e);
-                            }
-                          }
+      assertRefused(
+          Reason.WAIT_TIMEOUT,
+          () ->
+              reader.read(
+                  c -> {
+                    try (Statement s = c.createStatement()) {
+                      for (int i = 0; i < 2; i++) {
+                        try (ResultSet rs =
+                            s.executeQuery("SELECT status FROM orders WHERE id = " + id)) {
+                          seen.add(rs.next() ? rs.getString(1) : "not found");
+                        } catch (SQLException e) {
+                          thrown.add(e);
                         }
-                        return seen;
-                      }))
-          .isInstanceOfSatisfying(
-              ConsistentReadException.class,
-              e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
+                      }
+                    }
+                    return seen;
+                  }));
       assertThat(seen).as("what the query saw on the lagging replica").isEmpty();
       assertThat(thrown).hasSize(2);
     }
@@ -603,21 +593,8 @@ class ReadPathIT extends ReadPathContract {
     // read_only alone lets a user with SUPER or CONNECTION_ADMIN write: an errant transaction.
     replica.execute("SET GLOBAL super_read_only = OFF");
     long written = IDS.incrementAndGet();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      ConsistentReader reader = reader(ReadPolicy.FAIL);
-
-      assertThatThrownBy(
-              () ->
-                  reader.read(
-                      c -> {
-                        try (PreparedStatement ps =
-                            c.prepareStatement("INSERT INTO orders VALUES (?, 'errant', 1)")) {
-                          ps.setLong(1, written);
-                          return ps.executeUpdate();
-                        }
-                      }))
-          .isInstanceOf(SQLException.class)
-          .hasMessageContaining("read-only");
+    try {
+      assertAWriteInAReplicaReadFails(written).hasMessageContaining("read-only");
     } finally {
       replica.execute("SET GLOBAL super_read_only = ON");
     }
@@ -869,13 +846,11 @@ class ReadPathIT extends ReadPathContract {
     String forged = "0badf00d-0000-4000-8000-000000000001";
     GtidSet required = GtidSet.parse(forged + ":1-3");
 
-    assertThatThrownBy(
-            () ->
-                reader(ReadPolicy.FALLBACK_TO_SOURCE)
-                    .read(ReadOptions.defaults().requiring(required), c -> status(c, 1)))
-        .isInstanceOfSatisfying(
-            ConsistentReadException.class,
-            e -> assertThat(e.reason()).isEqualTo(Reason.TOKEN_REJECTED));
+    assertRefused(
+        Reason.TOKEN_REJECTED,
+        () ->
+            reader(ReadPolicy.FALLBACK_TO_SOURCE)
+                .read(ReadOptions.defaults().requiring(required), c -> status(c, 1)));
     assertThat(sentWaits(forged)).isEmpty();
   }
 
@@ -892,19 +867,17 @@ class ReadPathIT extends ReadPathContract {
     AtomicLong answered = new AtomicLong();
     long started = System.nanoTime();
 
-    assertThatThrownBy(
-            () ->
-                reader(ReadPolicy.FALLBACK_TO_SOURCE)
-                    .read(
-                        options,
-                        c -> {
-                          String status = status(c, 1);
-                          answered.incrementAndGet();
-                          return status;
-                        }))
-        .isInstanceOfSatisfying(
-            ConsistentReadException.class,
-            e -> assertThat(e.reason()).isEqualTo(Reason.TOKEN_NOT_ON_SOURCE));
+    assertRefused(
+        Reason.TOKEN_NOT_ON_SOURCE,
+        () ->
+            reader(ReadPolicy.FALLBACK_TO_SOURCE)
+                .read(
+                    options,
+                    c -> {
+                      String status = status(c, 1);
+                      answered.incrementAndGet();
+                      return status;
+                    }));
     assertThat(Duration.ofNanos(System.nanoTime() - started))
         .isLessThan(options.timeout().plus(Duration.ofMillis(500)));
     assertThat(answered).hasValue(0);
@@ -926,13 +899,11 @@ class ReadPathIT extends ReadPathContract {
     assertThat(fallback.value()).isEqualTo(2);
     assertThat(fallback.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
 
-    assertThatThrownBy(
-            () ->
-                reader(ReadPolicy.FAIL)
-                    .read(needsRevision2.withPolicy(ReadPolicy.FAIL), c -> revision(c, id), r -> r))
-        .isInstanceOfSatisfying(
-            ConsistentReadException.class,
-            e -> assertThat(e.reason()).isEqualTo(Reason.REVISION_NOT_REACHED));
+    assertRefused(
+        Reason.REVISION_NOT_REACHED,
+        () ->
+            reader(ReadPolicy.FAIL)
+                .read(needsRevision2.withPolicy(ReadPolicy.FAIL), c -> revision(c, id), r -> r));
   }
 
   @Test

@@ -3,18 +3,18 @@ package io.tidemark.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
+import io.tidemark.TestThreads;
 import io.tidemark.dialect.Dialect;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class WaitCoalescerTests {
 
@@ -33,13 +33,8 @@ class WaitCoalescerTests {
 
   private final AtomicInteger wave = new AtomicInteger(2);
   private final WaitCoalescer coalescer = new WaitCoalescer(wave::get);
-  private final ExecutorService followers = Executors.newCachedThreadPool();
-
-  @AfterEach
-  void stopFollowers() throws InterruptedException {
-    followers.shutdownNow();
-    assertThat(followers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-  }
+  @RegisterExtension final TestThreads threads = TestThreads.cached();
+  private final ExecutorService followers = threads.executor();
 
   @Test
   void firstJoinLeads() {
@@ -122,15 +117,7 @@ class WaitCoalescerTests {
     assertThat(five.outcome.get(10, TimeUnit.SECONDS)).isFalse();
     WaitCoalescer.Lead next = five.turn.promoted();
     assertThat(next).isNotNull();
-    assertStillWaiting(seven);
-    assertStillWaiting(nine);
-
-    coalescer.observed(NODE, UP_TO_7::containsAll);
-    next.finish(true);
-
-    assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(nine.outcome.get(10, TimeUnit.SECONDS)).isFalse();
-    assertThat(nine.turn.promoted()).as("the last one left leads the next wait").isNotNull();
+    assertSevenIsLetGoAndNineLeadsNext(next, seven, nine);
   }
 
   @Test
@@ -248,15 +235,7 @@ class WaitCoalescerTests {
         .as("a smaller token may already be applied: it must not wait for the leader's")
         .isInstanceOf(WaitCoalescer.Lead.class);
     ((WaitCoalescer.Lead) three).finish(false);
-    assertStillWaiting(seven);
-    assertStillWaiting(nine);
-
-    coalescer.observed(NODE, UP_TO_7::containsAll);
-    five.finish(true);
-
-    assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(nine.outcome.get(10, TimeUnit.SECONDS)).isFalse();
-    assertThat(nine.turn.promoted()).isNotNull();
+    assertSevenIsLetGoAndNineLeadsNext(five, seven, nine);
   }
 
   @Test
@@ -386,6 +365,23 @@ class WaitCoalescerTests {
           outcome.complete(follow.await(timeoutNanos));
         });
     return new Follower(joined.get(10, TimeUnit.SECONDS), outcome);
+  }
+
+  /**
+   * Seven and nine wait while {@code lead} does; the replica seen up to 7 when its wait ends lets
+   * seven go, and nine, still short, leads the next wait.
+   */
+  private void assertSevenIsLetGoAndNineLeadsNext(
+      WaitCoalescer.Lead lead, Follower seven, Follower nine) throws Exception {
+    assertStillWaiting(seven);
+    assertStillWaiting(nine);
+
+    coalescer.observed(NODE, UP_TO_7::containsAll);
+    lead.finish(true);
+
+    assertThat(seven.outcome.get(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(nine.outcome.get(10, TimeUnit.SECONDS)).isFalse();
+    assertThat(nine.turn.promoted()).as("the last one left leads the next wait").isNotNull();
   }
 
   private static void assertStillWaiting(Follower follower) throws InterruptedException {

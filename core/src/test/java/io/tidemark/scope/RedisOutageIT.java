@@ -90,17 +90,7 @@ class RedisOutageIT {
             config);
     ScopeKey scope = ScopeKey.session(UUID.randomUUID().toString());
     near.merge(scope, GtidSet.parse(A + ":1"));
-    assertThat(
-            RedisClients.eventually(
-                Duration.ofSeconds(10),
-                () -> {
-                  long before = near.localHits();
-                  near.get(scope);
-                  near.get(scope);
-                  return near.localHits() > before;
-                }))
-        .as("copy in use")
-        .isTrue();
+    NearCopies.awaitCopyInUse(near, scope);
 
     redis.kill();
     assertThat(

@@ -30,21 +30,36 @@ class ConsistencyTokenTests {
     return random.nextInt(5) == 0 ? token.requiringSource() : token;
   }
 
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
-  void mergesCommutativelyAssociativelyAndIdempotently(long seed) {
+  /** A check on one draw of tokens and GTID sets from a seed's generators. */
+  @FunctionalInterface
+  interface Draw {
+    void check(RandomGtids gtids, SplittableRandom random);
+  }
+
+  /** Runs {@code draw} on 100 draws from {@code seed}'s generators. */
+  static void forEachDraw(long seed, Draw draw) {
     RandomGtids gtids = new RandomGtids(seed, true);
     SplittableRandom random = new SplittableRandom(seed);
     for (int i = 0; i < 100; i++) {
-      ConsistencyToken a = randomToken(gtids, random);
-      ConsistencyToken b = randomToken(gtids, random);
-      ConsistencyToken c = randomToken(gtids, random);
-
-      assertThat(a.merge(b)).isEqualTo(b.merge(a));
-      assertThat(a.merge(b).merge(c)).isEqualTo(a.merge(b.merge(c)));
-      assertThat(a.merge(a)).isEqualTo(a);
-      assertThat(a.merge(b).gtids()).isEqualTo(a.gtids().union(b.gtids()));
+      draw.check(gtids, random);
     }
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void mergesCommutativelyAssociativelyAndIdempotently(long seed) {
+    forEachDraw(
+        seed,
+        (gtids, random) -> {
+          ConsistencyToken a = randomToken(gtids, random);
+          ConsistencyToken b = randomToken(gtids, random);
+          ConsistencyToken c = randomToken(gtids, random);
+
+          assertThat(a.merge(b)).isEqualTo(b.merge(a));
+          assertThat(a.merge(b).merge(c)).isEqualTo(a.merge(b.merge(c)));
+          assertThat(a.merge(a)).isEqualTo(a);
+          assertThat(a.merge(b).gtids()).isEqualTo(a.gtids().union(b.gtids()));
+        });
   }
 
   @Test
@@ -75,27 +90,27 @@ class ConsistencyTokenTests {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void compactedTokenIsSatisfiedOnlyByStatesThatSatisfyTheOriginal(long seed) {
-    RandomGtids gtids = new RandomGtids(seed, true);
-    SplittableRandom random = new SplittableRandom(seed);
-    for (int i = 0; i < 100; i++) {
-      ConsistencyToken token = randomToken(gtids, random);
-      GtidSet source = GtidSet.parse(gtids.next().text());
-      GtidSet state = GtidSet.parse(gtids.next().text());
+    forEachDraw(
+        seed,
+        (gtids, random) -> {
+          ConsistencyToken token = randomToken(gtids, random);
+          GtidSet source = GtidSet.parse(gtids.next().text());
+          GtidSet state = GtidSet.parse(gtids.next().text());
 
-      ConsistencyToken compacted = token.compact(source);
+          ConsistencyToken compacted = token.compact(source);
 
-      if (state.containsAll(compacted.gtids())) {
-        assertThat(state.containsAll(token.gtids())).isTrue();
-      }
-      assertThat(compacted.gtids().containsAll(token.gtids())).isTrue();
-      assertThat(token.gtids().union(source).containsAll(compacted.gtids()))
-          .as("reachable: adds only what the source executed")
-          .isTrue();
-      assertThat(compacted.gtids().intervalCount())
-          .isLessThanOrEqualTo(token.gtids().intervalCount());
-      assertThat(compacted.requiresSource()).isEqualTo(token.requiresSource());
-      assertThat(compacted.issuedAt()).isEqualTo(token.issuedAt());
-    }
+          if (state.containsAll(compacted.gtids())) {
+            assertThat(state.containsAll(token.gtids())).isTrue();
+          }
+          assertThat(compacted.gtids().containsAll(token.gtids())).isTrue();
+          assertThat(token.gtids().union(source).containsAll(compacted.gtids()))
+              .as("reachable: adds only what the source executed")
+              .isTrue();
+          assertThat(compacted.gtids().intervalCount())
+              .isLessThanOrEqualTo(token.gtids().intervalCount());
+          assertThat(compacted.requiresSource()).isEqualTo(token.requiresSource());
+          assertThat(compacted.issuedAt()).isEqualTo(token.issuedAt());
+        });
   }
 
   @Test
