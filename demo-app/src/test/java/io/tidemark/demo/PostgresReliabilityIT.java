@@ -14,11 +14,7 @@ class PostgresReliabilityIT {
   @Test
   void noStaleMissingBackwardsOrLateReadNoFailedCommitAndEveryLostWriteReportedUnderFaults() {
     ReliabilityRun.Report report =
-        PostgresReliabilityRun.run(
-            ReliabilityRun.Settings.fromSystemProperties(5_400, ReliabilityIT.CHAINS_PER_SECOND));
-    report.save(ReliabilityRun.AUTOMATIC ? "summary-postgres-automatic.md" : "summary-postgres.md");
-    System.out.println(report.table());
-    System.out.println("figures: reliability on PostgreSQL " + report.verdict().summary());
+        ReliabilityIT.runAndSave(PostgresReliabilityRun::run, "summary-postgres", "on PostgreSQL ");
 
     assertThat(report.faults()).hasSizeGreaterThanOrEqualTo(9);
     ReliabilityIT.assertGuaranteesHeld(report);
