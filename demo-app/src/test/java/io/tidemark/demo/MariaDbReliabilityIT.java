@@ -14,9 +14,8 @@ class MariaDbReliabilityIT {
   @Test
   void noStaleMissingBackwardsOrLateReadNoFailedCommitAndEveryLostWriteReportedUnderFaults() {
     ReliabilityRun.Report report =
-        ReliabilityIT.runAndSave(MariaDbReliabilityRun::run, "summary-mariadb", "on MariaDB ");
+        ReliabilityIT.runAndSave(MariaDbReliabilityRun::run, "summary-mariadb", "on MariaDB ", 16);
 
-    assertThat(report.faults()).hasSizeGreaterThanOrEqualTo(16);
     ReliabilityIT.assertNetworkFaultsAndSourceTookWritesOfAWritableReplica(report);
     assertThat(report.verdict().failedWrites().keySet())
         .as("writes answered with a bare 500 (a session left read-only took them, before the fix)")

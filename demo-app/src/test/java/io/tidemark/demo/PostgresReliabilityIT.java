@@ -1,7 +1,5 @@
 package io.tidemark.demo;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,9 +12,9 @@ class PostgresReliabilityIT {
   @Test
   void noStaleMissingBackwardsOrLateReadNoFailedCommitAndEveryLostWriteReportedUnderFaults() {
     ReliabilityRun.Report report =
-        ReliabilityIT.runAndSave(PostgresReliabilityRun::run, "summary-postgres", "on PostgreSQL ");
+        ReliabilityIT.runAndSave(
+            PostgresReliabilityRun::run, "summary-postgres", "on PostgreSQL ", 9);
 
-    assertThat(report.faults()).hasSizeGreaterThanOrEqualTo(9);
     ReliabilityIT.assertGuaranteesHeld(report);
   }
 }
