@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.redis.RedisServer;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.lang.ProcessBuilder.Redirect;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,17 +22,8 @@ class ContainersReaperIT {
 
   @Test
   void containersAreRemovedWhenTheJvmIsKilledWithSigkill() throws Exception {
-    Process child =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                ChildMain.class.getName())
-            .redirectError(Redirect.INHERIT)
-            .start();
-    BufferedReader out =
-        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-    String line = out.readLine();
+    Process child = ChildJvm.running(ChildMain.class).start();
+    String line = ChildJvm.firstLine(child);
     assertThat(line).as("child reports its containers").startsWith("containers ");
     String[] parts = line.split(" ");
     List<String> ids = Arrays.asList(parts).subList(2, parts.length);

@@ -6,12 +6,10 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
+import io.tidemark.testkit.ChildJvm;
 import io.tidemark.testkit.Poll;
 import io.tidemark.testkit.ProcessReaper;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,17 +49,8 @@ class RabbitServerIT {
 
   @Test
   void theBrokerAndItsEpmdDieWithAJvmKilledWithSigkill() throws Exception {
-    Process child =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                ChildMain.class.getName())
-            .redirectError(Redirect.INHERIT)
-            .start();
-    String line =
-        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))
-            .readLine();
+    Process child = ChildJvm.running(ChildMain.class).start();
+    String line = ChildJvm.firstLine(child);
     assertThat(line).as("child reports its broker").startsWith("rabbitmq ");
     String[] parts = line.split(" ");
     Path folder = Path.of(parts[1]);

@@ -1,0 +1,33 @@
+package io.tidemark.testkit;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * A JVM that a test starts to kill or to let end: it runs a main class of the tests on this JVM's
+ * class path and reports what it started in its first line.
+ */
+public final class ChildJvm {
+
+  private ChildJvm() {}
+
+  /** How to start a JVM running {@code main} on this JVM's class path, its errors to ours. */
+  public static ProcessBuilder running(Class<?> main) {
+    return new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            main.getName())
+        .redirectError(Redirect.INHERIT);
+  }
+
+  /** The first line {@code child} prints, or {@code null} when it ended without one. */
+  public static String firstLine(Process child) throws IOException {
+    return new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))
+        .readLine();
+  }
+}
