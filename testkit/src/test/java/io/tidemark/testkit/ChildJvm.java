@@ -1,5 +1,7 @@
 package io.tidemark.testkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,9 +27,15 @@ public final class ChildJvm {
         .redirectError(Redirect.INHERIT);
   }
 
-  /** The first line {@code child} prints, or {@code null} when it ended without one. */
-  public static String firstLine(Process child) throws IOException {
-    return new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))
-        .readLine();
+  /**
+   * The words of the first line {@code child} prints, which must report {@code what} it started by
+   * beginning with {@code first}.
+   */
+  public static String[] report(Process child, String what, String first) throws IOException {
+    String line =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))
+            .readLine();
+    assertThat(line).as("child reports its " + what).startsWith(first);
+    return line.split(" ");
   }
 }

@@ -23,9 +23,7 @@ class ContainersReaperIT {
   @Test
   void containersAreRemovedWhenTheJvmIsKilledWithSigkill() throws Exception {
     Process child = ChildJvm.running(ChildMain.class).start();
-    String line = ChildJvm.firstLine(child);
-    assertThat(line).as("child reports its containers").startsWith("containers ");
-    String[] parts = line.split(" ");
+    String[] parts = ChildJvm.report(child, "containers", "containers ");
     List<String> ids = Arrays.asList(parts).subList(2, parts.length);
     assertThat(ids).hasSize(3).allSatisfy(id -> assertThat(exists(id)).as(id).isTrue());
 

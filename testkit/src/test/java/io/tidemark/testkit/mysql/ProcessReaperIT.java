@@ -41,9 +41,7 @@ class ProcessReaperIT {
       // Pids are of local processes; ContainerReaperIT covers containers.
       builder.environment().put("TIDEMARK_TESTKIT_BACKEND", "processes");
       Process process = builder.start();
-      String line = ChildJvm.firstLine(process);
-      assertThat(line).as("child reports its servers").startsWith("servers ");
-      String[] parts = line.split(" ");
+      String[] parts = ChildJvm.report(process, "servers", "servers ");
       List<Long> pids = Arrays.stream(parts, 2, parts.length).map(Long::parseLong).toList();
       assertThat(pids).hasSize(3);
       for (long pid : pids) {
