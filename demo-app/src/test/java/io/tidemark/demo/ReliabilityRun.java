@@ -186,82 +186,70 @@ final class ReliabilityRun {
           "reads and writes past deadline + " + Checker.SLACK.toMillis() + " ms",
           verdict.pastDeadline(),
           control.pastDeadline());
-      out.append(
-          String.format(
-              "| lost writes (failover), reported as TOKEN_NOT_ON_SOURCE | %d (%d unreported) | - |%n",
-              verdict.lostWrites(), verdict.unreportedLostWrites()));
-      out.append(
-          String.format(
-              "| writes answered as failure that committed (read back on the final source) | %d |"
-                  + " - |%n",
-              verdict.committedAnsweredAsFailure()));
-      out.append(
-          String.format(
-              "| writes answered as done (2xx) without the row | %d | - |%n",
-              verdict.doneWithoutResult()));
-      out.append(
-          String.format(
-              "| answers without a token to requests that sent one (but for refusals of it) | %d |"
-                  + " - |%n",
-              verdict.tokenDropped()));
-      out.append(
-          String.format(
-              "| writes answered with an unknown outcome (commit never confirmed), committed |"
-                  + " %d, %d | - |%n",
-              verdict.unknownOutcomes(), verdict.unknownCommitted()));
-      out.append(
-          String.format(
-              "| writes acknowledged or of unknown outcome answered without a token that covers"
-                  + " them | %d | - |%n",
-              verdict.uncovered()));
-      out.append(
-          String.format(
-              "| writes acknowledged after the first failover | %d | - |%n", writesAfterFailover));
-      out.append(
-          String.format(
-              "| long sessions (one token across scattered writes), acknowledged writes each | %s |"
-                  + " - |%n",
-              longSessionWrites));
-      out.append(
-          String.format(
-              "| reads through the cache with a token (hits %d) | %d | - |%n",
-              verdict.served().getOrDefault("CACHE_HIT", 0L), cachedReads));
-      out.append(
-          String.format(
-              "| reads through the cache without a token meanwhile (other clients filling it,"
-                  + " unchecked) | %d | - |%n",
-              cacheFills));
-      out.append(
-          String.format(
-              "| JPA reads served (session clients; open-in-view %s, Boot's default) | %d | - |%n",
-              openInView ? "on" : "off", jpaReads));
-      out.append(
-          String.format(
-              "| GLOBAL reads served (clients with neither token nor scope) | %d | - |%n",
-              globalReads));
-      out.append(
-          String.format(
-              "| session clients told their scope missed a write (then sending tokens) | %d | - |%n",
-              toldScopeUnrecorded));
-      out.append(String.format("| reads refused, by reason | %s | - |%n", verdict.refusals()));
-      out.append(
-          String.format(
-              "| fallbacks refused at their admission limit (%d per instance) | %d | - |%n",
-              MAX_SOURCE_FALLBACKS,
-              verdict.refusals().getOrDefault("503 SOURCE_FALLBACK_LIMITED", 0L)));
-      out.append(String.format("| writes refused, by reason | %s | - |%n", verdict.failedWrites()));
-      out.append(String.format("| reads served, by reason | %s | - |%n", verdict.served()));
-      out.append(
-          String.format(
-              "| reads served by the source | %.1f %% | - |%n", 100 * verdict.sourceShare()));
-      out.append(
-          String.format(
-              "| source SELECTs/s before failover (incl. the writes' own), reads/s | %s, %.0f |"
-                  + " - |%n",
-              Double.isNaN(sourceSelectsPerSecond)
+      withOnly(
+          out,
+          "lost writes (failover), reported as TOKEN_NOT_ON_SOURCE",
+          verdict.lostWrites() + " (" + verdict.unreportedLostWrites() + " unreported)");
+      withOnly(
+          out,
+          "writes answered as failure that committed (read back on the final source)",
+          verdict.committedAnsweredAsFailure());
+      withOnly(out, "writes answered as done (2xx) without the row", verdict.doneWithoutResult());
+      withOnly(
+          out,
+          "answers without a token to requests that sent one (but for refusals of it)",
+          verdict.tokenDropped());
+      withOnly(
+          out,
+          "writes answered with an unknown outcome (commit never confirmed), committed",
+          verdict.unknownOutcomes() + ", " + verdict.unknownCommitted());
+      withOnly(
+          out,
+          "writes acknowledged or of unknown outcome answered without a token that covers them",
+          verdict.uncovered());
+      withOnly(out, "writes acknowledged after the first failover", writesAfterFailover);
+      withOnly(
+          out,
+          "long sessions (one token across scattered writes), acknowledged writes each",
+          longSessionWrites);
+      withOnly(
+          out,
+          "reads through the cache with a token (hits "
+              + verdict.served().getOrDefault("CACHE_HIT", 0L)
+              + ")",
+          cachedReads);
+      withOnly(
+          out,
+          "reads through the cache without a token meanwhile (other clients filling it,"
+              + " unchecked)",
+          cacheFills);
+      withOnly(
+          out,
+          "JPA reads served (session clients; open-in-view "
+              + (openInView ? "on" : "off")
+              + ", Boot's default)",
+          jpaReads);
+      withOnly(out, "GLOBAL reads served (clients with neither token nor scope)", globalReads);
+      withOnly(
+          out,
+          "session clients told their scope missed a write (then sending tokens)",
+          toldScopeUnrecorded);
+      withOnly(out, "reads refused, by reason", verdict.refusals());
+      withOnly(
+          out,
+          "fallbacks refused at their admission limit (" + MAX_SOURCE_FALLBACKS + " per instance)",
+          verdict.refusals().getOrDefault("503 SOURCE_FALLBACK_LIMITED", 0L));
+      withOnly(out, "writes refused, by reason", verdict.failedWrites());
+      withOnly(out, "reads served, by reason", verdict.served());
+      withOnly(
+          out, "reads served by the source", String.format("%.1f %%", 100 * verdict.sourceShare()));
+      withOnly(
+          out,
+          "source SELECTs/s before failover (incl. the writes' own), reads/s",
+          (Double.isNaN(sourceSelectsPerSecond)
                   ? "-"
-                  : String.format("%.0f", sourceSelectsPerSecond),
-              readsPerSecond));
+                  : String.format("%.0f", sourceSelectsPerSecond))
+              + String.format(", %.0f", readsPerSecond));
       out.append("\nLatency from when each operation was due (ms):\n\n");
       out.append("| operation | count | p50 | p90 | p99 | p99.9 | max |\n");
       out.append("|---|---:|---:|---:|---:|---:|---:|\n");
@@ -310,6 +298,13 @@ final class ReliabilityRun {
 
     private static void row(StringBuilder out, String what, long with, long without) {
       out.append(String.format("| %s | %d | %d |%n", what, with, without));
+    }
+
+    /**
+     * A row of a check only the run with Tidemark has: {@code with}, and a dash for the control.
+     */
+    private static void withOnly(StringBuilder out, String what, Object with) {
+      out.append(String.format("| %s | %s | - |%n", what, with));
     }
 
     /** Writes the table to {@code target/reliability/} as {@code name}. */
