@@ -60,14 +60,7 @@ class MariaDbBinariesTests {
     MariaDbBinaries binaries = new MariaDbBinaries(usr.resolve("sbin/mariadbd"), usr, version);
 
     assertThat(binaries.share()).isEqualTo(share);
-    assertThat(binaries.systemTablesSql())
-        .containsExactly(
-            share.resolve(name + "_system_tables.sql"),
-            share.resolve(name + "_performance_tables.sql"),
-            share.resolve(name + "_system_tables_data.sql"),
-            share.resolve("fill_help_tables.sql"),
-            share.resolve("maria_add_gis_sp_bootstrap.sql"),
-            share.resolve(name + "_sys_schema.sql"));
+    assertThat(binaries.systemTablesSql()).containsExactlyElementsOf(systemTablesSql(share, name));
   }
 
   @Test
@@ -102,19 +95,27 @@ class MariaDbBinariesTests {
     assertThat(binaries.series()).isEqualTo("10.11");
   }
 
+  /**
+   * The files {@code mariadb-install-db} feeds the server from a share folder whose files are named
+   * after {@code prefix}, in its order.
+   */
+  private static List<Path> systemTablesSql(Path share, String prefix) {
+    return List.of(
+        share.resolve(prefix + "_system_tables.sql"),
+        share.resolve(prefix + "_performance_tables.sql"),
+        share.resolve(prefix + "_system_tables_data.sql"),
+        share.resolve("fill_help_tables.sql"),
+        share.resolve("maria_add_gis_sp_bootstrap.sql"),
+        share.resolve(prefix + "_sys_schema.sql"));
+  }
+
+  /** A share folder with the messages, those files and the test database's, which is not fed. */
   private static void layout(Path share, String prefix) throws IOException {
     Files.createDirectories(share.resolve("english"));
     Files.writeString(share.resolve("english/errmsg.sys"), "");
-    for (String name :
-        List.of(
-            prefix + "_system_tables.sql",
-            prefix + "_performance_tables.sql",
-            prefix + "_system_tables_data.sql",
-            "fill_help_tables.sql",
-            "maria_add_gis_sp_bootstrap.sql",
-            prefix + "_sys_schema.sql",
-            prefix + "_test_db.sql")) {
-      Files.writeString(share.resolve(name), "");
+    for (Path file : systemTablesSql(share, prefix)) {
+      Files.writeString(file, "");
     }
+    Files.writeString(share.resolve(prefix + "_test_db.sql"), "");
   }
 }
