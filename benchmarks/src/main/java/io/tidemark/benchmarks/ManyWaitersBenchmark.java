@@ -11,24 +11,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Many reads waiting for one GTID (issue part 6): before each invocation, outside the measured
@@ -52,38 +42,26 @@ import org.openjdk.jmh.runner.IterationType;
  * <p>Run alone: {@code java -jar benchmarks/target/benchmarks.jar ManyWaitersBenchmark -f 1 -wi 1
  * -i 3 -p waiters=100}.
  */
-public class ManyWaitersBenchmark extends ServerBenchmark {
+public class ManyWaitersBenchmark extends WaitingReaders {
 
   private static final long ARM_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   @Param({"1", "10", "100", "500"})
   public int waiters;
 
-  @Param({"coalesced", "uncoalesced"})
-  public String mode;
+  @Override
+  int waiters() {
+    return waiters;
+  }
 
   private Cluster cluster;
-  private Connection writer;
   private Connection monitor;
-  private ConsistentReader reader;
-  private ReadOptions options;
-  private final List<Connection> own = new ArrayList<>();
-  private ExecutorService threads;
   private String sourceUuid;
   private long lastGno;
-  private long lastId;
-  private final Samples samples = new Samples();
-  private boolean recording;
-
-  // The current invocation.
-  private long id;
-  private GtidSet required = GtidSet.EMPTY;
-  private final List<Future<Long>> reads = new ArrayList<>();
-  private long ackAt;
 
   @Setup(Level.Trial)
   public void start() throws SQLException {
-    cluster = Cluster.start("waiters");
+    cluster = started(Cluster.start("waiters"));
     writer = cluster.connect(cluster.source);
     monitor = cluster.connect(cluster.replica);
     if (coalesced()) {
@@ -105,28 +83,12 @@ public class ManyWaitersBenchmark extends ServerBenchmark {
     lastGno = cluster.lastSourceGno();
   }
 
-  @Setup(Level.Iteration)
-  public void iteration(IterationParams params) {
-    recording = params.getType() == IterationType.MEASUREMENT;
-  }
-
   /** Starts the readers of the next write and waits until the replica waits for it. */
   @Setup(Level.Invocation)
   public void arm() throws SQLException, InterruptedException {
     id = ++lastId;
     required = GtidSet.parse(sourceUuid + ":" + (lastGno + 1));
-    CountDownLatch started = new CountDownLatch(waiters);
-    reads.clear();
-    for (int i = 0; i < waiters; i++) {
-      int reader = i;
-      reads.add(
-          threads.submit(
-              () -> {
-                started.countDown();
-                return coalesced() ? readThroughTidemark() : waitAndRead(own.get(reader));
-              }));
-    }
-    started.await();
+    startReads(null);
     int expected = coalesced() ? 1 : waiters;
     long deadline = System.nanoTime() + ARM_TIMEOUT_NANOS;
     while (VisibilityObserver.waitingSessions(monitor) < expected) {
@@ -141,35 +103,17 @@ public class ManyWaitersBenchmark extends ServerBenchmark {
     }
   }
 
-  @Benchmark
-  public long release() throws SQLException {
-    Cluster.insertRow(writer, id);
-    ackAt = System.nanoTime();
-    return Collections.max(Cluster.allDone(reads));
-  }
-
   @TearDown(Level.Invocation)
   public void record() {
     lastGno++;
     if (recording) {
-      samples.releases(Cluster.allDone(reads), ackAt);
+      samples.releases(released(), ackAt);
     }
   }
 
-  @TearDown(Level.Trial)
-  public void stop(BenchmarkParams params) {
-    samples.publish(params.getBenchmark() + ":" + mode + ":" + waiters);
-    threads.shutdownNow();
-    cluster.close();
-  }
-
-  private boolean coalesced() {
-    return "coalesced".equals(mode);
-  }
-
-  private long readThroughTidemark() throws SQLException {
-    ReadResult<@Nullable Integer> result =
-        reader.read(options.requiring(required), c -> Cluster.readRow(c, id));
+  @Override
+  long readThroughTidemark() throws SQLException {
+    ReadResult<@Nullable Integer> result = readRow();
     long at = System.nanoTime();
     if (result.value() == null || result.record().role() != NodeRole.REPLICA) {
       throw new IllegalStateException("not read on the replica after the wait: " + result);
@@ -177,7 +121,8 @@ public class ManyWaitersBenchmark extends ServerBenchmark {
     return at;
   }
 
-  private long waitAndRead(Connection c) throws SQLException {
+  @Override
+  long waitAndRead(Connection c) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT WAIT_FOR_EXECUTED_GTID_SET(?, 10)")) {
       ps.setString(1, required.toString());
       try (ResultSet rs = ps.executeQuery()) {

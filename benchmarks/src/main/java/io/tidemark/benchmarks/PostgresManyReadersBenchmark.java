@@ -11,25 +11,17 @@ import io.tidemark.jdbc.ReadResult;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Many reads waiting for one write on a PostgreSQL hot standby, as {@link ManyWaitersBenchmark} is
@@ -55,7 +47,7 @@ import org.openjdk.jmh.runner.IterationType;
  * reader's return ({@code release}) and to the last one ({@code lastRelease}). {@code bin/bench
  * --server postgres} runs it with 1 and 500 readers.
  */
-public class PostgresManyReadersBenchmark extends ServerBenchmark {
+public class PostgresManyReadersBenchmark extends WaitingReaders {
 
   private static final long OWN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
   private static final long EARLY = -1;
@@ -63,28 +55,16 @@ public class PostgresManyReadersBenchmark extends ServerBenchmark {
   @Param({"1", "100", "500"})
   public int waiters;
 
-  @Param({"coalesced", "uncoalesced"})
-  public String mode;
+  @Override
+  int waiters() {
+    return waiters;
+  }
 
   private PostgresCluster cluster;
-  private Connection writer;
-  private ConsistentReader reader;
-  private ReadOptions options;
-  private final List<Connection> own = new ArrayList<>();
-  private ExecutorService threads;
-  private long lastId;
-  private final Samples samples = new Samples();
-  private boolean recording;
-
-  // The current invocation.
-  private long id;
-  private GtidSet required = GtidSet.EMPTY;
-  private final List<Future<Long>> reads = new ArrayList<>();
-  private long ackAt;
 
   @Setup(Level.Trial)
   public void start() throws SQLException {
-    cluster = PostgresCluster.start("readers");
+    cluster = started(PostgresCluster.start("readers"));
     writer = cluster.connect(cluster.primary);
     if (coalesced()) {
       reader =
@@ -104,62 +84,27 @@ public class PostgresManyReadersBenchmark extends ServerBenchmark {
     threads = Executors.newFixedThreadPool(waiters);
   }
 
-  @Setup(Level.Iteration)
-  public void iteration(IterationParams params) {
-    recording = params.getType() == IterationType.MEASUREMENT;
-  }
-
   /** Starts the readers of the next write and gives them time to start waiting. */
   @Setup(Level.Invocation)
   public void arm() throws SQLException, InterruptedException {
     id = ++lastId;
     required = nextPosition();
-    CountDownLatch started = new CountDownLatch(waiters);
     CountDownLatch go = new CountDownLatch(1);
-    reads.clear();
-    for (int i = 0; i < waiters; i++) {
-      int reader = i;
-      reads.add(
-          threads.submit(
-              () -> {
-                started.countDown();
-                go.await();
-                return coalesced() ? readThroughTidemark() : waitAndRead(own.get(reader));
-              }));
-    }
     // All at once: readers that polled while the others were still being handed out slowed that
     // hand-out to seconds on two cores.
-    started.await();
+    startReads(go);
     go.countDown();
     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
   }
 
-  @Benchmark
-  public long release() throws SQLException {
-    Cluster.insertRow(writer, id);
-    ackAt = System.nanoTime();
-    return Collections.max(Cluster.allDone(reads));
-  }
-
   @TearDown(Level.Invocation)
   public void record() {
-    List<Long> released = Cluster.allDone(reads);
+    List<Long> released = released();
     if (released.contains(EARLY)) {
       samples.count("early");
     } else if (recording) {
       samples.releases(released, ackAt);
     }
-  }
-
-  @TearDown(Level.Trial)
-  public void stop(BenchmarkParams params) {
-    samples.publish(params.getBenchmark() + ":" + mode + ":" + waiters);
-    threads.shutdownNow();
-    cluster.close();
-  }
-
-  private boolean coalesced() {
-    return "coalesced".equals(mode);
   }
 
   /** The position just past the primary's current one: what the next write's replay reaches. */
@@ -177,9 +122,9 @@ public class PostgresManyReadersBenchmark extends ServerBenchmark {
     return new WalPosition(at.systemId(), at.timeline(), at.lsn() + 1).toGtidSet();
   }
 
-  private long readThroughTidemark() throws SQLException {
-    ReadResult<@Nullable Integer> result =
-        reader.read(options.requiring(required), c -> Cluster.readRow(c, id));
+  @Override
+  long readThroughTidemark() throws SQLException {
+    ReadResult<@Nullable Integer> result = readRow();
     long at = System.nanoTime();
     if (result.record().role() != NodeRole.REPLICA) {
       throw new IllegalStateException("not read on the standby after the wait: " + result);
@@ -187,7 +132,8 @@ public class PostgresManyReadersBenchmark extends ServerBenchmark {
     return result.value() == null ? EARLY : at;
   }
 
-  private long waitAndRead(Connection c) throws SQLException {
+  @Override
+  long waitAndRead(Connection c) throws SQLException {
     Dialect dialect = Dialect.of(c);
     GtidSet awaited = required;
     while (true) {

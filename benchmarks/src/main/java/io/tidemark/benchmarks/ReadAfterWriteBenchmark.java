@@ -20,10 +20,6 @@ import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Read-after-write on a replica, against the replication floor (issue parts 1, 2 and 4). Before
@@ -58,14 +54,13 @@ import org.openjdk.jmh.runner.IterationType;
  * <p>Run alone: {@code java -jar benchmarks/target/benchmarks.jar ReadAfterWriteBenchmark -f 1 -wi
  * 1 -i 3} (add {@code .tidemark} for one variant).
  */
-public class ReadAfterWriteBenchmark extends ServerBenchmark {
+public class ReadAfterWriteBenchmark extends OwnWriteReads {
 
   private static final long SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final long POLL_BUDGET_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private Cluster cluster;
-  private HikariDataSource sourcePool;
   private HikariDataSource replicaPool;
   private CapturingDataSource capturing;
   private ConsistentReader reader;
@@ -78,15 +73,8 @@ public class ReadAfterWriteBenchmark extends ServerBenchmark {
   private String sourceUuid;
   private long lastGno;
   private long lastId;
-  private final Samples samples = new Samples();
-  private boolean recording;
 
   // The write of the current invocation.
-  private long id;
-  private GtidSet required = GtidSet.EMPTY;
-  private long ackAt;
-  private long doneAt;
-  private boolean bySource;
   private long waitedNanos = -1;
   private long acquiringNanos;
   private long queryingNanos;
@@ -103,16 +91,18 @@ public class ReadAfterWriteBenchmark extends ServerBenchmark {
     oneSecond = ReadOptions.defaults();
     twoSeconds = ReadOptions.defaults().withTimeout(Duration.ofSeconds(2));
     observer =
-        new VisibilityObserver(cluster.connect(cluster.replica), cluster.connect(cluster.replica));
+        observing(
+            new VisibilityObserver(
+                cluster.connect(cluster.replica), cluster.connect(cluster.replica)));
     pinnedReplica = cluster.connect(cluster.replica);
     pinnedMultiStatement = cluster.connect(cluster.replica, "&allowMultiQueries=true");
     sourceUuid = cluster.source.serverUuid();
     lastGno = cluster.lastSourceGno();
   }
 
-  @Setup(Level.Iteration)
-  public void iteration(IterationParams params) {
-    recording = params.getType() == IterationType.MEASUREMENT;
+  @Override
+  void closeCluster() {
+    cluster.close();
   }
 
   /** Arms the observer for the next GTID, then commits the write; not part of the measurement. */
@@ -137,14 +127,8 @@ public class ReadAfterWriteBenchmark extends ServerBenchmark {
     waitedNanos = -1;
   }
 
-  /** Pairs the read with the floor of the same write. */
-  @TearDown(Level.Invocation)
-  public void pair() {
-    long visibleAt = observer.visibleAt();
-    if (!recording) {
-      return;
-    }
-    samples.read(ackAt, visibleAt, doneAt, bySource);
+  @Override
+  void recordMore() {
     if (waitedNanos >= 0) {
       // Where a Tidemark read's time goes: in the wait, and everything else (hand-off, pool,
       // checks, the query).
@@ -153,19 +137,6 @@ public class ReadAfterWriteBenchmark extends ServerBenchmark {
       samples.add("acquiring", acquiringNanos);
       samples.add("querying", queryingNanos);
     }
-  }
-
-  @TearDown(Level.Trial)
-  public void stop(BenchmarkParams params) {
-    samples.publish(params.getBenchmark());
-    observer.close();
-    cluster.close();
-  }
-
-  @Benchmark
-  public long floor() {
-    doneAt = observer.visibleAt();
-    return doneAt;
   }
 
   @Benchmark
@@ -213,16 +184,6 @@ public class ReadAfterWriteBenchmark extends ServerBenchmark {
         return done(rs.next() ? rs.getInt(1) : null);
       }
     }
-  }
-
-  @Benchmark
-  public int alwaysSource() throws SQLException {
-    Integer value;
-    try (Connection c = sourcePool.getConnection()) {
-      value = Cluster.readRow(c, id);
-    }
-    bySource = true;
-    return done(value);
   }
 
   @Benchmark
@@ -279,13 +240,5 @@ public class ReadAfterWriteBenchmark extends ServerBenchmark {
     acquiringNanos = record.acquiring().toNanos();
     queryingNanos = record.querying().toNanos();
     return done(result.value());
-  }
-
-  private int done(@Nullable Integer value) {
-    doneAt = System.nanoTime();
-    if (value == null) {
-      throw new IllegalStateException("read its own write " + id + " as missing");
-    }
-    return value;
   }
 }

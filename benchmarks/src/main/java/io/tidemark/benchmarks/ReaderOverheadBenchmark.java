@@ -13,13 +13,10 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -52,11 +49,9 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@State(Scope.Benchmark)
-@Fork(2)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 4, time = 1)
-public class ReaderOverheadBenchmark {
+public class ReaderOverheadBenchmark extends ForkedBenchmark {
 
   private static final String SOURCE_UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
   private static final String REPLICA_UUID = "0ad6eae9-1234-11e1-9e33-c80aa9429562";

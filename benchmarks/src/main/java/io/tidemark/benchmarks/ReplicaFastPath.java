@@ -2,22 +2,17 @@ package io.tidemark.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.GtidSet;
-import io.tidemark.Reason;
 import io.tidemark.dialect.Dialect;
 import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
-import io.tidemark.jdbc.ReadResult;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * What Tidemark adds on a replica when the reader already knows the replica has the token, so it
@@ -27,14 +22,12 @@ import org.openjdk.jmh.runner.IterationType;
  * SatisfiedWaitBenchmark}'s {@code interleavedReads} does on MySQL. The same on each database whose
  * benchmark extends it.
  */
-public abstract class ReplicaFastPath extends ServerBenchmark {
+public abstract class ReplicaFastPath extends SampledBenchmark {
 
   private SourceAndReplica cluster;
   private HikariDataSource replicaPool;
   private ConsistentReader reader;
   private ReadOptions caughtUp;
-  private final Samples samples = new Samples();
-  private boolean recording;
   private int turn;
 
   /** The servers and the benchmark's table, started for this trial. */
@@ -53,15 +46,7 @@ public abstract class ReplicaFastPath extends ServerBenchmark {
     replicaPool = cluster.replicaPool(2);
     reader = ConsistentReader.builder(replicaPool, CapturingDataSource.wrap(sourcePool)).build();
     caughtUp = ReadOptions.defaults().requiring(written);
-    ReadResult<@Nullable Integer> first = reader.read(caughtUp, c -> Cluster.readRow(c, 2));
-    if (first.value() == null) {
-      throw new IllegalStateException("the replica lacks row 2: " + first.record());
-    }
-  }
-
-  @Setup(Level.Iteration)
-  public void iteration(IterationParams params) {
-    recording = params.getType() == IterationType.MEASUREMENT;
+    FastPathReads.learnCaughtUp(reader, caughtUp, 2);
   }
 
   @TearDown(Level.Trial)
@@ -73,17 +58,11 @@ public abstract class ReplicaFastPath extends ServerBenchmark {
   /** One plain read and one fast-path read, in alternating order; the score is the time of both. */
   @Benchmark
   public int interleavedReads() throws SQLException {
-    long[] nanos = new long[2];
-    for (int i = 0; i < 2; i++) {
-      int which = (turn + i) % 2;
-      long started = System.nanoTime();
-      if (which == 0) {
-        plainReplicaRead();
-      } else {
-        fastPath();
-      }
-      nanos[which] = System.nanoTime() - started;
-    }
+    long[] nanos =
+        FastPathReads.inTurn(
+            turn,
+            () -> FastPathReads.plain(replicaPool),
+            () -> FastPathReads.fastPath(reader, caughtUp));
     turn = (turn + 1) % 2;
     if (recording) {
       samples.add("plain", nanos[0]);
@@ -91,26 +70,5 @@ public abstract class ReplicaFastPath extends ServerBenchmark {
       samples.add("difference", nanos[1] - nanos[0]);
     }
     return 2;
-  }
-
-  private int plainReplicaRead() throws SQLException {
-    try (Connection c = replicaPool.getConnection()) {
-      return present(Cluster.readRow(c, 2));
-    }
-  }
-
-  private int fastPath() throws SQLException {
-    ReadResult<@Nullable Integer> result = reader.read(caughtUp, c -> Cluster.readRow(c, 2));
-    if (result.record().reason() != Reason.REPLICA_CAUGHT_UP) {
-      throw new IllegalStateException("not the fast path: " + result.record());
-    }
-    return present(result.value());
-  }
-
-  private static int present(@Nullable Integer value) {
-    if (value == null) {
-      throw new IllegalStateException("row 2 missing on the replica");
-    }
-    return value;
   }
 }

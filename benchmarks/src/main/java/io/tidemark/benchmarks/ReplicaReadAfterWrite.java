@@ -1,8 +1,6 @@
 package io.tidemark.benchmarks;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ExecutionRecord;
-import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.dialect.Dialect;
 import io.tidemark.jdbc.CapturingDataSource;
@@ -17,10 +15,6 @@ import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Read-after-write on a replica, against the replication floor, the same on each database whose
@@ -45,29 +39,18 @@ import org.openjdk.jmh.runner.IterationType;
  * floor of the same write ({@code floor}, {@code read}, {@code excess}), appended to {@code
  * -Dtidemark.bench.samples=FILE} and printed at the end of each trial.
  */
-public abstract class ReplicaReadAfterWrite extends ServerBenchmark {
+public abstract class ReplicaReadAfterWrite extends OwnWriteReads {
 
   static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private SourceAndReplica cluster;
-  private HikariDataSource sourcePool;
   private ConsistentReader reader;
   private ReadOptions oneSecond;
   private RowObserver observer;
   private long lastId;
-  private final Samples samples = new Samples();
-  private boolean recording;
 
   /** A connection of its own on the replica, for the variants that wait on it themselves. */
   Connection pinnedReplica;
-
-  /** The row the invocation's write inserted, and the position its commit was captured at. */
-  long id;
-
-  GtidSet required = GtidSet.EMPTY;
-  private long ackAt;
-  private long doneAt;
-  private boolean bySource;
 
   /** The servers and the benchmark's table, started for this trial. */
   abstract SourceAndReplica start(String prefix) throws SQLException;
@@ -80,13 +63,13 @@ public abstract class ReplicaReadAfterWrite extends ServerBenchmark {
         ConsistentReader.builder(cluster.replicaPool(4), CapturingDataSource.wrap(sourcePool))
             .build();
     oneSecond = ReadOptions.defaults();
-    observer = new RowObserver(cluster.connectReplica());
+    observer = observing(new RowObserver(cluster.connectReplica()));
     pinnedReplica = cluster.connectReplica();
   }
 
-  @Setup(Level.Iteration)
-  public void iteration(IterationParams params) {
-    recording = params.getType() == IterationType.MEASUREMENT;
+  @Override
+  void closeCluster() {
+    cluster.close();
   }
 
   /** Arms the observer for the next row, then commits it; not part of the measurement. */
@@ -108,28 +91,6 @@ public abstract class ReplicaReadAfterWrite extends ServerBenchmark {
     bySource = false;
   }
 
-  @TearDown(Level.Invocation)
-  public void pair() {
-    long visibleAt = observer.visibleAt();
-    if (!recording) {
-      return;
-    }
-    samples.read(ackAt, visibleAt, doneAt, bySource);
-  }
-
-  @TearDown(Level.Trial)
-  public void stop(BenchmarkParams params) {
-    samples.publish(params.getBenchmark());
-    observer.close();
-    cluster.close();
-  }
-
-  @Benchmark
-  public long floor() {
-    doneAt = observer.visibleAt();
-    return doneAt;
-  }
-
   @Benchmark
   public int tidemark() throws SQLException {
     ReadResult<@Nullable Integer> result =
@@ -145,24 +106,5 @@ public abstract class ReplicaReadAfterWrite extends ServerBenchmark {
       return alwaysSource();
     }
     return done(Cluster.readRow(pinnedReplica, id));
-  }
-
-  @Benchmark
-  public int alwaysSource() throws SQLException {
-    Integer value;
-    try (Connection c = sourcePool.getConnection()) {
-      value = Cluster.readRow(c, id);
-    }
-    bySource = true;
-    return done(value);
-  }
-
-  /** The variant's answer, timed; a missing row fails the run. */
-  final int done(@Nullable Integer value) {
-    doneAt = System.nanoTime();
-    if (value == null) {
-      throw new IllegalStateException("read its own write " + id + " as missing");
-    }
-    return value;
   }
 }

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * {@link #visibleAt} gives the {@link System#nanoTime} of the first answer that had it. Its
  * resolution is one round trip, and it keeps a core busy while it asks, for every variant alike.
  */
-final class RowObserver implements AutoCloseable {
+final class RowObserver implements WriteObserver {
 
   private final Connection standby;
   private final ExecutorService thread =
@@ -45,7 +45,8 @@ final class RowObserver implements AutoCloseable {
     }
   }
 
-  long visibleAt() {
+  @Override
+  public long visibleAt() {
     return VisibilityObserver.answer(pending);
   }
 

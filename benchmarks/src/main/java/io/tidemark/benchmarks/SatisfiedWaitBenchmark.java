@@ -2,10 +2,8 @@ package io.tidemark.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.GtidSet;
-import io.tidemark.Reason;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadOptions;
-import io.tidemark.jdbc.ReadResult;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,7 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -25,8 +22,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * What a wait costs when the replica already has the token (issue part 3), on a caught-up replica:
@@ -51,7 +46,7 @@ import org.openjdk.jmh.runner.IterationType;
  * <p>Run alone: {@code java -jar benchmarks/target/benchmarks.jar SatisfiedWaitBenchmark -f 1 -wi 1
  * -i 3}.
  */
-public class SatisfiedWaitBenchmark extends ServerBenchmark {
+public class SatisfiedWaitBenchmark extends SampledBenchmark {
 
   /** Made-up source UUIDs whose GTIDs only the replica gets; never waited for by the reader. */
   private static final String[] UUIDS = {
@@ -80,8 +75,6 @@ public class SatisfiedWaitBenchmark extends ServerBenchmark {
   private HikariDataSource replicaPool;
   private ConsistentReader reader;
   private ReadOptions caughtUp;
-  private final Samples samples = new Samples();
-  private boolean recording;
   private int turn;
   private final ExecutorService helper =
       Executors.newCachedThreadPool(
@@ -113,15 +106,7 @@ public class SatisfiedWaitBenchmark extends ServerBenchmark {
     HikariDataSource sourcePool = cluster.plainSourcePool(1);
     reader = ConsistentReader.builder(replicaPool, sourcePool).build();
     caughtUp = ReadOptions.defaults().requiring(GtidSet.parse(cluster.source.gtidExecuted()));
-    ReadResult<@Nullable Integer> first = reader.read(caughtUp, c -> Cluster.readRow(c, 1));
-    if (first.value() == null) {
-      throw new IllegalStateException("the replica lacks row 1: " + first.record());
-    }
-  }
-
-  @Setup(Level.Iteration)
-  public void iteration(IterationParams params) {
-    recording = params.getType() == IterationType.MEASUREMENT;
+    FastPathReads.learnCaughtUp(reader, caughtUp, 1);
   }
 
   @TearDown(Level.Trial)
@@ -156,9 +141,7 @@ public class SatisfiedWaitBenchmark extends ServerBenchmark {
 
   @Benchmark
   public int plainReplicaRead() throws SQLException {
-    try (Connection c = replicaPool.getConnection()) {
-      return present(Cluster.readRow(c, 2));
-    }
+    return FastPathReads.plain(replicaPool);
   }
 
   /**
@@ -169,7 +152,7 @@ public class SatisfiedWaitBenchmark extends ServerBenchmark {
   public int plainReadViaHelperThread() throws Exception {
     Future<Connection> taken = helper.submit(() -> replicaPool.getConnection());
     try (Connection c = taken.get(5, TimeUnit.SECONDS)) {
-      return present(Cluster.readRow(c, 2));
+      return FastPathReads.present(Cluster.readRow(c, 2));
     }
   }
 
@@ -180,7 +163,7 @@ public class SatisfiedWaitBenchmark extends ServerBenchmark {
       int before = c.getNetworkTimeout();
       c.setNetworkTimeout(Runnable::run, 1050);
       try {
-        return present(Cluster.readRow(c, 2));
+        return FastPathReads.present(Cluster.readRow(c, 2));
       } finally {
         c.setNetworkTimeout(Runnable::run, before);
       }
@@ -189,11 +172,7 @@ public class SatisfiedWaitBenchmark extends ServerBenchmark {
 
   @Benchmark
   public int fastPath() throws SQLException {
-    ReadResult<@Nullable Integer> result = reader.read(caughtUp, c -> Cluster.readRow(c, 2));
-    if (result.record().reason() != Reason.REPLICA_CAUGHT_UP) {
-      throw new IllegalStateException("not the fast path: " + result.record());
-    }
-    return present(result.value());
+    return FastPathReads.fastPath(reader, caughtUp);
   }
 
   /**
@@ -204,18 +183,13 @@ public class SatisfiedWaitBenchmark extends ServerBenchmark {
    */
   @Benchmark
   public int interleavedReads() throws Exception {
-    long[] nanos = new long[4];
-    for (int i = 0; i < 4; i++) {
-      int which = (turn + i) % 4;
-      long started = System.nanoTime();
-      switch (which) {
-        case 0 -> plainReplicaRead();
-        case 1 -> plainReadViaHelperThread();
-        case 2 -> plainReadSocketBound();
-        default -> fastPath();
-      }
-      nanos[which] = System.nanoTime() - started;
-    }
+    long[] nanos =
+        FastPathReads.inTurn(
+            turn,
+            this::plainReplicaRead,
+            this::plainReadViaHelperThread,
+            this::plainReadSocketBound,
+            this::fastPath);
     turn = (turn + 1) % 4;
     if (recording) {
       samples.add("plain", nanos[0]);
@@ -227,13 +201,6 @@ public class SatisfiedWaitBenchmark extends ServerBenchmark {
       samples.add("socketBoundDifference", nanos[2] - nanos[0]);
     }
     return 4;
-  }
-
-  private static int present(@Nullable Integer value) {
-    if (value == null) {
-      throw new IllegalStateException("row 2 missing on the replica");
-    }
-    return value;
   }
 
   /** {@code uuids} of the made-up UUIDs with {@code intervals} single odd GNOs each. */

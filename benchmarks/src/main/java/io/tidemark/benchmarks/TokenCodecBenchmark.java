@@ -13,7 +13,6 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -39,11 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Benchmark)
-@Fork(2)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 2)
-public class TokenCodecBenchmark {
+public class TokenCodecBenchmark extends ForkedBenchmark {
 
   private static final String A = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
   private static final String B = "0ad6eae9-1234-11e1-9e33-c80aa9429562";

@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * transaction, so the figure is the earliest any client can learn of it: apply time plus half a
  * round trip.
  */
-final class VisibilityObserver implements AutoCloseable {
+final class VisibilityObserver implements WriteObserver {
 
   private static final long ARM_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
@@ -62,7 +62,8 @@ final class VisibilityObserver implements AutoCloseable {
   }
 
   /** When the replica's answer to the armed wait arrived. */
-  long visibleAt() {
+  @Override
+  public long visibleAt() {
     return answer(pending);
   }
 

@@ -10,9 +10,14 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -35,64 +40,32 @@ class BenchmarksSmokeIT {
     System.setProperty("tidemark.bench.reuseTopology", "true");
   }
 
-  @Test
-  void readAfterWrite() throws RunnerException {
-    smoke(ReadAfterWriteBenchmark.class, options());
+  /**
+   * Each benchmark with the smallest value of the parameter it is given here ({@code null}: none),
+   * the others at their defaults.
+   */
+  @ParameterizedTest(name = "{index}: {0}")
+  @MethodSource("benchmarks")
+  void runsBriefly(Class<?> benchmark, @Nullable String param, @Nullable String value)
+      throws RunnerException {
+    ChainedOptionsBuilder options = options();
+    smoke(benchmark, param == null ? options : options.param(param, value));
   }
 
-  @Test
-  void postgresReadAfterWrite() throws RunnerException {
-    smoke(PostgresReadAfterWriteBenchmark.class, options());
-  }
-
-  @Test
-  void postgresFastPath() throws RunnerException {
-    smoke(PostgresFastPathBenchmark.class, options());
-  }
-
-  @Test
-  void mariaDbReadAfterWrite() throws RunnerException {
-    smoke(MariaDbReadAfterWriteBenchmark.class, options());
-  }
-
-  @Test
-  void mariaDbFastPath() throws RunnerException {
-    smoke(MariaDbFastPathBenchmark.class, options());
-  }
-
-  @Test
-  void postgresManyReaders() throws RunnerException {
-    smoke(PostgresManyReadersBenchmark.class, options().param("waiters", "10"));
-  }
-
-  @Test
-  void satisfiedWait() throws RunnerException {
-    smoke(SatisfiedWaitBenchmark.class, options().param("token", "1x1"));
-  }
-
-  @Test
-  void captureOverhead() throws RunnerException {
-    smoke(CaptureOverheadBenchmark.class, options());
-  }
-
-  @Test
-  void manyWaiters() throws RunnerException {
-    smoke(ManyWaitersBenchmark.class, options().param("waiters", "10"));
-  }
-
-  @Test
-  void globalReads() throws RunnerException {
-    smoke(GlobalReadsBenchmark.class, options().param("readers", "50"));
-  }
-
-  @Test
-  void tokenCodec() throws RunnerException {
-    smoke(TokenCodecBenchmark.class, options().param("sets", "3x1"));
-  }
-
-  @Test
-  void readerOverhead() throws RunnerException {
-    smoke(ReaderOverheadBenchmark.class, options());
+  static Stream<Arguments> benchmarks() {
+    return Stream.of(
+        Arguments.of(ReadAfterWriteBenchmark.class, null, null),
+        Arguments.of(PostgresReadAfterWriteBenchmark.class, null, null),
+        Arguments.of(PostgresFastPathBenchmark.class, null, null),
+        Arguments.of(MariaDbReadAfterWriteBenchmark.class, null, null),
+        Arguments.of(MariaDbFastPathBenchmark.class, null, null),
+        Arguments.of(PostgresManyReadersBenchmark.class, "waiters", "10"),
+        Arguments.of(SatisfiedWaitBenchmark.class, "token", "1x1"),
+        Arguments.of(CaptureOverheadBenchmark.class, null, null),
+        Arguments.of(ManyWaitersBenchmark.class, "waiters", "10"),
+        Arguments.of(GlobalReadsBenchmark.class, "readers", "50"),
+        Arguments.of(TokenCodecBenchmark.class, "sets", "3x1"),
+        Arguments.of(ReaderOverheadBenchmark.class, null, null));
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.tidemark.demo;
 
 import io.tidemark.demo.Operation.Client;
 import io.tidemark.demo.Operation.Kind;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,6 +27,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestClient.RequestHeadersSpec;
+import org.springframework.web.client.RestClient.RequestHeadersSpec.ConvertibleClientHttpResponse;
 import org.springframework.web.client.RestClientException;
 
 /**
@@ -378,29 +381,25 @@ final class CausalRegister {
                         chain.customer,
                         chain.order,
                         status);
-    return request
-        .headers(h -> send(h, token))
-        .exchange(
-            (req, response) -> {
-              int code = response.getStatusCode().value();
-              String returned = response.getHeaders().getFirst(HEADER);
-              Order order = code == 200 || code == 201 ? response.bodyTo(Order.class) : null;
-              if (order != null) {
-                return new Answer(
-                    code,
-                    order.id(),
-                    order.revision(),
-                    "",
-                    returned,
-                    -1,
-                    response.getHeaders().containsHeader(SCOPE_UNRECORDED));
-              }
-              if (code == 200 || code == 201) {
-                // Without the row the checker cannot count it acknowledged; the report shows it.
-                return new Answer(code, -1, -1, "WITHOUT_BODY", returned, -1);
-              }
-              return new Answer(code, -1, -1, reason(response.bodyTo(String.class)), returned, -1);
-            });
+    return exchange(request, token, 201, CausalRegister::written);
+  }
+
+  /** What a write answered with 200 or 201 says. */
+  private static Answer written(
+      int code, ConvertibleClientHttpResponse response, @Nullable String returned) {
+    Order order = response.bodyTo(Order.class);
+    if (order != null) {
+      return new Answer(
+          code,
+          order.id(),
+          order.revision(),
+          "",
+          returned,
+          -1,
+          response.getHeaders().containsHeader(SCOPE_UNRECORDED));
+    }
+    // Without the row the checker cannot count it acknowledged; the report shows it.
+    return new Answer(code, -1, -1, "WITHOUT_BODY", returned, -1);
   }
 
   /**
@@ -441,22 +440,43 @@ final class CausalRegister {
                     chain.customer,
                     chain.order,
                     tidemark);
+    return exchange(
+        request,
+        token,
+        404,
+        (code, response, returned) -> {
+          ReadReply reply = response.bodyTo(ReadReply.class);
+          long revision = reply.order() == null ? -1 : reply.order().revision();
+          return new Answer(
+              code,
+              chain.order,
+              revision,
+              reply.servedBy().reason(),
+              returned,
+              reply.servedBy().elapsedMs());
+        });
+  }
+
+  /** What an answer of 200 or the other status a request expects says. */
+  private interface Expected {
+    Answer answer(int code, ConvertibleClientHttpResponse response, @Nullable String returned)
+        throws IOException;
+  }
+
+  /**
+   * Sends {@code request} with {@code token}: an answer of 200 or {@code alsoExpected} is read by
+   * {@code expected}, any other is a refusal with the reason its problem gives.
+   */
+  private static Answer exchange(
+      RequestHeadersSpec<?> request, @Nullable String token, int alsoExpected, Expected expected) {
     return request
         .headers(h -> send(h, token))
         .exchange(
             (req, response) -> {
               int code = response.getStatusCode().value();
               String returned = response.getHeaders().getFirst(HEADER);
-              if (code == 200 || code == 404) {
-                ReadReply reply = response.bodyTo(ReadReply.class);
-                long revision = reply.order() == null ? -1 : reply.order().revision();
-                return new Answer(
-                    code,
-                    chain.order,
-                    revision,
-                    reply.servedBy().reason(),
-                    returned,
-                    reply.servedBy().elapsedMs());
+              if (code == 200 || code == alsoExpected) {
+                return expected.answer(code, response, returned);
               }
               return new Answer(code, -1, -1, reason(response.bodyTo(String.class)), returned, -1);
             });

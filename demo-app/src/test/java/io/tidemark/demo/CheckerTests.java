@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 class CheckerTests {
@@ -203,10 +204,16 @@ class CheckerTests {
   }
 
   private static Operation sent(Operation op, String sent, String returned) {
+    return with(op, op.client(), sent, returned);
+  }
+
+  /** {@code op} as {@code client} made it, having sent and got back these tokens. */
+  private static Operation with(
+      Operation op, Client client, @Nullable String sent, @Nullable String returned) {
     return new Operation(
         op.chain(),
         op.step(),
-        op.client(),
+        client,
         op.kind(),
         op.intended(),
         op.started(),
@@ -249,21 +256,7 @@ class CheckerTests {
   }
 
   private static Operation global(Operation op) {
-    return new Operation(
-        op.chain(),
-        op.step(),
-        Client.GLOBAL,
-        op.kind(),
-        op.intended(),
-        op.started(),
-        op.ended(),
-        op.status(),
-        op.revision(),
-        op.required(),
-        op.reason(),
-        op.sent(),
-        op.returned(),
-        op.serverMillis());
+    return with(op, Client.GLOBAL, op.sent(), op.returned());
   }
 
   @Test

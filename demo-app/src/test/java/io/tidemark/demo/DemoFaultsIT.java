@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tidemark.demo.DemoFaults.Fault;
 import io.tidemark.demo.LiveFeed.Kind;
 import io.tidemark.testkit.mysql.MySqlNode;
-import io.tidemark.testkit.mysql.MySqlTopology;
-import io.tidemark.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,38 +33,25 @@ class DemoFaultsIT {
 
   private static final Duration HOLD = Duration.ofSeconds(3);
 
-  private static MySqlTopology topology;
-  private static RedisServer redis;
-  private static Demo demo;
+  private static DemoServers servers;
   private static RestClient page;
 
   @BeforeAll
   static void start() {
-    topology = MySqlTopology.builder().start();
-    redis = RedisServer.start();
     // Killed servers make the instances log much; the log goes to a file, kept for reading.
-    demo =
-        Demo.start(
-            topology,
-            redis,
-            0,
+    servers =
+        DemoServers.start(
             Map.of(
                 "logging.file.name", "target/demo-faults.log", "logging.threshold.console", "OFF"));
-    demo.faults().injectLag(DemoMain.HELD, DemoMain.RELEASED);
-    page = RestClient.create(demo.firstUrl());
+    servers.demo().faults().injectLag(DemoMain.HELD, DemoMain.RELEASED);
+    page = RestClient.create(servers.demo().firstUrl());
     page.post().uri("/api/load/start?clients=4").retrieve().toBodilessEntity();
   }
 
   @AfterAll
   static void stop() {
-    if (demo != null) {
-      demo.close();
-    }
-    if (redis != null) {
-      redis.close();
-    }
-    if (topology != null) {
-      topology.close();
+    if (servers != null) {
+      servers.close();
     }
   }
 
@@ -136,7 +121,7 @@ class DemoFaultsIT {
   @Test
   @Order(5)
   void aReplicaRestartedWritableLeavesWritesOnTheSource() {
-    MySqlNode replica = topology.replica();
+    MySqlNode replica = servers.topology().replica();
     // As a replica restarted without a persisted read_only: writable, still replicating.
     replica.execute("SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF");
     try {
@@ -174,7 +159,7 @@ class DemoFaultsIT {
   @Test
   @Order(7)
   void afterTheFailoverReadsAreAnsweredFromTheNewSourceAndReplicaFaultsAreOff() {
-    MySqlNode replica = topology.replica();
+    MySqlNode replica = servers.topology().replica();
     apply("fail-over", 1);
 
     LiveController.Live after = awaitUndone(Fault.FAIL_OVER);
@@ -188,7 +173,7 @@ class DemoFaultsIT {
                 assertThat(offer.available())
                     .as(offer.fault().name())
                     .isEqualTo(offer.fault() == Fault.KILL_REDIS));
-    assertThat(topology.source()).isSameAs(replica);
+    assertThat(servers.topology().source()).isSameAs(replica);
     assertNothingStale(later);
     assertThatThrownBy(() -> apply("hold-applier", 3))
         .isInstanceOfSatisfying(

@@ -3,8 +3,6 @@ package io.tidemark.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testkit.mysql.MySqlNode;
-import io.tidemark.testkit.mysql.MySqlTopology;
-import io.tidemark.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,19 +38,12 @@ class FrozenReplicaDeadlineIT {
   private static final Duration SLACK = Checker.SLACK.plusMillis(50);
   private static final int CLIENTS = 8;
 
-  private static MySqlTopology topology;
-  private static RedisServer redis;
-  private static Demo demo;
+  private static DemoServers servers;
 
   @BeforeAll
   static void start() {
-    topology = MySqlTopology.builder().start();
-    redis = RedisServer.start();
-    demo =
-        Demo.start(
-            topology,
-            redis,
-            0,
+    servers =
+        DemoServers.start(
             Map.of(
                 "tidemark.read.timeout",
                 BUDGET.toMillis() + "ms",
@@ -70,22 +61,16 @@ class FrozenReplicaDeadlineIT {
 
   @AfterAll
   static void stop() {
-    if (demo != null) {
-      demo.close();
-    }
-    if (redis != null) {
-      redis.close();
-    }
-    if (topology != null) {
-      topology.close();
+    if (servers != null) {
+      servers.close();
     }
   }
 
   @Test
   void everyReadIsAnsweredWithinItsBudgetWhileTheReplicaFreezesMidWait() throws Exception {
-    MySqlNode replica = topology.replica();
-    RestClient first = RestClient.create(demo.firstUrl());
-    RestClient second = RestClient.create(demo.secondUrl());
+    MySqlNode replica = servers.topology().replica();
+    RestClient first = RestClient.create(servers.demo().firstUrl());
+    RestClient second = RestClient.create(servers.demo().secondUrl());
     AtomicBoolean running = new AtomicBoolean(true);
     // The first seconds warm the instances, unmeasured: a cold instance interprets its first JPA
     // queries, a score at once on 2 cores, and answers late whatever the replica does.

@@ -1,7 +1,5 @@
 package io.tidemark.demo;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,13 +12,9 @@ class PostgresReliabilityIT {
   @Test
   void noStaleMissingBackwardsOrLateReadNoFailedCommitAndEveryLostWriteReportedUnderFaults() {
     ReliabilityRun.Report report =
-        PostgresReliabilityRun.run(
-            ReliabilityRun.Settings.fromSystemProperties(5_400, ReliabilityIT.CHAINS_PER_SECOND));
-    report.save(ReliabilityRun.AUTOMATIC ? "summary-postgres-automatic.md" : "summary-postgres.md");
-    System.out.println(report.table());
-    System.out.println("figures: reliability on PostgreSQL " + report.verdict().summary());
+        ReliabilityIT.runAndSave(
+            PostgresReliabilityRun::run, "summary-postgres", "on PostgreSQL ", 9);
 
-    assertThat(report.faults()).hasSizeGreaterThanOrEqualTo(9);
     ReliabilityIT.assertGuaranteesHeld(report);
   }
 }

@@ -5,8 +5,10 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import io.tidemark.GtidSet;
 import io.tidemark.demo.Operation.Kind;
 import io.tidemark.dialect.Dialect;
+import io.tidemark.testkit.DatabaseNode;
 import io.tidemark.testkit.FaultLink;
 import io.tidemark.testkit.FaultLink.Direction;
+import io.tidemark.testkit.ReplicatedTopology;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.mysql.MySqlTopology.FormerSource;
@@ -35,8 +37,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -181,82 +186,70 @@ final class ReliabilityRun {
           "reads and writes past deadline + " + Checker.SLACK.toMillis() + " ms",
           verdict.pastDeadline(),
           control.pastDeadline());
-      out.append(
-          String.format(
-              "| lost writes (failover), reported as TOKEN_NOT_ON_SOURCE | %d (%d unreported) | - |%n",
-              verdict.lostWrites(), verdict.unreportedLostWrites()));
-      out.append(
-          String.format(
-              "| writes answered as failure that committed (read back on the final source) | %d |"
-                  + " - |%n",
-              verdict.committedAnsweredAsFailure()));
-      out.append(
-          String.format(
-              "| writes answered as done (2xx) without the row | %d | - |%n",
-              verdict.doneWithoutResult()));
-      out.append(
-          String.format(
-              "| answers without a token to requests that sent one (but for refusals of it) | %d |"
-                  + " - |%n",
-              verdict.tokenDropped()));
-      out.append(
-          String.format(
-              "| writes answered with an unknown outcome (commit never confirmed), committed |"
-                  + " %d, %d | - |%n",
-              verdict.unknownOutcomes(), verdict.unknownCommitted()));
-      out.append(
-          String.format(
-              "| writes acknowledged or of unknown outcome answered without a token that covers"
-                  + " them | %d | - |%n",
-              verdict.uncovered()));
-      out.append(
-          String.format(
-              "| writes acknowledged after the first failover | %d | - |%n", writesAfterFailover));
-      out.append(
-          String.format(
-              "| long sessions (one token across scattered writes), acknowledged writes each | %s |"
-                  + " - |%n",
-              longSessionWrites));
-      out.append(
-          String.format(
-              "| reads through the cache with a token (hits %d) | %d | - |%n",
-              verdict.served().getOrDefault("CACHE_HIT", 0L), cachedReads));
-      out.append(
-          String.format(
-              "| reads through the cache without a token meanwhile (other clients filling it,"
-                  + " unchecked) | %d | - |%n",
-              cacheFills));
-      out.append(
-          String.format(
-              "| JPA reads served (session clients; open-in-view %s, Boot's default) | %d | - |%n",
-              openInView ? "on" : "off", jpaReads));
-      out.append(
-          String.format(
-              "| GLOBAL reads served (clients with neither token nor scope) | %d | - |%n",
-              globalReads));
-      out.append(
-          String.format(
-              "| session clients told their scope missed a write (then sending tokens) | %d | - |%n",
-              toldScopeUnrecorded));
-      out.append(String.format("| reads refused, by reason | %s | - |%n", verdict.refusals()));
-      out.append(
-          String.format(
-              "| fallbacks refused at their admission limit (%d per instance) | %d | - |%n",
-              MAX_SOURCE_FALLBACKS,
-              verdict.refusals().getOrDefault("503 SOURCE_FALLBACK_LIMITED", 0L)));
-      out.append(String.format("| writes refused, by reason | %s | - |%n", verdict.failedWrites()));
-      out.append(String.format("| reads served, by reason | %s | - |%n", verdict.served()));
-      out.append(
-          String.format(
-              "| reads served by the source | %.1f %% | - |%n", 100 * verdict.sourceShare()));
-      out.append(
-          String.format(
-              "| source SELECTs/s before failover (incl. the writes' own), reads/s | %s, %.0f |"
-                  + " - |%n",
-              Double.isNaN(sourceSelectsPerSecond)
+      withOnly(
+          out,
+          "lost writes (failover), reported as TOKEN_NOT_ON_SOURCE",
+          verdict.lostWrites() + " (" + verdict.unreportedLostWrites() + " unreported)");
+      withOnly(
+          out,
+          "writes answered as failure that committed (read back on the final source)",
+          verdict.committedAnsweredAsFailure());
+      withOnly(out, "writes answered as done (2xx) without the row", verdict.doneWithoutResult());
+      withOnly(
+          out,
+          "answers without a token to requests that sent one (but for refusals of it)",
+          verdict.tokenDropped());
+      withOnly(
+          out,
+          "writes answered with an unknown outcome (commit never confirmed), committed",
+          verdict.unknownOutcomes() + ", " + verdict.unknownCommitted());
+      withOnly(
+          out,
+          "writes acknowledged or of unknown outcome answered without a token that covers them",
+          verdict.uncovered());
+      withOnly(out, "writes acknowledged after the first failover", writesAfterFailover);
+      withOnly(
+          out,
+          "long sessions (one token across scattered writes), acknowledged writes each",
+          longSessionWrites);
+      withOnly(
+          out,
+          "reads through the cache with a token (hits "
+              + verdict.served().getOrDefault("CACHE_HIT", 0L)
+              + ")",
+          cachedReads);
+      withOnly(
+          out,
+          "reads through the cache without a token meanwhile (other clients filling it,"
+              + " unchecked)",
+          cacheFills);
+      withOnly(
+          out,
+          "JPA reads served (session clients; open-in-view "
+              + (openInView ? "on" : "off")
+              + ", Boot's default)",
+          jpaReads);
+      withOnly(out, "GLOBAL reads served (clients with neither token nor scope)", globalReads);
+      withOnly(
+          out,
+          "session clients told their scope missed a write (then sending tokens)",
+          toldScopeUnrecorded);
+      withOnly(out, "reads refused, by reason", verdict.refusals());
+      withOnly(
+          out,
+          "fallbacks refused at their admission limit (" + MAX_SOURCE_FALLBACKS + " per instance)",
+          verdict.refusals().getOrDefault("503 SOURCE_FALLBACK_LIMITED", 0L));
+      withOnly(out, "writes refused, by reason", verdict.failedWrites());
+      withOnly(out, "reads served, by reason", verdict.served());
+      withOnly(
+          out, "reads served by the source", String.format("%.1f %%", 100 * verdict.sourceShare()));
+      withOnly(
+          out,
+          "source SELECTs/s before failover (incl. the writes' own), reads/s",
+          (Double.isNaN(sourceSelectsPerSecond)
                   ? "-"
-                  : String.format("%.0f", sourceSelectsPerSecond),
-              readsPerSecond));
+                  : String.format("%.0f", sourceSelectsPerSecond))
+              + String.format(", %.0f", readsPerSecond));
       out.append("\nLatency from when each operation was due (ms):\n\n");
       out.append("| operation | count | p50 | p90 | p99 | p99.9 | max |\n");
       out.append("|---|---:|---:|---:|---:|---:|---:|\n");
@@ -307,6 +300,13 @@ final class ReliabilityRun {
       out.append(String.format("| %s | %d | %d |%n", what, with, without));
     }
 
+    /**
+     * A row of a check only the run with Tidemark has: {@code with}, and a dash for the control.
+     */
+    private static void withOnly(StringBuilder out, String what, Object with) {
+      out.append(String.format("| %s | %s | - |%n", what, with));
+    }
+
     /** Writes the table to {@code target/reliability/} as {@code name}. */
     /** Writes the table to {@code name} and the history chart beside it, as {@code .svg}. */
     void save(String name) {
@@ -322,66 +322,282 @@ final class ReliabilityRun {
   }
 
   static Report run(Settings settings) {
-    long begun = System.nanoTime();
-    try (MySqlTopology topology = MySqlTopology.builder().replicas(2).start();
-        RedisServer redis = RedisServer.startPersistent();
-        Demo demo =
-            Demo.startLinked(topology, redis, instanceSettings(LOG), secondInstanceSettings())) {
-      Checker.Verdict control =
-          control(demo, topology.replicas(), (r, held) -> ReplicationLag.start(r, held, ms(50)));
-      warmUp(demo);
-      MySqlNode source = topology.source();
-      MySqlNode first = topology.replicas().get(0);
-      MySqlNode second = topology.replicas().get(1);
-      long selectsBefore = comSelect(source);
-      AtomicLong selectsAtFailover = new AtomicLong();
-      AtomicLong failoverAt = new AtomicLong();
-      AtomicLong promotedAt = new AtomicLong();
-      FaultSchedule failovers =
-          new FaultSchedule()
-              .then(
-                  "failover to replica2, old source left read-only, after both replicas stopped"
-                      + " receiving for 1 s",
-                  () -> {
-                    failoverAt.set(System.nanoTime());
-                    selectsAtFailover.set(comSelect(source));
-                    first.stopReceiver();
-                    second.stopReceiver();
-                  },
-                  () -> {
-                    topology.promote(second, FormerSource.READ_ONLY);
-                    promotedAt.set(System.nanoTime());
-                  },
-                  Duration.ofSeconds(1))
-              .then(
-                  "failover to replica1, replica2 (the source) killed, after replica1 stopped"
-                      + " receiving for 1 s",
-                  first::stopReceiver,
-                  () -> topology.promote(first, FormerSource.KILLED),
-                  Duration.ofSeconds(1));
-      String server = "MySQL " + source.queryString("SELECT VERSION()");
+    return run(
+        settings,
+        LOG,
+        () -> MySqlTopology.builder().replicas(2).start(),
+        topology ->
+            new Replicas<>(
+                topology.replicas().get(0),
+                topology.replicas().get(1),
+                "applier",
+                "receiver (IO thread)",
+                "applier held 300 ms, released 50 ms",
+                "both appliers paused",
+                MySqlNode::pauseApplier,
+                MySqlNode::resumeApplier,
+                MySqlNode::stopReceiver,
+                MySqlNode::startReceiver,
+                ReplicationLag::start),
+        run -> {
+          MySqlTopology topology = run.topology();
+          MySqlNode source = topology.source();
+          MySqlNode first = run.replicas().first();
+          MySqlNode second = run.replicas().second();
+          FailoverClock clock = new FailoverClock(() -> comSelect(source));
+          FaultSchedule failovers =
+              run.failover(
+                      "failover to replica2, old source left read-only, after both replicas"
+                          + " stopped receiving for 1 s",
+                      clock,
+                      () -> topology.promote(second, FormerSource.READ_ONLY))
+                  .then(
+                      "failover to replica1, replica2 (the source) killed, after replica1 stopped"
+                          + " receiving for 1 s",
+                      first::stopReceiver,
+                      () -> topology.promote(first, FormerSource.KILLED),
+                      Duration.ofSeconds(1));
+          String server = "MySQL " + source.queryString("SELECT VERSION()");
+          Ran ran =
+              run.drive(
+                  source,
+                  new FaultSchedule()
+                      .then(
+                          "replica2 writable 2 s while replicating (read_only not persisted across"
+                              + " a restart)",
+                          () ->
+                              second.execute(
+                                  "SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF"),
+                          () ->
+                              second.execute(
+                                  "SET GLOBAL read_only = ON", "SET GLOBAL super_read_only = ON"),
+                          Duration.ofSeconds(2)),
+                  copies(second),
+                  failovers);
+          return run.report(
+              server,
+              ran,
+              clock.failover(),
+              GtidSet.parse(topology.source().gtidExecuted()),
+              () -> topology.source().openConnection(),
+              "`" + run.demo().database() + "`.orders");
+        });
+  }
+
+  /** How a database's replicas lag: held for {@code held}, then let go for {@code released}. */
+  interface Lag<N> {
+    ReplicationLag start(N replica, Duration held, Duration released);
+  }
+
+  /**
+   * The two replicas of a run and how the faults hold them, in their database's words: what applies
+   * the changes ({@code applier}: applier or replay), what receives them ({@code receiver}), the
+   * delay spikes ({@code spikes}) and both appliers paused ({@code bothPaused}).
+   */
+  record Replicas<N extends DatabaseNode<?>>(
+      N first,
+      N second,
+      String applier,
+      String receiver,
+      String spikes,
+      String bothPaused,
+      Consumer<N> pause,
+      Consumer<N> resume,
+      Consumer<N> stopReceiver,
+      Consumer<N> startReceiver,
+      Lag<N> lag) {
+
+    List<N> both() {
+      return List.of(first, second);
+    }
+
+    /** How the network faults hold the first replica while an instance is cut from it. */
+    Held held() {
+      return new Held(
+          "its " + applier + " paused", () -> pause.accept(first), () -> resume.accept(first));
+    }
+
+    /**
+     * The faults that leave the topology as it was, one after another: {@code writable} after the
+     * second replica is killed and {@code copies} after Redis is.
+     */
+    FaultSchedule cycle(RedisServer redis, FaultSchedule writable, FaultSchedule copies) {
+      AtomicReference<@Nullable ReplicationLag> spiking = new AtomicReference<>();
+      return new FaultSchedule()
+          .then(
+              first.name() + " " + applier + " paused 2.5 s",
+              () -> pause.accept(first),
+              () -> resume.accept(first),
+              ms(2_500))
+          .then(
+              second.name() + " " + receiver + " stopped 1 s",
+              () -> stopReceiver.accept(second),
+              () -> startReceiver.accept(second),
+              Duration.ofSeconds(1))
+          .then(
+              first.name() + " delay spikes 3 s (" + spikes + ")",
+              () -> spiking.set(lag.start(first, ms(300), ms(50))),
+              () -> {
+                ReplicationLag spikesLag = spiking.getAndSet(null);
+                if (spikesLag != null) {
+                  spikesLag.close();
+                }
+              },
+              Duration.ofSeconds(3))
+          .then(first.name() + " frozen 1.5 s", first::freeze, first::thaw, ms(1_500))
+          .then(
+              second.name() + " killed, restarted after 2 s",
+              second::kill,
+              second::restart,
+              Duration.ofSeconds(2))
+          .then(writable)
+          .then(
+              "Redis killed, restarted after 2 s",
+              redis::kill,
+              redis::restart,
+              Duration.ofSeconds(2))
+          .then(copies)
+          .then(
+              "replica pools exhausted 2 s ("
+                  + bothPaused
+                  + ", more reads waiting than "
+                  + MAX_REPLICA_READS
+                  + " replica connections)",
+              () -> both().forEach(pause),
+              () -> both().forEach(resume),
+              Duration.ofSeconds(2));
+    }
+  }
+
+  /**
+   * A run's servers, started, with the control's verdict and when the run began: what a run on any
+   * database does with them.
+   */
+  record Started<T, N extends DatabaseNode<?>>(
+      Settings settings,
+      T topology,
+      Replicas<N> replicas,
+      RedisServer redis,
+      Demo demo,
+      Checker.Verdict control,
+      long begun) {
+
+    /**
+     * The first failover, {@code name}: both replicas stop receiving for 1 s, then {@code promote}
+     * promotes one, timed by {@code clock}.
+     */
+    FaultSchedule failover(String name, FailoverClock clock, Runnable promote) {
+      return new FaultSchedule()
+          .then(
+              name,
+              () -> {
+                clock.began();
+                replicas.both().forEach(replicas.stopReceiver());
+              },
+              () -> {
+                promote.run();
+                clock.promoted();
+              },
+              Duration.ofSeconds(1));
+    }
+
+    /**
+     * Runs the workload while the replicas' {@link Replicas#cycle cycle} (with {@code writable} and
+     * {@code copies}) and the network faults between an instance and {@code source} or a replica
+     * repeat, then {@code failovers}.
+     */
+    Ran drive(N source, FaultSchedule writable, FaultSchedule copies, FaultSchedule failovers) {
+      N first = replicas.first();
+      N second = replicas.second();
       FaultSchedule cycle =
-          cycle(first, second, redis)
+          replicas
+              .cycle(redis, writable, copies)
               .then(
                   network(
                       new Linked(source.name(), source::link),
                       new Linked(first.name(), first::link),
                       new Linked(second.name(), second::link),
-                      new Held("its applier paused", first::pauseApplier, first::resumeApplier),
+                      replicas.held(),
                       redis,
                       demo));
-      Ran ran = drive(settings, demo, schedule(settings, cycle, failovers));
-      return report(
-          settings,
-          server,
-          control,
-          ran,
-          new Failover(failoverAt.get(), promotedAt.get(), selectsAtFailover.get() - selectsBefore),
-          GtidSet.parse(topology.source().gtidExecuted()),
-          () -> topology.source().openConnection(),
-          "`" + demo.database() + "`.orders",
-          demo,
-          begun);
+      return ReliabilityRun.drive(settings, demo, schedule(settings, cycle, failovers));
+    }
+
+    /** {@link ReliabilityRun#report Reports} the run on {@code server}. */
+    Report report(
+        String server,
+        Ran ran,
+        Failover failover,
+        GtidSet survived,
+        CausalRegister.Source source,
+        String table) {
+      return ReliabilityRun.report(
+          settings, server, control, ran, failover, survived, source, table, demo, begun);
+    }
+
+    /** {@link #report Reports} the run, the final source read through {@code source}. */
+    Report report(String server, Ran ran, Failover failover, CausalRegister.Source source) {
+      return report(server, ran, failover, executed(source), source, "orders");
+    }
+  }
+
+  /**
+   * Starts the topology by {@code start}, a persistent Redis and the demo's two instances (their
+   * logs to {@code log}), runs the control on the topology's {@code replicas} and warms the
+   * instances up; then {@code run} runs, and everything is stopped.
+   */
+  static <T extends ReplicatedTopology<N>, N extends DatabaseNode<?>> Report run(
+      Settings settings,
+      Path log,
+      Supplier<T> start,
+      Function<T, Replicas<N>> replicas,
+      Function<Started<T, N>, Report> run) {
+    long begun = System.nanoTime();
+    try (T topology = start.get();
+        RedisServer redis = RedisServer.startPersistent();
+        Demo demo =
+            Demo.startLinked(topology, redis, instanceSettings(log), secondInstanceSettings())) {
+      Replicas<N> two = replicas.apply(topology);
+      Checker.Verdict control =
+          control(demo, two.both(), (r, held) -> two.lag().start(r, held, ms(50)));
+      warmUp(demo);
+      return run.apply(new Started<>(settings, topology, two, redis, demo, control, begun));
+    }
+  }
+
+  /**
+   * When the first failover began and its promotion ended, and the SELECTs the source ran from when
+   * this was made to when the failover began (NaN where {@code selects} is null).
+   */
+  static final class FailoverClock {
+
+    private final @Nullable LongSupplier selects;
+    private final long selectsBefore;
+    private final AtomicLong began = new AtomicLong();
+    private final AtomicLong promoted = new AtomicLong();
+    private final AtomicLong selectsAtFailover = new AtomicLong();
+
+    FailoverClock(@Nullable LongSupplier selects) {
+      this.selects = selects;
+      this.selectsBefore = selects == null ? 0 : selects.getAsLong();
+    }
+
+    void began() {
+      began.set(System.nanoTime());
+      if (selects != null) {
+        selectsAtFailover.set(selects.getAsLong());
+      }
+    }
+
+    void promoted() {
+      promoted.set(System.nanoTime());
+    }
+
+    Failover failover() {
+      return new Failover(
+          began.get(),
+          promoted.get(),
+          selects == null ? Double.NaN : selectsAtFailover.get() - selectsBefore);
     }
   }
 
@@ -584,39 +800,13 @@ final class ReliabilityRun {
     }
   }
 
-  /** The faults that leave the topology as it was, one after another. */
-  private static FaultSchedule cycle(MySqlNode first, MySqlNode second, RedisServer redis) {
-    AtomicReference<@Nullable ReplicationLag> spikes = new AtomicReference<>();
+  /**
+   * The faults of MySQL's cycle after Redis's: {@code second} copied with its applier held, and
+   * restored from that copy.
+   */
+  private static FaultSchedule copies(MySqlNode second) {
     AtomicReference<MySqlNode.@Nullable DataSnapshot> snapshot = new AtomicReference<>();
     return new FaultSchedule()
-        .then(
-            "replica1 applier paused 2.5 s",
-            first::pauseApplier,
-            first::resumeApplier,
-            Duration.ofMillis(2_500))
-        .then(
-            "replica2 receiver (IO thread) stopped 1 s",
-            second::stopReceiver,
-            second::startReceiver,
-            Duration.ofSeconds(1))
-        .then(
-            "replica1 delay spikes 3 s (applier held 300 ms, released 50 ms)",
-            () -> spikes.set(ReplicationLag.start(first, ms(300), ms(50))),
-            () -> spikes.getAndSet(null).close(),
-            Duration.ofSeconds(3))
-        .then("replica1 frozen 1.5 s", first::freeze, first::thaw, Duration.ofMillis(1_500))
-        .then(
-            "replica2 killed, restarted after 2 s",
-            second::kill,
-            second::restart,
-            Duration.ofSeconds(2))
-        .then(
-            "replica2 writable 2 s while replicating (read_only not persisted across a restart)",
-            () -> second.execute("SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF"),
-            () -> second.execute("SET GLOBAL read_only = ON", "SET GLOBAL super_read_only = ON"),
-            Duration.ofSeconds(2))
-        .then(
-            "Redis killed, restarted after 2 s", redis::kill, redis::restart, Duration.ofSeconds(2))
         .then(
             "replica2 copied (killed, copied, restarted) with its applier held, 2 s of writes",
             () -> {
@@ -633,20 +823,7 @@ final class ReliabilityRun {
             "replica2 restored from that copy (same server_uuid, 2 s behind), its applier held 1 s",
             () -> second.restore(Objects.requireNonNull(snapshot.getAndSet(null))),
             () -> second.delayApplier(Duration.ZERO),
-            Duration.ofSeconds(1))
-        .then(
-            "replica pools exhausted 2 s (both appliers paused, more reads waiting than "
-                + MAX_REPLICA_READS
-                + " replica connections)",
-            () -> {
-              first.pauseApplier();
-              second.pauseApplier();
-            },
-            () -> {
-              first.resumeApplier();
-              second.resumeApplier();
-            },
-            Duration.ofSeconds(2));
+            Duration.ofSeconds(1));
   }
 
   /** A server as the network faults see it: its name, and the instances' links to it. */

@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.redis.RedisServer;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.lang.ProcessBuilder.Redirect;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,19 +22,8 @@ class ContainersReaperIT {
 
   @Test
   void containersAreRemovedWhenTheJvmIsKilledWithSigkill() throws Exception {
-    Process child =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                ChildMain.class.getName())
-            .redirectError(Redirect.INHERIT)
-            .start();
-    BufferedReader out =
-        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-    String line = out.readLine();
-    assertThat(line).as("child reports its containers").startsWith("containers ");
-    String[] parts = line.split(" ");
+    Process child = ChildJvm.running(ChildMain.class).start();
+    String[] parts = ChildJvm.report(child, "containers", "containers ");
     List<String> ids = Arrays.asList(parts).subList(2, parts.length);
     assertThat(ids).hasSize(3).allSatisfy(id -> assertThat(exists(id)).as(id).isTrue());
 

@@ -98,13 +98,7 @@ class FaultLinkTests {
   @Test
   void blackHoleHoldsBytesUntilHealed() throws Exception {
     try (Socket socket = connect()) {
-      socket.setSoTimeout(500);
-      link.blackHole(Direction.UPSTREAM);
-      socket.getOutputStream().write(new byte[1000]);
-      assertThatThrownBy(() -> socket.getInputStream().read())
-          .isInstanceOf(SocketTimeoutException.class);
-
-      link.heal();
+      assertNoEchoUntilHealed(socket, () -> link.blackHole(Direction.UPSTREAM));
       socket.setSoTimeout(5000);
       assertThat(socket.getInputStream().readNBytes(1000)).hasSize(1000);
     }
@@ -113,13 +107,7 @@ class FaultLinkTests {
   @Test
   void droppedDirectionLosesItsBytesForGood() throws Exception {
     try (Socket socket = connect()) {
-      socket.setSoTimeout(500);
-      link.drop(Direction.UPSTREAM);
-      socket.getOutputStream().write(new byte[1000]);
-      assertThatThrownBy(() -> socket.getInputStream().read())
-          .isInstanceOf(SocketTimeoutException.class);
-
-      link.heal();
+      assertNoEchoUntilHealed(socket, () -> link.drop(Direction.UPSTREAM));
       socket.getOutputStream().write(new byte[] {1, 2, 3});
       assertThat(socket.getInputStream().readNBytes(3)).containsExactly(1, 2, 3);
       assertThatThrownBy(() -> socket.getInputStream().read())
@@ -156,6 +144,20 @@ class FaultLinkTests {
     assertThat(Thread.getAllStackTraces().keySet())
         .noneMatch(t -> t.getName().startsWith("tidemark-fault-link-" + link.port() + "-"));
     assertThatThrownBy(link::heal).isInstanceOf(IllegalStateException.class);
+  }
+
+  /**
+   * With {@code fault} on the link, 1000 bytes written to {@code socket} are not echoed within 500
+   * ms; then the link is healed.
+   */
+  private void assertNoEchoUntilHealed(Socket socket, Runnable fault) throws IOException {
+    socket.setSoTimeout(500);
+    fault.run();
+    socket.getOutputStream().write(new byte[1000]);
+    assertThatThrownBy(() -> socket.getInputStream().read())
+        .isInstanceOf(SocketTimeoutException.class);
+
+    link.heal();
   }
 
   private Socket connect() throws IOException {

@@ -99,21 +99,19 @@ public final class MySqlTopology extends ReplicatedTopology<MySqlNode> {
         nodes.add(new MySqlNode(name, process, bin.version(), i == 0 ? Role.SOURCE : Role.REPLICA));
       }
       MySqlTopology topology = new MySqlTopology(bin, "local processes, " + bin, home, nodes);
-      try {
-        for (MySqlNode node : nodes) {
-          node.process().launch(node.role() == Role.REPLICA);
-        }
-        for (MySqlNode node : nodes) {
-          node.process().awaitReady(node.jdbcUrl());
-          node.checkReportedVersion();
-        }
-        topology.wireReplication();
-      } catch (RuntimeException e) {
-        topology.close();
-        throw e;
-      }
-      topology.startedIn(Duration.ofNanos(System.nanoTime() - started));
-      return topology;
+      return started(
+          topology,
+          started,
+          () -> {
+            for (MySqlNode node : nodes) {
+              node.process().launch(node.role() == Role.REPLICA);
+            }
+            for (MySqlNode node : nodes) {
+              node.process().awaitReady(node.jdbcUrl());
+              node.checkReportedVersion();
+            }
+            topology.wireReplication();
+          });
     }
   }
 
@@ -125,8 +123,16 @@ public final class MySqlTopology extends ReplicatedTopology<MySqlNode> {
    */
   static MySqlTopology wired(String backend, Path home, List<MySqlNode> nodes, long started) {
     MySqlTopology topology = new MySqlTopology(null, backend, home, nodes);
+    return started(topology, started, topology::wireReplication);
+  }
+
+  /**
+   * {@code topology} once {@code bringUp} brought it up, timed from {@code started}; when that
+   * fails, the topology is closed and the failure rethrown.
+   */
+  private static MySqlTopology started(MySqlTopology topology, long started, Runnable bringUp) {
     try {
-      topology.wireReplication();
+      bringUp.run();
     } catch (RuntimeException e) {
       topology.close();
       throw e;

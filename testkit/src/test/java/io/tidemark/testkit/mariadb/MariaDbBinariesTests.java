@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class MariaDbBinariesTests {
 
@@ -47,40 +49,18 @@ class MariaDbBinariesTests {
     assertThat(binaries.series()).isEqualTo("11.8");
   }
 
-  @Test
-  void from11OnTheSystemTablesSqlIsInShareMariadbNamedSo(@TempDir Path usr) throws IOException {
-    Path share = usr.resolve("share/mariadb");
-    layout(share, "mariadb");
+  /** From 11 on in share/mariadb, named mariadb_*; before, in share/mysql, named after MySQL. */
+  @ParameterizedTest(name = "MariaDB {0}: share/{1}, {1}_system_tables.sql and the like")
+  @CsvSource({"11.8.9, mariadb", "10.11.19, mysql"})
+  void theSystemTablesSqlIsInShareMariadbFrom11AndInShareMysqlBefore(
+      String version, String name, @TempDir Path usr) throws IOException {
+    Path share = usr.resolve("share/" + name);
+    layout(share, name);
 
-    MariaDbBinaries binaries = new MariaDbBinaries(usr.resolve("sbin/mariadbd"), usr, "11.8.9");
-
-    assertThat(binaries.share()).isEqualTo(share);
-    assertThat(binaries.systemTablesSql())
-        .containsExactly(
-            share.resolve("mariadb_system_tables.sql"),
-            share.resolve("mariadb_performance_tables.sql"),
-            share.resolve("mariadb_system_tables_data.sql"),
-            share.resolve("fill_help_tables.sql"),
-            share.resolve("maria_add_gis_sp_bootstrap.sql"),
-            share.resolve("mariadb_sys_schema.sql"));
-  }
-
-  @Test
-  void before11ItIsInShareMysqlNamedAfterMysql(@TempDir Path usr) throws IOException {
-    Path share = usr.resolve("share/mysql");
-    layout(share, "mysql");
-
-    MariaDbBinaries binaries = new MariaDbBinaries(usr.resolve("sbin/mariadbd"), usr, "10.11.19");
+    MariaDbBinaries binaries = new MariaDbBinaries(usr.resolve("sbin/mariadbd"), usr, version);
 
     assertThat(binaries.share()).isEqualTo(share);
-    assertThat(binaries.systemTablesSql())
-        .containsExactly(
-            share.resolve("mysql_system_tables.sql"),
-            share.resolve("mysql_performance_tables.sql"),
-            share.resolve("mysql_system_tables_data.sql"),
-            share.resolve("fill_help_tables.sql"),
-            share.resolve("maria_add_gis_sp_bootstrap.sql"),
-            share.resolve("mysql_sys_schema.sql"));
+    assertThat(binaries.systemTablesSql()).containsExactlyElementsOf(systemTablesSql(share, name));
   }
 
   @Test
@@ -115,19 +95,27 @@ class MariaDbBinariesTests {
     assertThat(binaries.series()).isEqualTo("10.11");
   }
 
+  /**
+   * The files {@code mariadb-install-db} feeds the server from a share folder whose files are named
+   * after {@code prefix}, in its order.
+   */
+  private static List<Path> systemTablesSql(Path share, String prefix) {
+    return List.of(
+        share.resolve(prefix + "_system_tables.sql"),
+        share.resolve(prefix + "_performance_tables.sql"),
+        share.resolve(prefix + "_system_tables_data.sql"),
+        share.resolve("fill_help_tables.sql"),
+        share.resolve("maria_add_gis_sp_bootstrap.sql"),
+        share.resolve(prefix + "_sys_schema.sql"));
+  }
+
+  /** A share folder with the messages, those files and the test database's, which is not fed. */
   private static void layout(Path share, String prefix) throws IOException {
     Files.createDirectories(share.resolve("english"));
     Files.writeString(share.resolve("english/errmsg.sys"), "");
-    for (String name :
-        List.of(
-            prefix + "_system_tables.sql",
-            prefix + "_performance_tables.sql",
-            prefix + "_system_tables_data.sql",
-            "fill_help_tables.sql",
-            "maria_add_gis_sp_bootstrap.sql",
-            prefix + "_sys_schema.sql",
-            prefix + "_test_db.sql")) {
-      Files.writeString(share.resolve(name), "");
+    for (Path file : systemTablesSql(share, prefix)) {
+      Files.writeString(file, "");
     }
+    Files.writeString(share.resolve(prefix + "_test_db.sql"), "");
   }
 }

@@ -104,7 +104,7 @@ class MariaDbTopologyIT {
   void aWriteOnTheSourceReachesEveryReplicaAtTheSourcesPosition() {
     String db = topology.createDatabase("reach");
     topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY)");
-    topology.source().execute("INSERT INTO `" + db + "`.t VALUES (1)");
+    insertRow(db);
     String position = topology.source().gtidBinlogPos();
 
     assertThat(position).matches("0-1-\\d+");
@@ -117,13 +117,11 @@ class MariaDbTopologyIT {
 
   @Test
   void aPausedApplierHoldsAWriteBackUntilItResumesAndTheWaitSaysSo() {
-    String db = topology.createDatabase("paused");
-    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY)");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    String db = replicatedTable("paused");
     MariaDbNode replica = topology.replica();
     replica.pauseApplier();
     try {
-      topology.source().execute("INSERT INTO `" + db + "`.t VALUES (1)");
+      insertRow(db);
       String position = topology.source().gtidBinlogPos();
 
       assertThat(replica.awaitGtid(position, Duration.ofMillis(300))).isFalse();
@@ -138,13 +136,11 @@ class MariaDbTopologyIT {
 
   @Test
   void aStoppedReceiverGetsNothingNewUntilItStartsAgain() {
-    String db = topology.createDatabase("receiver");
-    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY)");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    String db = replicatedTable("receiver");
     MariaDbNode replica = topology.replicas().get(1);
     replica.stopReceiver();
     try {
-      topology.source().execute("INSERT INTO `" + db + "`.t VALUES (1)");
+      insertRow(db);
 
       assertThat(replica.awaitGtid(topology.source().gtidBinlogPos(), Duration.ofMillis(300)))
           .isFalse();
@@ -162,7 +158,7 @@ class MariaDbTopologyIT {
     MariaDbNode replica = topology.replica();
     replica.kill();
     assertThat(replica.isRunning()).isFalse();
-    topology.source().execute("INSERT INTO `" + db + "`.t VALUES (1)");
+    insertRow(db);
 
     replica.restart();
 
@@ -171,6 +167,19 @@ class MariaDbTopologyIT {
     assertThat(replica.awaitGtid(topology.source().gtidBinlogPos(), Duration.ofSeconds(10)))
         .isTrue();
     assertThat(replica.queryString("SELECT COUNT(*) FROM `" + db + "`.t")).isEqualTo("1");
+  }
+
+  /** A new database named after {@code prefix} whose table {@code t} every replica has. */
+  private String replicatedTable(String prefix) {
+    String db = topology.createDatabase(prefix);
+    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY)");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    return db;
+  }
+
+  /** Inserts row 1 into table {@code t} of {@code db} on the source. */
+  private void insertRow(String db) {
+    topology.source().execute("INSERT INTO `" + db + "`.t VALUES (1)");
   }
 
   /** The compiled-in default of a global variable, whatever the server was started with. */

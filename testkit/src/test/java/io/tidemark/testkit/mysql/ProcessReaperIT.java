@@ -3,14 +3,11 @@ package io.tidemark.testkit.mysql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testkit.Backend;
+import io.tidemark.testkit.ChildJvm;
 import io.tidemark.testkit.Poll;
 import io.tidemark.testkit.ProcessReaper;
 import io.tidemark.testkit.redis.RedisServer;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.lang.ProcessBuilder.Redirect;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,22 +37,11 @@ class ProcessReaperIT {
   private record Child(Process process, List<Long> pids, Path folder) {
 
     static Child start() throws IOException {
-      ProcessBuilder builder =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  ChildMain.class.getName())
-              .redirectError(Redirect.INHERIT);
+      ProcessBuilder builder = ChildJvm.running(ChildMain.class);
       // Pids are of local processes; ContainerReaperIT covers containers.
       builder.environment().put("TIDEMARK_TESTKIT_BACKEND", "processes");
       Process process = builder.start();
-      BufferedReader out =
-          new BufferedReader(
-              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-      String line = out.readLine();
-      assertThat(line).as("child reports its servers").startsWith("servers ");
-      String[] parts = line.split(" ");
+      String[] parts = ChildJvm.report(process, "servers", "servers ");
       List<Long> pids = Arrays.stream(parts, 2, parts.length).map(Long::parseLong).toList();
       assertThat(pids).hasSize(3);
       for (long pid : pids) {

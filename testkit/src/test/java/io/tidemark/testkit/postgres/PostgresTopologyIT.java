@@ -71,12 +71,7 @@ class PostgresTopologyIT {
     PostgresNode standby = topology.standby();
     standby.pauseReplay();
     try {
-      topology.primary().execute("CREATE TABLE paused (id int)");
-      String lsn = topology.primary().walLsn();
-
-      assertThat(standby.awaitLsn(lsn, Duration.ofMillis(500))).isFalse();
-      standby.resumeReplay();
-      assertThat(standby.awaitLsn(lsn, Duration.ofSeconds(10))).isTrue();
+      assertHeldBackUntil(standby, "paused", standby::resumeReplay);
     } finally {
       standby.resumeReplay();
     }
@@ -91,12 +86,7 @@ class PostgresTopologyIT {
       Poll.until(
           () -> "0".equals(standby.queryString("SELECT count(*) FROM pg_stat_wal_receiver")),
           Duration.ofSeconds(10));
-      topology.primary().execute("CREATE TABLE unreceived (id int)");
-      String lsn = topology.primary().walLsn();
-
-      assertThat(standby.awaitLsn(lsn, Duration.ofMillis(500))).isFalse();
-      standby.startReceiver();
-      assertThat(standby.awaitLsn(lsn, Duration.ofSeconds(10))).isTrue();
+      assertHeldBackUntil(standby, "unreceived", standby::startReceiver);
     } finally {
       standby.startReceiver();
     }
@@ -228,5 +218,18 @@ class PostgresTopologyIT {
       commit.get(10, TimeUnit.SECONDS);
       assertThat(primary.queryString("SELECT count(*) FROM held")).isEqualTo("1");
     }
+  }
+
+  /**
+   * A table created on the primary now does not reach {@code standby} within 500 ms, and does
+   * within 10 s once {@code release} ran.
+   */
+  private static void assertHeldBackUntil(PostgresNode standby, String table, Runnable release) {
+    topology.primary().execute("CREATE TABLE " + table + " (id int)");
+    String lsn = topology.primary().walLsn();
+
+    assertThat(standby.awaitLsn(lsn, Duration.ofMillis(500))).isFalse();
+    release.run();
+    assertThat(standby.awaitLsn(lsn, Duration.ofSeconds(10))).isTrue();
   }
 }

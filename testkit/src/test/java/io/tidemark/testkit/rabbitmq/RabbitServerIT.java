@@ -6,12 +6,10 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
+import io.tidemark.testkit.ChildJvm;
 import io.tidemark.testkit.Poll;
 import io.tidemark.testkit.ProcessReaper;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,19 +49,8 @@ class RabbitServerIT {
 
   @Test
   void theBrokerAndItsEpmdDieWithAJvmKilledWithSigkill() throws Exception {
-    Process child =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                ChildMain.class.getName())
-            .redirectError(Redirect.INHERIT)
-            .start();
-    String line =
-        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))
-            .readLine();
-    assertThat(line).as("child reports its broker").startsWith("rabbitmq ");
-    String[] parts = line.split(" ");
+    Process child = ChildJvm.running(ChildMain.class).start();
+    String[] parts = ChildJvm.report(child, "broker", "rabbitmq ");
     Path folder = Path.of(parts[1]);
     List<Long> pids = Arrays.stream(parts, 2, parts.length).map(Long::parseLong).toList();
     assertThat(pids).hasSizeGreaterThanOrEqualTo(2).allMatch(RabbitServerIT::running);
