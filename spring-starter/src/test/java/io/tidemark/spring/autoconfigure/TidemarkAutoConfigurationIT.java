@@ -11,7 +11,6 @@ import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadResult;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
-import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.token.KeyRing;
@@ -21,15 +20,15 @@ import io.tidemark.topology.ExecutionHistory;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import javax.sql.DataSource;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -52,18 +51,7 @@ class TidemarkAutoConfigurationIT {
   }
 
   private ApplicationContextRunner runner() {
-    return new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                TidemarkAutoConfiguration.class,
-                TidemarkRoutingAutoConfiguration.class))
-        .withPropertyValues(
-            "spring.datasource.url=" + topology.source().jdbcUrl(db),
-            "spring.datasource.username=" + topology.source().user(),
-            "spring.datasource.password=" + topology.source().password(),
-            "tidemark.token.secret=" + "s".repeat(KeyRing.MIN_SECRET_LENGTH),
-            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db));
+    return TidemarkRunners.on(topology, db, "s");
   }
 
   @Test
@@ -198,13 +186,7 @@ class TidemarkAutoConfigurationIT {
         .withClassLoader(new FilteredClassLoader("io.lettuce"))
         .withPropertyValues(
             "tidemark.scope.store=REDIS", "tidemark.scope.redis-uri=redis://127.0.0.1:1")
-        .run(
-            context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
-                    .hasMessageContaining("Lettuce"));
+        .run(context -> failsWithTidemarks(context).hasMessageContaining("Lettuce"));
   }
 
   @ParameterizedTest
@@ -222,10 +204,7 @@ class TidemarkAutoConfigurationIT {
         .withPropertyValues(properties.split(","))
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
+                failsWithTidemarks(context)
                     .hasMessage(setting + ", but Caffeine is not on the classpath.")
                     .satisfies(
                         e ->
@@ -241,10 +220,7 @@ class TidemarkAutoConfigurationIT {
             "tidemark.scope.redis-uri=redis://app:s3cret-pw@127.0.0.1:1")
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
+                failsWithTidemarks(context)
                     .hasMessageContaining(
                         "scope store at tidemark.scope.redis-uri redis://127.0.0.1:1")
                     .hasMessageNotContaining("s3cret-pw"));
@@ -254,26 +230,14 @@ class TidemarkAutoConfigurationIT {
   void noReplicasFailsTheStartWithWhatToDo() {
     runner()
         .withPropertyValues("tidemark.replicas=")
-        .run(
-            context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
-                    .hasMessageContaining("no replica"));
+        .run(context -> failsWithTidemarks(context).hasMessageContaining("no replica"));
   }
 
   @Test
   void wrongReplicaPasswordFailsTheStart() {
     runner()
         .withPropertyValues("tidemark.replicas[0].password=wrong")
-        .run(
-            context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
-                    .hasMessageContaining("refused"));
+        .run(context -> failsWithTidemarks(context).hasMessageContaining("refused"));
   }
 
   @Test
@@ -283,13 +247,7 @@ class TidemarkAutoConfigurationIT {
             "tidemark.token.secret=",
             "tidemark.scope.store=REDIS",
             "tidemark.scope.redis-uri=redis://127.0.0.1:1")
-        .run(
-            context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
-                    .hasMessageContaining("tidemark.token.secret"));
+        .run(context -> failsWithTidemarks(context).hasMessageContaining("tidemark.token.secret"));
   }
 
   @Test
@@ -302,6 +260,15 @@ class TidemarkAutoConfigurationIT {
               String token = codec.encode(codec.issue("default", GtidSet.parse(UUID + ":1")));
               assertThat(codec.verify(token, "default").gtids().toString()).isEqualTo(UUID + ":1");
             });
+  }
+
+  /** Checks the start failed with Tidemark's exception at the root, and asserts on that. */
+  private static AbstractThrowableAssert<?, ? extends Throwable> failsWithTidemarks(
+      AssertableApplicationContext context) {
+    return assertThat(context)
+        .getFailure()
+        .rootCause()
+        .isInstanceOf(TidemarkStartupException.class);
   }
 
   private static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
