@@ -20,7 +20,6 @@ import io.tidemark.topology.ExecutionHistory;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import javax.sql.DataSource;
-import org.assertj.core.api.AbstractThrowableAssert;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.context.FilteredClassLoader;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -186,7 +184,9 @@ class TidemarkAutoConfigurationIT {
         .withClassLoader(new FilteredClassLoader("io.lettuce"))
         .withPropertyValues(
             "tidemark.scope.store=REDIS", "tidemark.scope.redis-uri=redis://127.0.0.1:1")
-        .run(context -> failsWithTidemarks(context).hasMessageContaining("Lettuce"));
+        .run(
+            context ->
+                TidemarkRunners.failedWithTidemarks(context).hasMessageContaining("Lettuce"));
   }
 
   @ParameterizedTest
@@ -204,7 +204,7 @@ class TidemarkAutoConfigurationIT {
         .withPropertyValues(properties.split(","))
         .run(
             context ->
-                failsWithTidemarks(context)
+                TidemarkRunners.failedWithTidemarks(context)
                     .hasMessage(setting + ", but Caffeine is not on the classpath.")
                     .satisfies(
                         e ->
@@ -220,7 +220,7 @@ class TidemarkAutoConfigurationIT {
             "tidemark.scope.redis-uri=redis://app:s3cret-pw@127.0.0.1:1")
         .run(
             context ->
-                failsWithTidemarks(context)
+                TidemarkRunners.failedWithTidemarks(context)
                     .hasMessageContaining(
                         "scope store at tidemark.scope.redis-uri redis://127.0.0.1:1")
                     .hasMessageNotContaining("s3cret-pw"));
@@ -230,14 +230,18 @@ class TidemarkAutoConfigurationIT {
   void noReplicasFailsTheStartWithWhatToDo() {
     runner()
         .withPropertyValues("tidemark.replicas=")
-        .run(context -> failsWithTidemarks(context).hasMessageContaining("no replica"));
+        .run(
+            context ->
+                TidemarkRunners.failedWithTidemarks(context).hasMessageContaining("no replica"));
   }
 
   @Test
   void wrongReplicaPasswordFailsTheStart() {
     runner()
         .withPropertyValues("tidemark.replicas[0].password=wrong")
-        .run(context -> failsWithTidemarks(context).hasMessageContaining("refused"));
+        .run(
+            context ->
+                TidemarkRunners.failedWithTidemarks(context).hasMessageContaining("refused"));
   }
 
   @Test
@@ -247,7 +251,10 @@ class TidemarkAutoConfigurationIT {
             "tidemark.token.secret=",
             "tidemark.scope.store=REDIS",
             "tidemark.scope.redis-uri=redis://127.0.0.1:1")
-        .run(context -> failsWithTidemarks(context).hasMessageContaining("tidemark.token.secret"));
+        .run(
+            context ->
+                TidemarkRunners.failedWithTidemarks(context)
+                    .hasMessageContaining("tidemark.token.secret"));
   }
 
   @Test
@@ -260,15 +267,6 @@ class TidemarkAutoConfigurationIT {
               String token = codec.encode(codec.issue("default", GtidSet.parse(UUID + ":1")));
               assertThat(codec.verify(token, "default").gtids().toString()).isEqualTo(UUID + ":1");
             });
-  }
-
-  /** Checks the start failed with Tidemark's exception at the root, and asserts on that. */
-  private static AbstractThrowableAssert<?, ? extends Throwable> failsWithTidemarks(
-      AssertableApplicationContext context) {
-    return assertThat(context)
-        .getFailure()
-        .rootCause()
-        .isInstanceOf(TidemarkStartupException.class);
   }
 
   private static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.spring.autoconfigure.TestConfigurations;
-import io.tidemark.spring.autoconfigure.TidemarkStartupException;
+import io.tidemark.spring.autoconfigure.TidemarkRunners;
 import io.tidemark.token.TokenRejectedException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -59,10 +59,7 @@ class TidemarkMessagingAutoConfigurationTests {
         .withPropertyValues("tidemark.messaging.header= ")
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
+                TidemarkRunners.failedWithTidemarks(context)
                     .hasMessageContaining("tidemark.messaging.header is blank"));
   }
 
