@@ -4,28 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
-import io.tidemark.cache.RevisionGuardedCache;
-import io.tidemark.cache.RevisionGuardedCacheConfig;
-import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
-import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
+import io.tidemark.spring.autoconfigure.TidemarkRunners;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
-import io.tidemark.token.KeyRing;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.Cacheable;
 import org.springframework.cache.annotation.EnableCaching;
-import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -98,28 +89,14 @@ class CacheTagIT {
 
     @Bean
     CacheManager cacheManager() {
-      return new RevisionGuardedCacheManager(
-          new ConcurrentMapCacheManager(),
-          Set.of("orders"),
-          name -> RevisionGuardedCache.caffeine(RevisionGuardedCacheConfig.defaults()));
+      return RevisionGuardedCacheManagerTests.guardingOrders();
     }
   }
 
   @Test
   void anEntryIsNotTaggedWithWhatTheReplicaAppliedAfterItsQuery() {
-    new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                TidemarkAutoConfiguration.class,
-                TidemarkRoutingAutoConfiguration.class))
+    TidemarkRunners.on(topology, db, "c")
         .withUserConfiguration(App.class)
-        .withPropertyValues(
-            "spring.datasource.url=" + topology.source().jdbcUrl(db),
-            "spring.datasource.username=" + topology.source().user(),
-            "spring.datasource.password=" + topology.source().password(),
-            "tidemark.token.secret=" + "c".repeat(KeyRing.MIN_SECRET_LENGTH),
-            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db))
         .run(
             context -> {
               Orders orders = context.getBean(Orders.class);

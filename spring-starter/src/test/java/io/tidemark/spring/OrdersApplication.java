@@ -1,7 +1,16 @@
 package io.tidemark.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.ExecutionRecord;
+import io.tidemark.NodeRole;
+import io.tidemark.Reason;
+import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import java.util.Map;
 import java.util.TreeMap;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -45,6 +54,34 @@ public class OrdersApplication {
         .properties(properties)
         .properties(settings)
         .run();
+  }
+
+  /** Checks {@code read} ran on {@code role} for {@code reason}. */
+  public static void assertRead(ExecutionRecord read, NodeRole role, Reason reason) {
+    assertThat(read.role()).as(read.toString()).isEqualTo(role);
+    assertThat(read.reason()).as(read.toString()).isEqualTo(reason);
+  }
+
+  /**
+   * Checks the start {@code start} makes fails with Tidemark's exception, and Boot's report says
+   * Tidemark's user lacks privileges, telling each of {@code told}.
+   */
+  public static void failsLackingPrivileges(
+      ThrowingCallable start, CharSequence output, String... told) {
+    assertThatThrownBy(start).hasRootCauseInstanceOf(TidemarkStartupException.class);
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("Tidemark's database user lacks privileges")
+        .contains(told);
+  }
+
+  /** Closes the application and the topology a test class started, those that were. */
+  public static void close(@Nullable AutoCloseable... started) throws Exception {
+    for (AutoCloseable closeable : started) {
+      if (closeable != null) {
+        closeable.close();
+      }
+    }
   }
 
   /** The application's service. */

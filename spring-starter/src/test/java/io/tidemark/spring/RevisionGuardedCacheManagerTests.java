@@ -49,15 +49,20 @@ class RevisionGuardedCacheManagerTests {
     }
   }
 
+  /** Spring's map caches, the orders cache guarded by revision with Caffeine. */
+  static CacheManager guardingOrders() {
+    return new RevisionGuardedCacheManager(
+        new ConcurrentMapCacheManager(),
+        Set.of("orders"),
+        name -> RevisionGuardedCache.caffeine(RevisionGuardedCacheConfig.defaults()));
+  }
+
   @Configuration
   @EnableCaching
   static class Caching {
     @Bean
     CacheManager cacheManager() {
-      return new RevisionGuardedCacheManager(
-          new ConcurrentMapCacheManager(),
-          Set.of("orders"),
-          name -> RevisionGuardedCache.caffeine(RevisionGuardedCacheConfig.defaults()));
+      return guardingOrders();
     }
 
     @Bean

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.common.KeyValue;
-import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -177,16 +176,7 @@ class ReadObservationTests {
 
   @Test
   void aFailureWithoutARecordIsAnError() {
-    assertThatThrownBy(
-            () ->
-                read(
-                    observation,
-                    "Orders.find",
-                    null,
-                    read -> {
-                      throw new SQLException("table missing");
-                    }))
-        .isInstanceOf(SQLException.class);
+    assertThatThrownBy(this::readOfAMissingTable).isInstanceOf(SQLException.class);
 
     assertThat(stopped.get(0).getLowCardinalityKeyValue("outcome").getValue())
         .isEqualTo(DefaultReadObservationConvention.ERROR);
@@ -196,15 +186,7 @@ class ReadObservationTests {
   void everyReadHasTheSameLowCardinalityKeysWhateverItsEnd() throws Throwable {
     read(observation, "Orders.find", null, read -> null);
     read(observation, "Orders.find", record(Reason.REPLICA_CAUGHT_UP), read -> null);
-    assertThatThrownBy(
-        () ->
-            read(
-                observation,
-                "Orders.find",
-                null,
-                read -> {
-                  throw new SQLException("table missing");
-                }));
+    assertThatThrownBy(this::readOfAMissingTable);
 
     assertThat(stopped)
         .extracting(
@@ -236,20 +218,7 @@ class ReadObservationTests {
   void anApplicationsConventionNamesAndTagsTheRead() throws Throwable {
     ReadObservation renamed =
         new ReadObservation(
-            registry,
-            new NodeNames(uuid -> Optional.empty()),
-            new DefaultReadObservationConvention() {
-              @Override
-              public String getName() {
-                return "shop.read";
-              }
-
-              @Override
-              public KeyValues getLowCardinalityKeyValues(ReadObservationContext context) {
-                return super.getLowCardinalityKeyValues(context).and("team", "orders");
-              }
-            },
-            null);
+            registry, new NodeNames(uuid -> Optional.empty()), new TeamReadConvention(), null);
 
     read(renamed, "Orders.find", null, read -> null);
 
@@ -261,6 +230,17 @@ class ReadObservationTests {
    * Runs {@code body} as the reader runs a read: started, then ended with {@code record} and what
    * it threw.
    */
+  /** A read of Orders.find, without a record, that fails for a missing table. */
+  private void readOfAMissingTable() throws Throwable {
+    read(
+        observation,
+        "Orders.find",
+        null,
+        read -> {
+          throw new SQLException("table missing");
+        });
+  }
+
   private static <T> T read(
       ReadListener listener, String name, @Nullable ExecutionRecord record, Body<T> body)
       throws Throwable {

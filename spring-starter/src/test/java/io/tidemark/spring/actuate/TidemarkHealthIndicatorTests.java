@@ -24,6 +24,8 @@ class TidemarkHealthIndicatorTests {
       TestNodes.replica("replica-1", REPLICA_UUID, Duration.ofMillis(12));
   private static final NodeState SECOND_REPLICA =
       TestNodes.replica("replica-2", "6b44cd7a-a4fd-44b4-a166-fb3ddc75c895", Duration.ZERO);
+  private static final NodeState UNREACHABLE_SOURCE =
+      TestNodes.failed("source", NodeState.Availability.UNREACHABLE, "connect timed out");
 
   @Test
   void upWithRolesAndLagWhenSourceAndReplicaServe() {
@@ -45,10 +47,7 @@ class TidemarkHealthIndicatorTests {
 
   @Test
   void downWithoutAWritableSource() {
-    Health health =
-        health(
-            TestNodes.failed("source", NodeState.Availability.UNREACHABLE, "connect timed out"),
-            REPLICA);
+    Health health = health(UNREACHABLE_SOURCE, REPLICA);
 
     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
     assertThat(problems(health))
@@ -110,11 +109,7 @@ class TidemarkHealthIndicatorTests {
   @ParameterizedTest
   @EnumSource(ReadPolicy.class)
   void downWithoutAWritableSourceWhateverTheReadPolicy(ReadPolicy policy) {
-    Health health =
-        health(
-            policy,
-            TestNodes.failed("source", NodeState.Availability.UNREACHABLE, "connect timed out"),
-            REPLICA);
+    Health health = health(policy, UNREACHABLE_SOURCE, REPLICA);
 
     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
   }

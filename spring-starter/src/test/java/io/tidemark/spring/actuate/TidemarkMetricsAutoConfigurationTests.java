@@ -3,7 +3,6 @@ package io.tidemark.spring.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.tidemark.ConsistencyContext;
@@ -226,17 +225,7 @@ class TidemarkMetricsAutoConfigurationTests {
   static class TeamConvention {
     @Bean
     ReadObservationConvention teamConvention() {
-      return new DefaultReadObservationConvention() {
-        @Override
-        public String getName() {
-          return "shop.read";
-        }
-
-        @Override
-        public KeyValues getLowCardinalityKeyValues(ReadObservationContext context) {
-          return super.getLowCardinalityKeyValues(context).and("team", "orders");
-        }
-      };
+      return new TeamReadConvention();
     }
   }
 

@@ -6,20 +6,17 @@ import io.tidemark.GtidSet;
 import io.tidemark.scope.ScopeKey;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.scope.ScopeStoreConfig;
-import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.redis.RedisCluster;
 import io.tidemark.testkit.redis.RedisSentinel;
 import io.tidemark.testkit.redis.RedisServer;
-import io.tidemark.token.KeyRing;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -53,21 +50,17 @@ class BootRedisScopeStoreIT {
     sentinel.close();
   }
 
+  /** Boot's setting naming the cluster's nodes. */
+  private static String clusterNodes() {
+    return "spring.data.redis.cluster.nodes="
+        + String.join(
+            ",", cluster.nodes().stream().map(node -> node.host() + ":" + node.port()).toList());
+  }
+
   private static ApplicationContextRunner runner() {
-    return new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                DataRedisAutoConfiguration.class,
-                TidemarkAutoConfiguration.class,
-                TidemarkRoutingAutoConfiguration.class))
-        .withPropertyValues(
-            "spring.datasource.url=" + topology.source().jdbcUrl(db),
-            "spring.datasource.username=" + topology.source().user(),
-            "spring.datasource.password=" + topology.source().password(),
-            "tidemark.token.secret=" + "r".repeat(KeyRing.MIN_SECRET_LENGTH),
-            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db),
-            "tidemark.scope.store=REDIS");
+    return TidemarkRunners.on(topology, db, "r")
+        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+        .withPropertyValues("tidemark.scope.store=REDIS");
   }
 
   @Test
@@ -119,11 +112,7 @@ class BootRedisScopeStoreIT {
   @Test
   void aClusterFromBootsSettings() {
     runner()
-        .withPropertyValues(
-            "spring.data.redis.cluster.nodes="
-                + String.join(
-                    ",",
-                    cluster.nodes().stream().map(node -> node.host() + ":" + node.port()).toList()))
+        .withPropertyValues(clusterNodes())
         .run(
             context -> {
               assertThat(context).hasNotFailed();
@@ -144,12 +133,7 @@ class BootRedisScopeStoreIT {
   @Test
   void aClusterWithANearCache() {
     runner()
-        .withPropertyValues(
-            "tidemark.scope.near-cache=true",
-            "spring.data.redis.cluster.nodes="
-                + String.join(
-                    ",",
-                    cluster.nodes().stream().map(node -> node.host() + ":" + node.port()).toList()))
+        .withPropertyValues("tidemark.scope.near-cache=true", clusterNodes())
         .run(
             context -> {
               assertThat(context).hasNotFailed();
@@ -166,13 +150,7 @@ class BootRedisScopeStoreIT {
 
   @Test
   void neitherUriNorBootsRedisStopsTheStartNamingBoth() {
-    new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                TidemarkAutoConfiguration.class,
-                TidemarkRoutingAutoConfiguration.class))
-        .withPropertyValues(UnreachableNodes.PROPERTIES)
+    UnreachableNodes.runner()
         .withPropertyValues("tidemark.scope.store=REDIS")
         .run(
             context -> {

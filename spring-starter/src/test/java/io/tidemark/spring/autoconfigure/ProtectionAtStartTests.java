@@ -21,6 +21,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.reactor.autoconfigure.ReactorAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.ApplicationContextAssertProvider;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -60,17 +61,14 @@ class ProtectionAtStartTests {
     }
   }
 
+  /** The same two, orders the primary one. */
   @Configuration(proxyBeanMethods = false)
-  static class TwoDataSourcesOnePrimary {
+  static class TwoDataSourcesOnePrimary extends TwoDataSources {
     @Bean
     @Primary
+    @Override
     HikariDataSource orders() {
-      return pool("jdbc:mysql://127.0.0.1:1/orders");
-    }
-
-    @Bean
-    HikariDataSource reports() {
-      return pool("jdbc:mysql://127.0.0.1:1/reports");
+      return super.orders();
     }
   }
 
@@ -101,16 +99,11 @@ class ProtectionAtStartTests {
         .withUserConfiguration(TwoDataSources.class)
         .run(
             context ->
-                assertThat(analysis(context))
-                    .satisfies(
-                        analysis -> {
-                          assertThat(analysis.getDescription())
-                              .contains(
-                                  "2 DataSource beans (orders, reports) and none is @Primary");
-                          assertThat(analysis.getAction())
-                              .contains("tidemark.datasource")
-                              .contains("orders, reports");
-                        }));
+                stoppedWith(
+                    context,
+                    "2 DataSource beans (orders, reports) and none is @Primary",
+                    "tidemark.datasource",
+                    "orders, reports"));
   }
 
   @Test
@@ -160,13 +153,10 @@ class ProtectionAtStartTests {
         .withPropertyValues("tidemark.datasource=invoices")
         .run(
             context ->
-                assertThat(analysis(context))
-                    .satisfies(
-                        analysis -> {
-                          assertThat(analysis.getDescription())
-                              .contains("tidemark.datasource=invoices names no DataSource bean");
-                          assertThat(analysis.getAction()).contains("orders, reports");
-                        }));
+                stoppedWith(
+                    context,
+                    "tidemark.datasource=invoices names no DataSource bean",
+                    "orders, reports"));
   }
 
   @Test
@@ -175,11 +165,10 @@ class ProtectionAtStartTests {
         .withPropertyValues("spring.datasource.url=jdbc:h2:mem:orders")
         .run(
             context -> {
-              assertThat(context).hasNotFailed().doesNotHaveBean(ConsistentReader.class);
-              assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
-              assertThat(context.getBean(TidemarkOffAutoConfiguration.Off.class).reason())
-                  .isEqualTo(
-                      "spring.datasource.url is a jdbc:h2 URL, not MySQL, MariaDB or PostgreSQL");
+              startedWithBootsPool(context);
+              offBecause(
+                  context,
+                  "spring.datasource.url is a jdbc:h2 URL, not MySQL, MariaDB or PostgreSQL");
             });
     assertThat(linesWith(output, OFF)).isEqualTo(1);
     assertThat(output).contains("WARN").contains(OFF + "spring.datasource.url is a jdbc:h2 URL");
@@ -192,10 +181,9 @@ class ProtectionAtStartTests {
         .run(
             context -> {
               assertThat(context).hasNotFailed().doesNotHaveBean(ConsistentReader.class);
-              assertThat(context.getBean(TidemarkOffAutoConfiguration.Off.class).reason())
-                  .isEqualTo(
-                      "spring.datasource.url is not set, so the DataSource is an embedded H2"
-                          + " database");
+              offBecause(
+                  context,
+                  "spring.datasource.url is not set, so the DataSource is an embedded H2 database");
             });
     assertThat(linesWith(output, OFF)).isEqualTo(1);
   }
@@ -206,13 +194,10 @@ class ProtectionAtStartTests {
         .withUserConfiguration(EmbeddedReplacement.class)
         .run(
             context ->
-                assertThat(analysis(context))
-                    .satisfies(
-                        analysis -> {
-                          assertThat(analysis.getDescription())
-                              .contains("DataSource embedded is an embedded database");
-                          assertThat(analysis.getAction()).contains("tidemark.enabled=false");
-                        }));
+                stoppedWith(
+                    context,
+                    "DataSource embedded is an embedded database",
+                    "tidemark.enabled=false"));
   }
 
   @Test
@@ -229,37 +214,21 @@ class ProtectionAtStartTests {
   void turnedOffOnPurposeSaysSoInOneLine(CapturedOutput output) {
     runner()
         .withPropertyValues("tidemark.enabled=false")
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed().doesNotHaveBean(ConsistentReader.class);
-              assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
-            });
+        .run(context -> startedWithBootsPool(context));
     assertThat(linesWith(output, OFF + "tidemark.enabled=false")).isEqualTo(1);
     assertThat(output).doesNotContain("WARN");
   }
 
   @Test
   void noDataSourceSaysTidemarkIsOff(CapturedOutput output) {
-    new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                TidemarkAutoConfiguration.class,
-                TidemarkRoutingAutoConfiguration.class,
-                TidemarkOffAutoConfiguration.class))
-        .withClassLoader(new FilteredClassLoader("org.h2", "org.hsqldb", "org.apache.derby"))
+    withoutDataSource()
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(NodeRuntime.class));
     assertThat(linesWith(output, OFF + "the application has no DataSource")).isEqualTo(1);
   }
 
   @Test
   void anR2dbcApplicationIsToldItsReadsAreNotProtected(CapturedOutput output) {
-    new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                TidemarkAutoConfiguration.class,
-                TidemarkRoutingAutoConfiguration.class,
-                TidemarkOffAutoConfiguration.class))
-        .withClassLoader(new FilteredClassLoader("org.h2", "org.hsqldb", "org.apache.derby"))
+    withoutDataSource()
         .withBean(ConnectionFactory.class, R2dbcConnections::new)
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(NodeRuntime.class));
     assertThat(
@@ -269,6 +238,17 @@ class ProtectionAtStartTests {
                     + "the application has no DataSource; its R2DBC ConnectionFactory is not"
                     + " protected (Tidemark routes JDBC only)"))
         .isEqualTo(1);
+  }
+
+  /** Tidemark's auto-configurations where no embedded database is on the class path either. */
+  private static ApplicationContextRunner withoutDataSource() {
+    return new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                TidemarkAutoConfiguration.class,
+                TidemarkRoutingAutoConfiguration.class,
+                TidemarkOffAutoConfiguration.class))
+        .withClassLoader(new FilteredClassLoader("org.h2", "org.hsqldb", "org.apache.derby"));
   }
 
   /** What an R2DBC application has instead of a DataSource; never asked for a connection here. */
@@ -320,15 +300,11 @@ class ProtectionAtStartTests {
     reactiveRunner()
         .run(
             context ->
-                assertThat(analysis(context))
-                    .satisfies(
-                        analysis -> {
-                          assertThat(analysis.getDescription())
-                              .contains("reactive web application without Reactor's automatic");
-                          assertThat(analysis.getAction())
-                              .contains("spring.reactor.context-propagation=auto")
-                              .contains("tidemark.web.enabled=false");
-                        }));
+                stoppedWith(
+                    context,
+                    "reactive web application without Reactor's automatic",
+                    "spring.reactor.context-propagation=auto",
+                    "tidemark.web.enabled=false"));
   }
 
   @Test
@@ -361,6 +337,28 @@ class ProtectionAtStartTests {
     FailureAnalysis analysis = new TidemarkFailureAnalyzer().analyze(context.getStartupFailure());
     assertThat(analysis).as("a Tidemark failure analysis").isNotNull();
     return analysis;
+  }
+
+  /**
+   * Checks the start failed with a Tidemark failure analysis whose description tells {@code
+   * description} and whose action tells each of {@code action}.
+   */
+  private static void stoppedWith(
+      ApplicationContextAssertProvider<?> context, String description, String... action) {
+    FailureAnalysis analysis = analysis(context);
+    assertThat(analysis.getDescription()).contains(description);
+    assertThat(analysis.getAction()).contains(action);
+  }
+
+  /** Checks the application started unprotected, with Boot's own Hikari pool. */
+  private static void startedWithBootsPool(AssertableApplicationContext context) {
+    assertThat(context).hasNotFailed().doesNotHaveBean(ConsistentReader.class);
+    assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
+  }
+
+  /** Checks Tidemark is off for {@code reason}. */
+  private static void offBecause(AssertableApplicationContext context, String reason) {
+    assertThat(context.getBean(TidemarkOffAutoConfiguration.Off.class).reason()).isEqualTo(reason);
   }
 
   private static boolean routed(DataSource dataSource) {

@@ -88,13 +88,9 @@ class ReplicaPoolSettingsTests {
     runner
         .withPropertyValues("tidemark.replicas[1].hikari.connection-timeout=soon")
         .run(
-            context -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .rootCause()
-                  .isInstanceOf(TidemarkStartupException.class)
-                  .hasMessageContaining("The pool settings of tidemark.replicas[1] are invalid");
-            });
+            context ->
+                TidemarkRunners.failedWithTidemarks(context)
+                    .hasMessageContaining("The pool settings of tidemark.replicas[1] are invalid"));
   }
 
   private static HikariDataSource pool(AssertableApplicationContext context, String replica) {

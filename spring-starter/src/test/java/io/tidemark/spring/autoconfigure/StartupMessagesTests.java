@@ -3,7 +3,6 @@ package io.tidemark.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.spring.ReadYourWrites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,25 +29,10 @@ class StartupMessagesTests {
   @EnableAutoConfiguration
   static class App {}
 
+  /** The two DataSources of {@link ProtectionAtStartTests}, as a Spring Boot application. */
   @SpringBootConfiguration
   @EnableAutoConfiguration
-  static class TwoDataSources {
-    @Bean
-    HikariDataSource orders() {
-      return pool("orders");
-    }
-
-    @Bean
-    HikariDataSource reports() {
-      return pool("reports");
-    }
-
-    private static HikariDataSource pool(String db) {
-      HikariDataSource pool = new HikariDataSource();
-      pool.setJdbcUrl("jdbc:mysql://127.0.0.1:1/" + db);
-      return pool;
-    }
-  }
+  static class TwoDataSources extends ProtectionAtStartTests.TwoDataSources {}
 
   @SpringBootConfiguration
   @EnableAutoConfiguration
@@ -76,23 +60,23 @@ class StartupMessagesTests {
 
   @Test
   void twoDataSourcesWithoutAPrimaryFailToStartNamingTheSetting(CapturedOutput output) {
-    assertThatThrownBy(() -> start(TwoDataSources.class, WebApplicationType.NONE))
-        .satisfies(StartupMessagesTests::isTidemarks);
-    assertThat(output)
-        .contains("APPLICATION FAILED TO START")
-        .contains("the application has 2 DataSource beans (orders, reports)")
-        .contains("Set tidemark.datasource to the bean");
+    failsToStart(
+        TwoDataSources.class,
+        WebApplicationType.NONE,
+        output,
+        "the application has 2 DataSource beans (orders, reports)",
+        "Set tidemark.datasource to the bean");
   }
 
   @Test
   void aWebFluxServerWithoutAutomaticContextPropagationFailsToStartNamingTheSetting(
       CapturedOutput output) {
-    assertThatThrownBy(() -> start(App.class, WebApplicationType.REACTIVE))
-        .satisfies(StartupMessagesTests::isTidemarks);
-    assertThat(output)
-        .contains("APPLICATION FAILED TO START")
-        .contains("reactive web application without Reactor's automatic context propagation")
-        .contains("spring.reactor.context-propagation=auto");
+    failsToStart(
+        App.class,
+        WebApplicationType.REACTIVE,
+        output,
+        "reactive web application without Reactor's automatic context propagation",
+        "spring.reactor.context-propagation=auto");
   }
 
   @Test
@@ -144,6 +128,16 @@ class StartupMessagesTests {
             "reads in the automatic mode (read-only transactions, repository finders,"
                 + " JdbcTemplate, MyBatis and jOOQ queries outside a transaction) and under"
                 + " @ReadYourWrites to replica-1");
+  }
+
+  /**
+   * Checks {@code app} fails to start with Tidemark's exception and Boot's report of a failed
+   * start, which tells each of {@code told}.
+   */
+  private static void failsToStart(
+      Class<?> app, WebApplicationType type, CapturedOutput output, String... told) {
+    assertThatThrownBy(() -> start(app, type)).satisfies(StartupMessagesTests::isTidemarks);
+    assertThat(output).contains("APPLICATION FAILED TO START").contains(told);
   }
 
   private static void isTidemarks(Throwable failure) {

@@ -5,6 +5,7 @@ import io.tidemark.topology.NodeState;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /** Node states as a probe reports them, for tests that feed snapshots. */
 public final class TestNodes {
@@ -15,106 +16,113 @@ public final class TestNodes {
   private TestNodes() {}
 
   public static NodeState source(String name, String uuid) {
-    return new NodeState(
-        name,
-        NodeState.Availability.AVAILABLE,
-        "",
-        List.of(),
-        uuid,
-        true,
-        false,
-        false,
-        false,
-        null,
-        true,
-        GtidSet.parse(uuid + ":1-10"),
-        GtidSet.EMPTY,
-        Set.of(),
-        Duration.ZERO,
-        null);
+    Parts source = new Parts(name, uuid);
+    source.writable = true;
+    source.gtidExecuted = GtidSet.parse(uuid + ":1-10");
+    return source.build();
   }
 
   public static NodeState replica(String name, String uuid, Duration lag) {
-    return new NodeState(
-        name,
-        NodeState.Availability.AVAILABLE,
-        "",
-        List.of(),
-        uuid,
-        false,
-        true,
-        true,
-        true,
-        SOURCE_UUID,
-        true,
-        GtidSet.parse(SOURCE_UUID + ":1-9"),
-        GtidSet.EMPTY,
-        Set.of(),
-        lag,
-        null);
+    Parts replica = new Parts(name, uuid);
+    replica.superReadOnly = true;
+    replica.replica = true;
+    replica.replicating = true;
+    replica.replicatesFrom = SOURCE_UUID;
+    replica.gtidExecuted = GtidSet.parse(SOURCE_UUID + ":1-9");
+    replica.lag = lag;
+    return replica.build();
   }
 
   public static NodeState withErrant(NodeState node, String errant) {
-    return new NodeState(
-        node.name(),
-        node.availability(),
-        node.detail(),
-        node.grants(),
-        node.serverUuid(),
-        node.writable(),
-        node.superReadOnly(),
-        node.replica(),
-        node.replicating(),
-        node.replicatesFrom(),
-        node.gtidModeOn(),
-        node.gtidExecuted(),
-        GtidSet.parse(errant),
-        node.filteredTables(),
-        node.lag(),
-        null);
+    Parts changed = new Parts(node);
+    changed.errant = GtidSet.parse(errant);
+    return changed.build();
   }
 
   public static NodeState notReplicating(NodeState node) {
-    return new NodeState(
-        node.name(),
-        node.availability(),
-        node.detail(),
-        node.grants(),
-        node.serverUuid(),
-        node.writable(),
-        node.superReadOnly(),
-        node.replica(),
-        false,
-        null,
-        node.gtidModeOn(),
-        node.gtidExecuted(),
-        node.errant(),
-        node.filteredTables(),
-        node.lag(),
-        null);
+    Parts changed = new Parts(node);
+    changed.replicating = false;
+    changed.replicatesFrom = null;
+    return changed.build();
   }
 
   public static NodeState writable(NodeState node) {
-    return new NodeState(
-        node.name(),
-        node.availability(),
-        node.detail(),
-        node.grants(),
-        node.serverUuid(),
-        true,
-        false,
-        node.replica(),
-        node.replicating(),
-        node.replicatesFrom(),
-        node.gtidModeOn(),
-        node.gtidExecuted(),
-        node.errant(),
-        node.filteredTables(),
-        node.lag(),
-        null);
+    Parts changed = new Parts(node);
+    changed.writable = true;
+    changed.superReadOnly = false;
+    return changed.build();
   }
 
   public static NodeState failed(String name, NodeState.Availability availability, String detail) {
     return NodeState.failed(name, availability, detail);
+  }
+
+  /** The components of a node state as a probe reports it, some changed before it is built. */
+  private static final class Parts {
+    private final String name;
+    private final NodeState.Availability availability;
+    private final String detail;
+    private final List<String> grants;
+    private final @Nullable String serverUuid;
+    boolean writable;
+    boolean superReadOnly;
+    boolean replica;
+    boolean replicating;
+    @Nullable String replicatesFrom;
+    private final boolean gtidModeOn;
+    GtidSet gtidExecuted = GtidSet.EMPTY;
+    GtidSet errant = GtidSet.EMPTY;
+    private final Set<String> filteredTables;
+    Duration lag = Duration.ZERO;
+
+    /** An available node of {@code uuid} with GTIDs on, neither writable nor replicating. */
+    Parts(String name, String uuid) {
+      this.name = name;
+      this.availability = NodeState.Availability.AVAILABLE;
+      this.detail = "";
+      this.grants = List.of();
+      this.serverUuid = uuid;
+      this.gtidModeOn = true;
+      this.filteredTables = Set.of();
+    }
+
+    /** The components of {@code node}, but the server it names. */
+    Parts(NodeState node) {
+      this.name = node.name();
+      this.availability = node.availability();
+      this.detail = node.detail();
+      this.grants = node.grants();
+      this.serverUuid = node.serverUuid();
+      this.writable = node.writable();
+      this.superReadOnly = node.superReadOnly();
+      this.replica = node.replica();
+      this.replicating = node.replicating();
+      this.replicatesFrom = node.replicatesFrom();
+      this.gtidModeOn = node.gtidModeOn();
+      this.gtidExecuted = node.gtidExecuted();
+      this.errant = node.errant();
+      this.filteredTables = node.filteredTables();
+      this.lag = node.lag();
+    }
+
+    NodeState build() {
+      return new NodeState(
+          name,
+          availability,
+          detail,
+          grants,
+          serverUuid,
+          writable,
+          superReadOnly,
+          replica,
+          replicating,
+          replicatesFrom,
+          gtidModeOn,
+          gtidExecuted,
+          errant,
+          filteredTables,
+          lag,
+          null);
+    }
   }
 }

@@ -3,6 +3,9 @@ package io.tidemark.spring.autoconfigure;
 import io.tidemark.GtidSet;
 import io.tidemark.token.ConsistencyHeader;
 import io.tidemark.token.TokenCodec;
+import io.tidemark.token.TokenExchange;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.InstantSource;
 
 /** Tokens for the web tests, signed as an application with {@link #properties()} signs them. */
@@ -52,6 +55,21 @@ public final class TestTokens {
 
   public static String header(TokenCodec codec, String cluster, String gtids) {
     return codec.withToken(ConsistencyHeader.EMPTY, codec.issue(cluster, gtids(gtids))).toString();
+  }
+
+  /**
+   * The token exchange of an application in cluster {@code default} signing with {@link #SECRET},
+   * its tokens in {@code header}; it has no source to cover a dirty context with.
+   */
+  public static TokenExchange exchange(String header, Duration coverTimeout) {
+    return new TokenExchange(
+        codec(),
+        "default",
+        header,
+        coverTimeout,
+        timeout -> {
+          throw new SQLException("no source in this test");
+        });
   }
 
   /** The GTIDs of this cluster's tokens in a response header value. */

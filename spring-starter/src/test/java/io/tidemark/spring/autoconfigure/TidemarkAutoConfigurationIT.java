@@ -11,7 +11,6 @@ import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadResult;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
-import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.token.KeyRing;
@@ -27,8 +26,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -52,18 +49,7 @@ class TidemarkAutoConfigurationIT {
   }
 
   private ApplicationContextRunner runner() {
-    return new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                TidemarkAutoConfiguration.class,
-                TidemarkRoutingAutoConfiguration.class))
-        .withPropertyValues(
-            "spring.datasource.url=" + topology.source().jdbcUrl(db),
-            "spring.datasource.username=" + topology.source().user(),
-            "spring.datasource.password=" + topology.source().password(),
-            "tidemark.token.secret=" + "s".repeat(KeyRing.MIN_SECRET_LENGTH),
-            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db));
+    return TidemarkRunners.on(topology, db, "s");
   }
 
   @Test
@@ -200,11 +186,7 @@ class TidemarkAutoConfigurationIT {
             "tidemark.scope.store=REDIS", "tidemark.scope.redis-uri=redis://127.0.0.1:1")
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
-                    .hasMessageContaining("Lettuce"));
+                TidemarkRunners.failedWithTidemarks(context).hasMessageContaining("Lettuce"));
   }
 
   @ParameterizedTest
@@ -222,10 +204,7 @@ class TidemarkAutoConfigurationIT {
         .withPropertyValues(properties.split(","))
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
+                TidemarkRunners.failedWithTidemarks(context)
                     .hasMessage(setting + ", but Caffeine is not on the classpath.")
                     .satisfies(
                         e ->
@@ -241,10 +220,7 @@ class TidemarkAutoConfigurationIT {
             "tidemark.scope.redis-uri=redis://app:s3cret-pw@127.0.0.1:1")
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
+                TidemarkRunners.failedWithTidemarks(context)
                     .hasMessageContaining(
                         "scope store at tidemark.scope.redis-uri redis://127.0.0.1:1")
                     .hasMessageNotContaining("s3cret-pw"));
@@ -256,11 +232,7 @@ class TidemarkAutoConfigurationIT {
         .withPropertyValues("tidemark.replicas=")
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
-                    .hasMessageContaining("no replica"));
+                TidemarkRunners.failedWithTidemarks(context).hasMessageContaining("no replica"));
   }
 
   @Test
@@ -269,11 +241,7 @@ class TidemarkAutoConfigurationIT {
         .withPropertyValues("tidemark.replicas[0].password=wrong")
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
-                    .hasMessageContaining("refused"));
+                TidemarkRunners.failedWithTidemarks(context).hasMessageContaining("refused"));
   }
 
   @Test
@@ -285,10 +253,7 @@ class TidemarkAutoConfigurationIT {
             "tidemark.scope.redis-uri=redis://127.0.0.1:1")
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
+                TidemarkRunners.failedWithTidemarks(context)
                     .hasMessageContaining("tidemark.token.secret"));
   }
 

@@ -1,8 +1,5 @@
 package io.tidemark.spring.autoconfigure;
 
-import io.tidemark.spring.routing.TidemarkRoutingAutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -24,13 +21,7 @@ public final class UnreachableNodes {
 
   /** Boot's DataSource, Tidemark's and the routing auto-configurations, on these settings. */
   public static ApplicationContextRunner runner() {
-    return new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                TidemarkAutoConfiguration.class,
-                TidemarkRoutingAutoConfiguration.class))
-        .withPropertyValues(PROPERTIES);
+    return TidemarkRunners.runner().withPropertyValues(PROPERTIES);
   }
 
   private UnreachableNodes() {}

@@ -1,5 +1,7 @@
 package io.tidemark.spring.mariadb;
 
+import static io.tidemark.spring.OrdersApplication.assertRead;
+import static io.tidemark.spring.OrdersApplication.failsLackingPrivileges;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -64,13 +66,8 @@ class MariaDbReadYourWritesIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (app != null) {
-      app.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    OrdersApplication.close(app, topology);
   }
 
   /** The replica applies each transaction a second after its commit: it lags, and replicates. */
@@ -94,8 +91,7 @@ class MariaDbReadYourWritesIT {
 
       assertThat(customer).isEqualTo("ada");
       ExecutionRecord read = history.recent().get(0);
-      assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
-      assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertRead(read, NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
       assertThat(read.waited()).as(read.toString()).isGreaterThan(Duration.ofMillis(300));
     } finally {
       replica.delayApplier(Duration.ZERO);
@@ -191,8 +187,7 @@ class MariaDbReadYourWritesIT {
 
         assertThat(customer).isEqualTo("barbara");
         ExecutionRecord read = history.recent().get(0);
-        assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
-        assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+        assertRead(read, NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
       } finally {
         replica.resumeApplier();
       }
@@ -201,12 +196,8 @@ class MariaDbReadYourWritesIT {
 
   @Test
   void aUserWithoutSlaveMonitorStopsTheStartWithTheStatementThatGrantsIt(CapturedOutput output) {
-    assertThatThrownBy(() -> run("bare").close())
-        .hasRootCauseInstanceOf(TidemarkStartupException.class);
-    assertThat(output)
-        .contains("APPLICATION FAILED TO START")
-        .contains("Tidemark's database user lacks privileges")
-        .contains("\n  GRANT SLAVE MONITOR ON *.* TO 'bare'@'127.0.0.1';");
+    failsLackingPrivileges(
+        () -> run("bare").close(), output, "\n  GRANT SLAVE MONITOR ON *.* TO 'bare'@'127.0.0.1';");
   }
 
   @Test

@@ -14,7 +14,6 @@ import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageListener;
 import jakarta.jms.Session;
 import java.lang.reflect.Proxy;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -103,49 +102,29 @@ class JmsListenerTokensTests {
 
   @Test
   void aMessageWithoutTheTokenRunsInAnEmptyCleanContext() {
-    AtomicReference<@Nullable ConsistencyContext> seen = new AtomicReference<>();
-    DefaultMessageListenerContainer container = new DefaultMessageListenerContainer();
-    container.setMessageListener(
-        (MessageListener) message -> seen.set(ConsistencyContext.currentOrNull()));
-    JmsListenerTokens.cover(container, () -> tokens);
+    ConsistencyContext seen = seenByACoveredListener(message(null));
 
-    ((MessageListener) container.getMessageListener()).onMessage(message(null));
-
-    assertThat(seen.get().gtids().isEmpty()).isTrue();
-    assertThat(seen.get().isDirty()).isFalse();
+    assertThat(seen.gtids().isEmpty()).isTrue();
+    assertThat(seen.isDirty()).isFalse();
     assertThat(rejected).isEmpty();
   }
 
   @Test
   void aTokenThatDoesNotVerifySendsTheReadsToTheSourceAndCounts() {
-    AtomicReference<@Nullable ConsistencyContext> seen = new AtomicReference<>();
-    DefaultMessageListenerContainer container = new DefaultMessageListenerContainer();
-    container.setMessageListener(
-        (MessageListener) message -> seen.set(ConsistencyContext.currentOrNull()));
-    JmsListenerTokens.cover(container, () -> tokens);
     String forged = TestTokens.header(TestTokens.codec(TestTokens.OTHER_SECRET), "default", GTIDS);
 
-    ((MessageListener) container.getMessageListener()).onMessage(message(forged));
-
-    assertThat(seen.get().isDirty()).isTrue();
+    assertThat(seenByACoveredListener(message(forged)).isDirty()).isTrue();
     assertThat(rejected).hasSize(1).allMatch(entry -> entry.startsWith("jms:"));
   }
 
   @Test
   void aTokenPropertyThatCannotBeReadSendsTheReadsToTheSourceAndCounts() {
-    AtomicReference<@Nullable ConsistencyContext> seen = new AtomicReference<>();
-    DefaultMessageListenerContainer container = new DefaultMessageListenerContainer();
-    container.setMessageListener(
-        (MessageListener) message -> seen.set(ConsistencyContext.currentOrNull()));
-    JmsListenerTokens.cover(container, () -> tokens);
     Message unreadable =
         stub(
             Message.class,
             Map.of("ConsistencyToken", new MessageFormatException("not convertible to a String")));
 
-    ((MessageListener) container.getMessageListener()).onMessage(unreadable);
-
-    assertThat(seen.get().isDirty()).isTrue();
+    assertThat(seenByACoveredListener(unreadable).isDirty()).isTrue();
     assertThat(rejected).containsExactly("jms:MALFORMED");
   }
 
@@ -177,15 +156,7 @@ class JmsListenerTokensTests {
   /** The rules of an application signing with the tests' secret, counting rejections. */
   static MessageTokens tokens(List<String> rejected) {
     TidemarkProperties properties = TestTokens.properties();
-    TokenExchange exchange =
-        new TokenExchange(
-            TestTokens.codec(),
-            "default",
-            "Consistency-Token",
-            Duration.ofSeconds(1),
-            timeout -> {
-              throw new SQLException("no source in this test");
-            });
+    TokenExchange exchange = TestTokens.exchange("Consistency-Token", Duration.ofSeconds(1));
     return new MessageTokens(
         exchange,
         new TidemarkMessagingProperties(),
@@ -194,6 +165,21 @@ class JmsListenerTokensTests {
   }
 
   /** A received message whose token property is {@code token}: only properties are read. */
+  /** The context a plain listener, covered, runs in for {@code message}; there must be one. */
+  private ConsistencyContext seenByACoveredListener(Message message) {
+    AtomicReference<@Nullable ConsistencyContext> seen = new AtomicReference<>();
+    DefaultMessageListenerContainer container = new DefaultMessageListenerContainer();
+    container.setMessageListener(
+        (MessageListener) listened -> seen.set(ConsistencyContext.currentOrNull()));
+    JmsListenerTokens.cover(container, () -> tokens);
+
+    ((MessageListener) container.getMessageListener()).onMessage(message);
+
+    ConsistencyContext context = seen.get();
+    assertThat(context).as("the listener's context").isNotNull();
+    return context;
+  }
+
   private static Message message(@Nullable String token) {
     Map<String, Object> properties = new HashMap<>();
     if (token != null) {

@@ -46,13 +46,7 @@ class JmsSendTokensTests {
               assertThat(factory).isInstanceOf(CachingConnectionFactory.class);
               assertThat(AopUtils.isCglibProxy(factory)).isTrue();
               assertThat(context.getBean(CachingConnectionFactory.class)).isSameAs(factory);
-              JmsTemplate jms = context.getBean(JmsTemplate.class);
-
-              try (ConsistencyContext.Binding bound = afterWrites()) {
-                jms.convertAndSend("send.bound", "hello");
-              }
-
-              assertThat(gtidsOf(jms.receive("send.bound"))).isEqualTo(GtidSet.parse(GTIDS));
+              sendsTheBoundToken(context.getBean(JmsTemplate.class), "send.bound");
             });
   }
 
@@ -65,13 +59,7 @@ class JmsSendTokensTests {
               ConnectionFactory factory = context.getBean(ConnectionFactory.class);
               assertThat(factory).isInstanceOf(ActiveMQConnectionFactory.class);
               assertThat(AopUtils.isCglibProxy(factory)).isTrue();
-              JmsTemplate jms = context.getBean(JmsTemplate.class);
-
-              try (ConsistencyContext.Binding bound = afterWrites()) {
-                jms.convertAndSend("send.uncached", "hello");
-              }
-
-              assertThat(gtidsOf(jms.receive("send.uncached"))).isEqualTo(GtidSet.parse(GTIDS));
+              sendsTheBoundToken(context.getBean(JmsTemplate.class), "send.uncached");
             });
   }
 
@@ -81,21 +69,9 @@ class JmsSendTokensTests {
         .run(
             context -> {
               JmsTemplate jms = context.getBean(JmsTemplate.class);
-              jms.convertAndSend(
-                  "send.replaced",
-                  "mine",
-                  message -> {
-                    message.setStringProperty(PROPERTY, "stale");
-                    return message;
-                  });
+              sendWithAStaleProperty(jms, "mine");
               try (ConsistencyContext.Binding bound = afterWrites()) {
-                jms.convertAndSend(
-                    "send.replaced",
-                    "ours",
-                    message -> {
-                      message.setStringProperty(PROPERTY, "stale");
-                      return message;
-                    });
+                sendWithAStaleProperty(jms, "ours");
               }
               jms.convertAndSend("send.replaced", "none");
 
@@ -196,6 +172,30 @@ class JmsSendTokensTests {
                 }
               }
             });
+  }
+
+  /**
+   * Checks a message {@code jms} sends to {@code queue} from a context after writes arrives with
+   * the context's token.
+   */
+  private static void sendsTheBoundToken(JmsTemplate jms, String queue)
+      throws jakarta.jms.JMSException {
+    try (ConsistencyContext.Binding bound = afterWrites()) {
+      jms.convertAndSend(queue, "hello");
+    }
+
+    assertThat(gtidsOf(jms.receive(queue))).isEqualTo(GtidSet.parse(GTIDS));
+  }
+
+  /** Sends {@code text} to send.replaced with the token property the application set, stale. */
+  private static void sendWithAStaleProperty(JmsTemplate jms, String text) {
+    jms.convertAndSend(
+        "send.replaced",
+        text,
+        message -> {
+          message.setStringProperty(PROPERTY, "stale");
+          return message;
+        });
   }
 
   private static GtidSet gtidsOf(@Nullable Message message) throws jakarta.jms.JMSException {

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.spring.autoconfigure.TestTokens;
-import io.tidemark.spring.autoconfigure.TidemarkStartupException;
+import io.tidemark.spring.autoconfigure.TidemarkRunners;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Message;
 import org.junit.jupiter.api.Test;
@@ -26,13 +26,9 @@ class JmsTokensConfigurationTests {
     EmbeddedArtemis.runner()
         .withPropertyValues("tidemark.messaging.jms.property=" + name)
         .run(
-            context -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .rootCause()
-                  .isInstanceOf(TidemarkStartupException.class)
-                  .hasMessageContaining("tidemark.messaging.jms.property is '" + name + "'");
-            });
+            context ->
+                TidemarkRunners.failedWithTidemarks(context)
+                    .hasMessageContaining("tidemark.messaging.jms.property is '" + name + "'"));
   }
 
   @Test

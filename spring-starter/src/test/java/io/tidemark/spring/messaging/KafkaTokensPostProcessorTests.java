@@ -95,12 +95,7 @@ class KafkaTokensPostProcessorTests {
     // In a transactional container the batch is intercepted once, before its transaction; the
     // error handler then replays the listener in memory without intercepting again.
     KafkaListenerTokens listener = new KafkaListenerTokens(() -> tokens);
-    ConsumerRecord<Object, Object> record = new ConsumerRecord<>("orders", 0, 0, null, "1");
-    record
-        .headers()
-        .add(
-            "Consistency-Token",
-            TestTokens.header("default", WRITTEN).getBytes(StandardCharsets.UTF_8));
+    ConsumerRecord<Object, Object> record = writtenRecord();
     ConsumerRecords<Object, Object> batch =
         new ConsumerRecords<>(Map.of(new TopicPartition("orders", 0), List.of(record)), Map.of());
 
@@ -129,12 +124,7 @@ class KafkaTokensPostProcessorTests {
 
     processor.postProcessAfterInitialization(listeners, "listeners");
     RecordInterceptor<Object, Object> interceptors = listeners.getRecordInterceptor();
-    ConsumerRecord<Object, Object> record = new ConsumerRecord<>("orders", 0, 0, null, "1");
-    record
-        .headers()
-        .add(
-            "Consistency-Token",
-            TestTokens.header("default", WRITTEN).getBytes(StandardCharsets.UTF_8));
+    ConsumerRecord<Object, Object> record = writtenRecord();
     Consumer<Object, Object> consumer = null;
     interceptors.intercept(record, consumer);
     assertThat(ConsistencyContext.currentOrNull()).isNotNull();
@@ -143,5 +133,16 @@ class KafkaTokensPostProcessorTests {
     assertThat(seen).containsExactly(GtidSet.parse(WRITTEN));
     assertThat(ConsistencyContext.currentOrNull()).isNull();
     assertThat(listeners.getBatchInterceptor()).isInstanceOf(KafkaListenerTokens.class);
+  }
+
+  /** A record of orders carrying a token of {@link #WRITTEN}. */
+  private static ConsumerRecord<Object, Object> writtenRecord() {
+    ConsumerRecord<Object, Object> record = new ConsumerRecord<>("orders", 0, 0, null, "1");
+    record
+        .headers()
+        .add(
+            "Consistency-Token",
+            TestTokens.header("default", WRITTEN).getBytes(StandardCharsets.UTF_8));
+    return record;
   }
 }

@@ -3,14 +3,12 @@ package io.tidemark.spring.messaging;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.spring.autoconfigure.TestConfigurations;
-import io.tidemark.spring.autoconfigure.TestTokens;
 import org.aopalliance.aop.Advice;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.rabbit.config.SimpleRabbitListenerContainerFactory;
 import org.springframework.amqp.rabbit.config.StatelessRetryOperationsInterceptor;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -18,12 +16,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class RabbitTokensConfigurationTests {
 
   private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-          .withUserConfiguration(TestConfigurations.Codec.class)
-          .withConfiguration(
-              AutoConfigurations.of(
-                  RabbitAutoConfiguration.class, TidemarkMessagingAutoConfiguration.class));
+      TestConfigurations.withCodec(
+          new ApplicationContextRunner(),
+          RabbitAutoConfiguration.class,
+          TidemarkMessagingAutoConfiguration.class);
 
   @Test
   void bootsTemplateAndListenerFactoryCarryTheTokenAheadOfTheRetry() {

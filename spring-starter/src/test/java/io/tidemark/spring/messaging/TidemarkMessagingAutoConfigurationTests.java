@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tidemark.spring.autoconfigure.TestConfigurations;
-import io.tidemark.spring.autoconfigure.TestTokens;
-import io.tidemark.spring.autoconfigure.TidemarkStartupException;
+import io.tidemark.spring.autoconfigure.TidemarkRunners;
 import io.tidemark.token.TokenRejectedException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -17,10 +16,8 @@ import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 class TidemarkMessagingAutoConfigurationTests {
 
   private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-          .withConfiguration(AutoConfigurations.of(TidemarkMessagingAutoConfiguration.class))
-          .withUserConfiguration(TestConfigurations.Codec.class);
+      TestConfigurations.withCodec(
+          new ApplicationContextRunner(), TidemarkMessagingAutoConfiguration.class);
 
   @Test
   void carriesTokensOnKafkaWhenItIsOnTheClassPath() {
@@ -62,10 +59,7 @@ class TidemarkMessagingAutoConfigurationTests {
         .withPropertyValues("tidemark.messaging.header= ")
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .isInstanceOf(TidemarkStartupException.class)
+                TidemarkRunners.failedWithTidemarks(context)
                     .hasMessageContaining("tidemark.messaging.header is blank"));
   }
 

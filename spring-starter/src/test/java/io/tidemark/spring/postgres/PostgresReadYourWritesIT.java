@@ -1,5 +1,7 @@
 package io.tidemark.spring.postgres;
 
+import static io.tidemark.spring.OrdersApplication.assertRead;
+import static io.tidemark.spring.OrdersApplication.failsLackingPrivileges;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -64,13 +66,8 @@ class PostgresReadYourWritesIT {
   }
 
   @AfterAll
-  static void stop() {
-    if (app != null) {
-      app.close();
-    }
-    if (topology != null) {
-      topology.close();
-    }
+  static void stop() throws Exception {
+    OrdersApplication.close(app, topology);
   }
 
   @Test
@@ -95,8 +92,7 @@ class PostgresReadYourWritesIT {
       List<ExecutionRecord> records = history.recent();
       ExecutionRecord read = records.get(0);
       assertThat(records).hasSize(before + 1);
-      assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
-      assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertRead(read, NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
     } finally {
       standby.resumeReplay();
     }
@@ -118,8 +114,7 @@ class PostgresReadYourWritesIT {
 
     assertThat(orders.customerSerializable(id)).isEqualTo("grace");
     ExecutionRecord read = history.recent().get(0);
-    assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.SOURCE);
-    assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.SOURCE_FALLBACK);
+    assertRead(read, NodeRole.SOURCE, Reason.SOURCE_FALLBACK);
 
     assertThat(orders.customer(id)).isEqualTo("grace");
     ExecutionRecord next = history.recent().get(0);
@@ -149,11 +144,9 @@ class PostgresReadYourWritesIT {
         ExecutionRecord hint = history.recent().get(0);
 
         assertThat(customer).isEqualTo("barbara");
-        assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
-        assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+        assertRead(read, NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
         assertThat(hinted).isEqualTo("barbara");
-        assertThat(hint.role()).as(hint.toString()).isEqualTo(NodeRole.SOURCE);
-        assertThat(hint.reason()).as(hint.toString()).isEqualTo(Reason.SOURCE_FOR_WRITE);
+        assertRead(hint, NodeRole.SOURCE, Reason.SOURCE_FOR_WRITE);
         assertThat(orders.text("/* tidemark:source */ SELECT current_query()"))
             .as("the text the primary was sent")
             .isEqualTo(" SELECT current_query()");
@@ -165,14 +158,12 @@ class PostgresReadYourWritesIT {
 
   @Test
   void aRoleWithoutTheGrantsStopsTheStartWithTheStatementsThatGrantIt(CapturedOutput output) {
-    assertThatThrownBy(() -> run("bare").close())
-        .hasRootCauseInstanceOf(TidemarkStartupException.class);
-    assertThat(output)
-        .contains("APPLICATION FAILED TO START")
-        .contains("Tidemark's database user lacks privileges")
-        .contains("cannot read timeline histories in database " + db)
-        .contains("\n  GRANT pg_monitor TO bare;\n")
-        .contains("\n  GRANT EXECUTE ON FUNCTION pg_read_file(text) TO bare;");
+    failsLackingPrivileges(
+        () -> run("bare").close(),
+        output,
+        "cannot read timeline histories in database " + db,
+        "\n  GRANT pg_monitor TO bare;\n",
+        "\n  GRANT EXECUTE ON FUNCTION pg_read_file(text) TO bare;");
   }
 
   @Test

@@ -8,10 +8,9 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.jdbc.ReadListener;
 import io.tidemark.spring.ReadYourWrites;
-import io.tidemark.spring.autoconfigure.TidemarkAutoConfiguration;
+import io.tidemark.spring.autoconfigure.TidemarkRunners;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
-import io.tidemark.token.KeyRing;
 import io.tidemark.topology.ExecutionHistory;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
@@ -19,8 +18,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.annotation.Cacheable;
@@ -121,19 +118,7 @@ class AdviceOrderIT {
   }
 
   private static ApplicationContextRunner runner() {
-    return new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                TidemarkAutoConfiguration.class,
-                TidemarkRoutingAutoConfiguration.class))
-        .withUserConfiguration(App.class)
-        .withPropertyValues(
-            "spring.datasource.url=" + topology.source().jdbcUrl(db),
-            "spring.datasource.username=" + topology.source().user(),
-            "spring.datasource.password=" + topology.source().password(),
-            "tidemark.token.secret=" + "a".repeat(KeyRing.MIN_SECRET_LENGTH),
-            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db));
+    return TidemarkRunners.on(topology, db, "a").withUserConfiguration(App.class);
   }
 
   @Test

@@ -34,10 +34,7 @@ class ReadAttributesTests {
   void aLevelOverridesTheConfiguredOneAndTwoAreRefused() throws Exception {
     assertThat(attributes("global").options(defaults, null).level())
         .isEqualTo(ConsistencyLevel.GLOBAL);
-    assertThatThrownBy(() -> attributes("twoLevels"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("twoLevels")
-        .hasMessageContaining("more than one level");
+    refused("twoLevels", "more than one level");
   }
 
   @Test
@@ -72,10 +69,7 @@ class ReadAttributesTests {
 
   @Test
   void timeoutStringThatIsNoDurationNamesTheMethod() {
-    assertThatThrownBy(() -> attributes("notADuration"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("notADuration")
-        .hasMessageContaining("soon");
+    refused("notADuration", "soon");
   }
 
   @Test
@@ -87,14 +81,8 @@ class ReadAttributesTests {
     assertThat(options.maxStaleness()).isEqualTo(Duration.ofMillis(500));
     assertThat(attributes("plain").options(defaults, null).maxStaleness())
         .isEqualTo(ReadOptions.DEFAULT_MAX_STALENESS);
-    assertThatThrownBy(() -> attributes("negativeStaleness"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("negativeStaleness")
-        .hasMessageContaining("negative maxStaleness");
-    assertThatThrownBy(() -> attributes("unparsableStaleness"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("unparsableStaleness")
-        .hasMessageContaining("maxStaleness = \"a while\"");
+    refused("negativeStaleness", "negative maxStaleness");
+    refused("unparsableStaleness", "maxStaleness = \"a while\"");
   }
 
   @Test
@@ -107,6 +95,14 @@ class ReadAttributesTests {
   private static ReadAttributes attributesOf(Method method, StringValueResolver values) {
     return ReadAttributes.of(
         method.getAnnotation(ReadYourWrites.class), method, method.getName(), values);
+  }
+
+  /** Checks the annotation on {@code method} is refused, naming the method and {@code why}. */
+  private void refused(String method, String why) {
+    assertThatThrownBy(() -> attributes(method))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(method)
+        .hasMessageContaining(why);
   }
 
   private ReadAttributes attributes(String name) throws NoSuchMethodException {

@@ -44,8 +44,7 @@ class AnswerTokensIT {
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    String db = topology.createDatabase("answers");
-    ShopApplication.createSchema(topology, db);
+    String db = ShopApplication.database(topology, "answers");
     redis = RedisServer.start();
     String[] settings = {
       "tidemark.scope.store=REDIS",

@@ -58,8 +58,7 @@ class BadTokenHttpIT {
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    db = topology.createDatabase("badtoken");
-    ShopApplication.createSchema(topology, db);
+    db = ShopApplication.database(topology, "badtoken");
     topology.source().execute("INSERT INTO `" + db + "`.orders VALUES (1, 'ada', 'NEW', 1)");
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
     for (MySqlNode node : topology.nodes()) {

@@ -38,8 +38,7 @@ class ConsistencyLevelHeaderIT {
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    db = topology.createDatabase("levels");
-    ShopApplication.createSchema(topology, db);
+    db = ShopApplication.database(topology, "levels");
     app = ShopApplication.startWeb(topology, db);
   }
 

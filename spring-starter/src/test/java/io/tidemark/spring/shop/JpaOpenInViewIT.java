@@ -36,8 +36,7 @@ class JpaOpenInViewIT {
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    db = topology.createDatabase("osiv");
-    ShopApplication.createSchema(topology, db);
+    db = ShopApplication.database(topology, "osiv");
     app = ShopApplication.startWeb(topology, db, "spring.jpa.open-in-view=true");
   }
 

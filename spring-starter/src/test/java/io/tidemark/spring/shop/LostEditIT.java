@@ -36,8 +36,7 @@ class LostEditIT {
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    db = topology.createDatabase("edits");
-    ShopApplication.createSchema(topology, db);
+    db = ShopApplication.database(topology, "edits");
     first = ShopApplication.startWeb(topology, db);
     second = ShopApplication.startWeb(topology, db);
   }

@@ -36,8 +36,7 @@ class PageReadsShareOneWaitIT {
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    String db = topology.createDatabase("pagewait");
-    ShopApplication.createSchema(topology, db);
+    String db = ShopApplication.database(topology, "pagewait");
     app = ShopApplication.startWeb(topology, db);
   }
 

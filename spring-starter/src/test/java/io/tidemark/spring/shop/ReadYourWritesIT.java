@@ -52,8 +52,7 @@ class ReadYourWritesIT {
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    db = topology.createDatabase("shop");
-    ShopApplication.createSchema(topology, db);
+    db = ShopApplication.database(topology, "shop");
     writer = ShopApplication.start(topology, db, "tidemark.scope.store=CAFFEINE");
     reader = ShopApplication.start(topology, db, "tidemark.scope.store=CAFFEINE");
   }

@@ -39,8 +39,7 @@ class RedisScopesIT {
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    db = topology.createDatabase("scopes");
-    ShopApplication.createSchema(topology, db);
+    db = ShopApplication.database(topology, "scopes");
     redis = RedisServer.start();
     String[] store = {"tidemark.scope.store=REDIS", "tidemark.scope.redis-uri=" + redis.uri()};
     writer = ShopApplication.start(topology, db, store);

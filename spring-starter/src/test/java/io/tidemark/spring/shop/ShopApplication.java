@@ -114,8 +114,11 @@ class ShopApplication {
     return application.run();
   }
 
-  static void createSchema(MySqlTopology topology, String db) {
+  /** A new database {@code name} on {@code topology} with the shop's schema, on the replica too. */
+  static String database(MySqlTopology topology, String name) {
+    String db = topology.createDatabase(name);
     Replication.mysql(topology, db).execute(ORDERS);
+    return db;
   }
 
   /** Makes the insert of an order of customer {@code slow} run {@code seconds} on the source. */

@@ -34,8 +34,7 @@ class ShopHttpIT {
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    String db = topology.createDatabase("shophttp");
-    ShopApplication.createSchema(topology, db);
+    String db = ShopApplication.database(topology, "shophttp");
     first = ShopApplication.startWeb(topology, db);
     second = ShopApplication.startWeb(topology, db);
   }

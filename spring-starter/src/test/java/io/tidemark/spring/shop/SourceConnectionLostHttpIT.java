@@ -42,8 +42,7 @@ class SourceConnectionLostHttpIT {
   static void start(MySqlTopology shared) {
     topology = shared;
     source = topology.source();
-    db = topology.createDatabase("connection_lost");
-    ShopApplication.createSchema(topology, db);
+    db = ShopApplication.database(topology, "connection_lost");
     // The insert of a slow customer's order runs a second on the server: time enough to lose
     // its answer once the server has it, without losing those of the round trips before it.
     ShopApplication.slowInsertsOfCustomerSlow(topology, db, 1);

@@ -33,8 +33,7 @@ class TokenClockSkewIT {
 
   @BeforeAll
   static void start(MySqlTopology topology) {
-    String db = topology.createDatabase("clock_skew");
-    ShopApplication.createSchema(topology, db);
+    String db = ShopApplication.database(topology, "clock_skew");
     drifting = ShopApplication.startWeb(topology, db, "shop.token-clock-skew=0s");
     strict =
         ShopApplication.startWeb(

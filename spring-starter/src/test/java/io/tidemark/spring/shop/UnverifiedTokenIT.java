@@ -36,8 +36,7 @@ class UnverifiedTokenIT {
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    String db = topology.createDatabase("unverified");
-    ShopApplication.createSchema(topology, db);
+    String db = ShopApplication.database(topology, "unverified");
     String[] randomSecret = {"tidemark.token.secret=", "tidemark.web.read-header=Consistency-Read"};
     first = ShopApplication.startWeb(topology, db, randomSecret);
     second = ShopApplication.startWeb(topology, db, randomSecret);

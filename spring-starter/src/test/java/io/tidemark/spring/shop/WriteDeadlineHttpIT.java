@@ -40,8 +40,7 @@ class WriteDeadlineHttpIT {
   @BeforeAll
   static void start(MySqlTopology topology) {
     source = topology.source();
-    db = topology.createDatabase("write_deadline");
-    ShopApplication.createSchema(topology, db);
+    db = ShopApplication.database(topology, "write_deadline");
     // A slow customer's insert runs four seconds on the server, far past the request's deadline.
     ShopApplication.slowInsertsOfCustomerSlow(topology, db, 4);
     instance =

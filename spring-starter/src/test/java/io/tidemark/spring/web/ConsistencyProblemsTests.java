@@ -15,7 +15,11 @@ import java.net.SocketException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.ThrowingConsumer;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
@@ -70,17 +74,16 @@ class ConsistencyProblemsTests {
         context -> {
           MockHttpServletResponse response = perform(context, "/refused");
 
-          assertThat(response.getStatus()).isEqualTo(503);
-          assertThat(response.getHeader("Retry-After")).isEqualTo("2");
+          JsonAnswer body = problem(response, 503, "2");
           assertThat(response.getContentType()).isEqualTo("application/problem+json");
-          JsonAnswer body = new JsonAnswer(response.getContentAsString());
-          assertThat(body.at("$.type")).isEqualTo("urn:tidemark:problem:wait-timeout");
-          assertThat(body.at("$.title")).isEqualTo("Consistent read not served");
-          assertThat(body.at("$.status")).isEqualTo(503);
-          assertThat(body.string("$.detail")).contains("could not be served");
-          assertThat(body.at("$.instance")).isEqualTo("/refused");
-          assertThat(body.at("$.reason")).isEqualTo("WAIT_TIMEOUT");
-          assertThat(response.getContentAsString()).doesNotContain("replica-uuid");
+          assertThat(members(body, "type", "title", "status", "instance", "reason"))
+              .containsExactly(
+                  "urn:tidemark:problem:wait-timeout",
+                  "Consistent read not served",
+                  503,
+                  "/refused",
+                  "WAIT_TIMEOUT");
+          explains(body, "could not be served", "replica-uuid");
         });
   }
 
@@ -88,15 +91,10 @@ class ConsistencyProblemsTests {
   void aWriteWithNoSingleWritableSourceIsA503WithItsReasonNotA500() {
     runner.run(
         context -> {
-          MockHttpServletResponse response = perform(context, "/split-brain");
-
-          assertThat(response.getStatus()).isEqualTo(503);
-          assertThat(response.getHeader("Retry-After")).isEqualTo("2");
-          JsonAnswer body = new JsonAnswer(response.getContentAsString());
-          assertThat(body.at("$.type")).isEqualTo("urn:tidemark:problem:split-brain");
-          assertThat(body.at("$.reason")).isEqualTo("SPLIT_BRAIN");
-          assertThat(body.string("$.detail")).contains("accepts writes");
-          assertThat(response.getContentAsString()).doesNotContain("replica-2");
+          JsonAnswer body = problem(perform(context, "/split-brain"), 503, "2");
+          assertThat(members(body, "type", "reason"))
+              .containsExactly("urn:tidemark:problem:split-brain", "SPLIT_BRAIN");
+          explains(body, "accepts writes", "replica-2");
         });
   }
 
@@ -104,16 +102,13 @@ class ConsistencyProblemsTests {
   void aWriteWhoseCommitWasNotAnsweredIsA500SayingItsOutcomeIsUnknown() {
     runner.run(
         context -> {
-          MockHttpServletResponse response = perform(context, "/outcome-unknown");
-
-          assertThat(response.getStatus()).isEqualTo(500);
-          assertThat(response.getHeader("Retry-After")).isNull();
-          JsonAnswer body = new JsonAnswer(response.getContentAsString());
-          assertThat(body.at("$.type")).isEqualTo("urn:tidemark:problem:commit-outcome-unknown");
-          assertThat(body.at("$.title")).isEqualTo("Write outcome unknown");
-          assertThat(body.at("$.reason")).isEqualTo("COMMIT_OUTCOME_UNKNOWN");
-          assertThat(body.string("$.detail")).contains("may have committed");
-          assertThat(response.getContentAsString()).doesNotContain("link failure");
+          JsonAnswer body = problem(perform(context, "/outcome-unknown"), 500, null);
+          assertThat(members(body, "type", "title", "reason"))
+              .containsExactly(
+                  "urn:tidemark:problem:commit-outcome-unknown",
+                  "Write outcome unknown",
+                  "COMMIT_OUTCOME_UNKNOWN");
+          explains(body, "may have committed", "link failure");
         });
   }
 
@@ -126,9 +121,9 @@ class ConsistencyProblemsTests {
           assertThat(response.getStatus()).isEqualTo(503);
           assertThat(response.getHeader("Retry-After")).isNotNull();
           JsonAnswer body = new JsonAnswer(response.getContentAsString());
-          assertThat(body.at("$.type")).isEqualTo("urn:tidemark:problem:source-error");
-          assertThat(body.at("$.title")).isEqualTo("Database connection lost");
-          assertThat(body.at("$.reason")).isEqualTo("SOURCE_ERROR");
+          assertThat(members(body, "type", "title", "reason"))
+              .containsExactly(
+                  "urn:tidemark:problem:source-error", "Database connection lost", "SOURCE_ERROR");
         });
   }
 
@@ -159,34 +154,19 @@ class ConsistencyProblemsTests {
 
   @Test
   void takesTheWayOfTheApplicationsOwnProblemHandler() {
-    runner
-        .withUserConfiguration(StampedProblems.class)
-        .run(
-            context -> {
-              MockHttpServletResponse response = perform(context, "/refused");
-
-              assertThat(response.getStatus()).isEqualTo(503);
-              assertThat(response.getHeader("Retry-After")).isEqualTo("2");
-              JsonAnswer body = new JsonAnswer(response.getContentAsString());
-              assertThat(body.at("$.reason")).isEqualTo("WAIT_TIMEOUT");
-              assertThat(body.at("$.service")).isEqualTo("shop");
-            });
+    refusedWith(
+        StampedProblems.class,
+        body ->
+            assertThat(members(body, "reason", "service")).containsExactly("WAIT_TIMEOUT", "shop"));
   }
 
   @Test
   void letsTheApplicationsExceptionHandlerAnswerFirstWithTheProblem() {
-    runner
-        .withUserConfiguration(ApplicationAdvice.class)
-        .run(
-            context -> {
-              MockHttpServletResponse response = perform(context, "/refused");
-
-              assertThat(response.getStatus()).isEqualTo(503);
-              assertThat(response.getHeader("Retry-After")).isEqualTo("2");
-              JsonAnswer body = new JsonAnswer(response.getContentAsString());
-              assertThat(body.at("$.type")).isEqualTo("urn:tidemark:problem:wait-timeout");
-              assertThat(body.at("$.advice")).isEqualTo("application");
-            });
+    refusedWith(
+        ApplicationAdvice.class,
+        body ->
+            assertThat(members(body, "type", "advice"))
+                .containsExactly("urn:tidemark:problem:wait-timeout", "application"));
   }
 
   @Test
@@ -205,6 +185,35 @@ class ConsistencyProblemsTests {
               .as("SQL failures other than a lost connection")
               .isNull();
         });
+  }
+
+  /**
+   * Checks the problem a refused read is answered with, with the application's {@code
+   * configuration}: a 503 with a Retry-After of 2 seconds, and what {@code check} checks.
+   */
+  private void refusedWith(Class<?> configuration, ThrowingConsumer<JsonAnswer> check) {
+    runner
+        .withUserConfiguration(configuration)
+        .run(context -> check.accept(problem(perform(context, "/refused"), 503, "2")));
+  }
+
+  /** The problem {@code response} carries, having checked its status and Retry-After. */
+  private static JsonAnswer problem(
+      MockHttpServletResponse response, int status, @Nullable String retryAfter) throws Exception {
+    assertThat(response.getStatus()).isEqualTo(status);
+    assertThat(response.getHeader("Retry-After")).isEqualTo(retryAfter);
+    return new JsonAnswer(response.getContentAsString());
+  }
+
+  /** Checks the problem's detail tells {@code detail} and nowhere tells {@code withheld}. */
+  private static void explains(JsonAnswer body, String detail, String withheld) {
+    assertThat(body.string("$.detail")).contains(detail);
+    assertThat(body.text()).doesNotContain(withheld);
+  }
+
+  /** The values of the problem's top members {@code names}, in that order. */
+  private static List<@Nullable Object> members(JsonAnswer body, String... names) {
+    return Arrays.stream(names).map(name -> body.at("$." + name)).toList();
   }
 
   private static MockHttpServletResponse perform(WebApplicationContext context, String path)

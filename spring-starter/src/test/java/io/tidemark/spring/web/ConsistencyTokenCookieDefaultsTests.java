@@ -8,12 +8,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -26,21 +24,12 @@ class ConsistencyTokenCookieDefaultsTests {
 
   private static final String COOKIE = "Consistency-Token-default";
 
-  private static ConfigurableApplicationContext app;
-  private static String base;
+  // As the documentation tells an application behind a proxy that ends TLS, on both Boot lines.
+  @RegisterExtension
+  static final WebTestServer server =
+      new WebTestServer("server.forward-headers-strategy=framework");
+
   private static final HttpClient http = HttpClient.newHttpClient();
-
-  @BeforeAll
-  static void start() {
-    // As the documentation tells an application behind a proxy that ends TLS, on both Boot lines.
-    app = WebTestApplication.start("server.forward-headers-strategy=framework");
-    base = WebTestApplication.baseUrl(app);
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
-  }
 
   @Test
   void aWriteSetsTheClustersCookieForTheBrowser() throws Exception {
@@ -136,17 +125,13 @@ class ConsistencyTokenCookieDefaultsTests {
 
   private static HttpResponse<String> send(
       String path, @Nullable String cookie, boolean tls, @Nullable String token) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10));
-    if (cookie != null) {
-      request.header("Cookie", cookie);
-    }
-    if (token != null) {
-      request.header("Consistency-Token", token);
-    }
-    if (tls) {
-      request.header("X-Forwarded-Proto", "https");
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return server.get(
+        path,
+        "Cookie",
+        cookie,
+        "Consistency-Token",
+        token,
+        "X-Forwarded-Proto",
+        tls ? "https" : null);
   }
 }

@@ -6,16 +6,11 @@ import static io.tidemark.spring.autoconfigure.TestTokens.header;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.spring.autoconfigure.TestTokens;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The token cookie with invalid header tokens rejected (the default): a cookie whose token does not
@@ -24,20 +19,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class ConsistencyTokenCookieTests {
 
-  private static ConfigurableApplicationContext app;
-  private static String base;
-  private static final HttpClient http = HttpClient.newHttpClient();
-
-  @BeforeAll
-  static void start() {
-    app = WebTestApplication.start("tidemark.web.cookie.name=tidemark");
-    base = WebTestApplication.baseUrl(app);
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
-  }
+  @RegisterExtension
+  static final WebTestServer server = new WebTestServer("tidemark.web.cookie.name=tidemark");
 
   @Test
   void aCookieSignedWithAnotherSecretSendsTheReadsToTheSourceAndIsReplaced() throws Exception {
@@ -72,16 +55,8 @@ class ConsistencyTokenCookieTests {
     assertThat(response.statusCode()).isEqualTo(400);
   }
 
-  private static HttpResponse<String> send(String path, String token, String cookie)
-      throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10));
-    if (token != null) {
-      request.header("Consistency-Token", token);
-    }
-    if (cookie != null) {
-      request.header("Cookie", cookie);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  private static HttpResponse<String> send(
+      String path, @Nullable String token, @Nullable String cookie) throws Exception {
+    return server.get(path, "Consistency-Token", token, "Cookie", cookie);
   }
 }

@@ -7,9 +7,7 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.Ticker;
 import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.spring.autoconfigure.TidemarkProperties;
-import io.tidemark.token.TokenExchange;
 import jakarta.servlet.FilterChain;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,14 +109,7 @@ class ConsistencyTokenFilterBindingTests {
     web.setUnsafeMethodReads(reads);
     return new ConsistencyTokenFilter(
         new RequestTokens(
-            new TokenExchange(
-                TestTokens.codec(),
-                properties.getCluster(),
-                web.getHeader(),
-                properties.getToken().getCoverTimeout(),
-                timeout -> {
-                  throw new SQLException("no source in this test");
-                }),
+            TestTokens.exchange(web.getHeader(), properties.getToken().getCoverTimeout()),
             web,
             Duration.ofMinutes(10),
             Ticker.systemTicker(),

@@ -9,40 +9,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.token.ConsistencyHeader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The filter with invalid tokens ignored, a cookie, another header name and no request budget. */
 class ConsistencyTokenFilterOptionsTests {
 
   private static final String NAME = "X-Read-After";
 
-  private static ConfigurableApplicationContext app;
-  private static String base;
-  private static final HttpClient http = HttpClient.newHttpClient();
-
-  @BeforeAll
-  static void start() {
-    app =
-        WebTestApplication.start(
-            "tidemark.web.invalid-token=ignore",
-            "tidemark.web.cookie.name=tidemark",
-            "tidemark.web.header=" + NAME);
-    base = WebTestApplication.baseUrl(app);
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
-  }
+  @RegisterExtension
+  static final WebTestServer server =
+      new WebTestServer(
+          "tidemark.web.invalid-token=ignore",
+          "tidemark.web.cookie.name=tidemark",
+          "tidemark.web.header=" + NAME);
 
   @Test
   void goesOnWithoutATokenThatDoesNotVerifyButForwardsTheOtherClusters() throws Exception {
@@ -93,16 +76,8 @@ class ConsistencyTokenFilterOptionsTests {
     assertThat(response.body()).startsWith(gtids(A + ":1," + B + ":1") + " dirty=false");
   }
 
-  private static HttpResponse<String> send(String path, String token, String cookie)
-      throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10));
-    if (token != null) {
-      request.header(NAME, token);
-    }
-    if (cookie != null) {
-      request.header("Cookie", cookie);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  private static HttpResponse<String> send(
+      String path, @Nullable String token, @Nullable String cookie) throws Exception {
+    return server.get(path, NAME, token, "Cookie", cookie);
   }
 }

@@ -12,18 +12,13 @@ import io.tidemark.token.ConsistencyHeader;
 import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenCodec;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The token filter on a real Tomcat with one request thread, so that a context left bound would
@@ -34,26 +29,13 @@ class ConsistencyTokenFilterTests {
 
   private static final String NAME = "Consistency-Token";
 
-  private static ConfigurableApplicationContext app;
-  private static String base;
-  private static final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-  @BeforeAll
-  static void start() {
-    app =
-        WebTestApplication.start(
-            "server.tomcat.threads.max=1",
-            "server.tomcat.threads.min-spare=1",
-            "tidemark.web.request-timeout=30s",
-            "tidemark.web.retry-after=1500ms");
-    base = WebTestApplication.baseUrl(app);
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
-  }
+  @RegisterExtension
+  static final WebTestServer server =
+      new WebTestServer(
+          "server.tomcat.threads.max=1",
+          "server.tomcat.threads.min-spare=1",
+          "tidemark.web.request-timeout=30s",
+          "tidemark.web.retry-after=1500ms");
 
   @Test
   void opensTheContextWithTheVerifiedTokenAndTheRequestBudget() throws Exception {
@@ -67,10 +49,10 @@ class ConsistencyTokenFilterTests {
 
   @Test
   void answersWithTheMergedTokenOfRequestAndWrites() throws Exception {
-    HttpResponse<String> response = get("/write?gtids=" + B + ":7", header("default", A + ":1-5"));
-
-    assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1-5," + B + ":7"));
+    answered(
+        get("/write?gtids=" + B + ":7", header("default", A + ":1-5")),
+        200,
+        A + ":1-5," + B + ":7");
   }
 
   @Test
@@ -94,7 +76,7 @@ class ConsistencyTokenFilterTests {
     assertThat(answer.clusters()).containsExactly("default", "payments");
     assertThat(answer.tokens("payments"))
         .containsExactly(payments.parseHeader(paymentsHeader).tokens("payments").get(0));
-    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1-5:9"));
+    carries(response, A + ":1-5:9");
   }
 
   @Test
@@ -140,7 +122,7 @@ class ConsistencyTokenFilterTests {
     assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
     assertThat(response.body()).contains("\"status\":503", "\"reason\":\"WAIT_TIMEOUT\"");
     assertThat(response.body()).doesNotContain("replica-uuid");
-    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":3"));
+    carries(response, A + ":1," + B + ":3");
   }
 
   @Test
@@ -151,7 +133,7 @@ class ConsistencyTokenFilterTests {
     assertThat(response.statusCode()).isEqualTo(503);
     assertThat(response.body())
         .contains("\"reason\":\"TOKEN_NOT_ON_SOURCE\"", "\"lost\":\"" + B + ":4-5\"");
-    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":1-3"));
+    carries(response, A + ":1," + B + ":1-3");
   }
 
   @Test
@@ -160,7 +142,7 @@ class ConsistencyTokenFilterTests {
 
     assertThat(response.statusCode()).isEqualTo(503);
     assertThat(response.body()).contains("\"reason\":\"DATABASE_BUSY\"");
-    assertThat(verified(token(response))).isEqualTo(gtids(B + ":3"));
+    carries(response, B + ":3");
   }
 
   @Test
@@ -174,10 +156,8 @@ class ConsistencyTokenFilterTests {
 
   @Test
   void writesTheTokenOnAnErrorResponse() throws Exception {
-    HttpResponse<String> response = get("/boom?gtids=" + B + ":4", header("default", A + ":1"));
-
-    assertThat(response.statusCode()).isEqualTo(500);
-    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":4"));
+    answered(
+        get("/boom?gtids=" + B + ":4", header("default", A + ":1")), 500, A + ":1," + B + ":4");
   }
 
   @Test
@@ -186,7 +166,7 @@ class ConsistencyTokenFilterTests {
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body()).hasSize(5 + WebTestApplication.LARGE);
-    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":2"));
+    carries(response, A + ":1," + B + ":2");
   }
 
   @Test
@@ -195,7 +175,7 @@ class ConsistencyTokenFilterTests {
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body()).hasSize(WebTestApplication.LARGE * System.lineSeparator().length());
-    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1"));
+    carries(response, A + ":1");
   }
 
   @Test
@@ -204,7 +184,7 @@ class ConsistencyTokenFilterTests {
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body()).hasSize(WebTestApplication.LARGE);
-    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":2"));
+    carries(response, A + ":1," + B + ":2");
   }
 
   @Test
@@ -225,7 +205,7 @@ class ConsistencyTokenFilterTests {
     HttpResponse<String> response = get("/callable?first=" + A + ":1&later=" + B + ":2", null);
 
     assertThat(response.body()).isEqualTo("done");
-    assertThat(verified(token(response))).isEqualTo(gtids(A + ":1," + B + ":2"));
+    carries(response, A + ":1," + B + ":2");
   }
 
   @Test
@@ -262,19 +242,20 @@ class ConsistencyTokenFilterTests {
     assertThat(response.headers().firstValue(NAME)).isEmpty();
   }
 
-  static HttpResponse<String> get(String path, String token)
+  static HttpResponse<String> get(String path, @Nullable String token)
       throws IOException, InterruptedException {
-    return get(base, path, token);
+    return server.get(path, NAME, token);
   }
 
-  static HttpResponse<String> get(String base, String path, String token)
-      throws IOException, InterruptedException {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10));
-    if (token != null) {
-      request.header(NAME, token);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  /** Checks {@code response} has {@code status} and carries a token of just {@code expected}. */
+  private static void answered(HttpResponse<?> response, int status, String expected) {
+    assertThat(response.statusCode()).isEqualTo(status);
+    carries(response, expected);
+  }
+
+  /** Checks {@code response} carries a verified token of just the GTID set {@code expected}. */
+  private static void carries(HttpResponse<?> response, String expected) {
+    assertThat(verified(token(response))).isEqualTo(gtids(expected));
   }
 
   static String token(HttpResponse<?> response) {

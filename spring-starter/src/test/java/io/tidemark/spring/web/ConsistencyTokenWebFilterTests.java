@@ -18,7 +18,6 @@ import io.tidemark.spring.autoconfigure.TidemarkProperties;
 import io.tidemark.token.ConsistencyHeader;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenExchange;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -283,14 +282,7 @@ class ConsistencyTokenWebFilterTests {
     TidemarkWebProperties web = new TidemarkWebProperties();
     settings.accept(web);
     TokenExchange exchange =
-        new TokenExchange(
-            TestTokens.codec(),
-            properties.getCluster(),
-            web.getHeader(),
-            properties.getToken().getCoverTimeout(),
-            timeout -> {
-              throw new SQLException("no source in this test");
-            });
+        TestTokens.exchange(web.getHeader(), properties.getToken().getCoverTimeout());
     ConsistencyTokenWebFilter filter =
         new ConsistencyTokenWebFilter(
             new RequestTokens(

@@ -11,6 +11,7 @@ import io.tidemark.spring.autoconfigure.TestTokens;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -18,8 +19,10 @@ import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.webclient.WebClientCustomizer;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.AsyncTaskExecutor;
@@ -31,83 +34,80 @@ import org.springframework.web.reactive.function.client.WebClient;
 
 class TidemarkClientAutoConfigurationTests {
 
-  private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-          .withConfiguration(AutoConfigurations.of(TidemarkClientAutoConfiguration.class));
+  private final ApplicationContextRunner withCodec =
+      TestConfigurations.withCodec(
+          new ApplicationContextRunner(), TidemarkClientAutoConfiguration.class);
 
   @Test
   void contributesTheCustomizersAndTheTaskDecorator() {
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class)
-        .run(
-            context -> {
-              assertThat(context).hasSingleBean(RestClientCustomizer.class);
-              assertThat(context).hasSingleBean(RestTemplateCustomizer.class);
-              assertThat(context).hasSingleBean(WebClientCustomizer.class);
-              assertThat(context).hasSingleBean(ConsistencyTaskDecorator.class);
-            });
+    withCodec.run(
+        context ->
+            hasOne(
+                context,
+                RestClientCustomizer.class,
+                RestTemplateCustomizer.class,
+                WebClientCustomizer.class,
+                ConsistencyTaskDecorator.class));
   }
 
   @Test
   void backsOffWhenTidemarkIsDisabled() {
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class)
+    withCodec
         .withPropertyValues("tidemark.enabled=false")
         .run(
-            context -> {
-              assertThat(context).doesNotHaveBean(RestClientCustomizer.class);
-              assertThat(context).doesNotHaveBean(RestTemplateCustomizer.class);
-              assertThat(context).doesNotHaveBean(WebClientCustomizer.class);
-              assertThat(context).doesNotHaveBean(TaskDecorator.class);
-            });
+            context ->
+                hasNone(
+                    context,
+                    RestClientCustomizer.class,
+                    RestTemplateCustomizer.class,
+                    WebClientCustomizer.class,
+                    TaskDecorator.class));
   }
 
   @Test
   void backsOffWithoutTheCoreAutoConfigurationsCodec() {
-    runner
+    TestConfigurations.withSecret(
+            new ApplicationContextRunner(), TidemarkClientAutoConfiguration.class)
         .withUserConfiguration(TestConfigurations.PropertiesOnly.class)
-        .run(
-            context -> {
-              assertThat(context).doesNotHaveBean(RestClientCustomizer.class);
-              assertThat(context).doesNotHaveBean(TaskDecorator.class);
-            });
+        .run(context -> hasNone(context, RestClientCustomizer.class, TaskDecorator.class));
   }
 
   @Test
   void leavesOutEachClientThatIsNotOnTheClassPath() {
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class)
-        .withClassLoader(new FilteredClassLoader(WebClient.class))
+    withoutOnTheClassPath(
+        new FilteredClassLoader(WebClient.class),
+        RestClientCustomizer.class,
+        WebClientCustomizer.class);
+    withoutOnTheClassPath(
+        new FilteredClassLoader(RestClient.class),
+        RestTemplateCustomizer.class,
+        RestClientCustomizer.class);
+    withoutOnTheClassPath(
+        new FilteredClassLoader(RestClientCustomizer.class, RestTemplateCustomizer.class),
+        WebClientCustomizer.class,
+        RestClientCustomizer.class,
+        RestTemplateCustomizer.class);
+  }
+
+  /**
+   * Checks that with what {@code classLoader} filters out of the class path, the context has one
+   * bean of {@code kept} and none of {@code leftOut}.
+   */
+  private void withoutOnTheClassPath(
+      FilteredClassLoader classLoader, Class<?> kept, Class<?>... leftOut) {
+    withCodec
+        .withClassLoader(classLoader)
         .run(
             context -> {
-              assertThat(context).doesNotHaveBean(WebClientCustomizer.class);
-              assertThat(context).hasSingleBean(RestClientCustomizer.class);
-            });
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class)
-        .withClassLoader(new FilteredClassLoader(RestClient.class))
-        .run(
-            context -> {
-              assertThat(context).doesNotHaveBean(RestClientCustomizer.class);
-              assertThat(context).hasSingleBean(RestTemplateCustomizer.class);
-            });
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class)
-        .withClassLoader(
-            new FilteredClassLoader(RestClientCustomizer.class, RestTemplateCustomizer.class))
-        .run(
-            context -> {
-              assertThat(context).doesNotHaveBean(RestClientCustomizer.class);
-              assertThat(context).doesNotHaveBean(RestTemplateCustomizer.class);
-              assertThat(context).hasSingleBean(WebClientCustomizer.class);
+              hasNone(context, leftOut);
+              hasOne(context, kept);
             });
   }
 
   @Test
   void usesTheApplicationsBeansOfTheSameNames() {
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class, Replacements.class)
+    withCodec
+        .withUserConfiguration(Replacements.class)
         .run(
             context -> {
               assertThat(context.getBean("tidemarkRestClientCustomizer"))
@@ -119,47 +119,27 @@ class TidemarkClientAutoConfigurationTests {
 
   @Test
   void bootsApplicationTaskExecutorRunsTasksInTheSubmittersContextAndBudget() {
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class, AnotherDecorator.class)
-        .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+    withTasks(AnotherDecorator.class)
         .run(
             context -> {
-              AsyncTaskExecutor executor =
-                  context.getBean("applicationTaskExecutor", AsyncTaskExecutor.class);
-              Deadline deadline = Deadline.after(Duration.ofMinutes(1), Ticker.systemTicker());
-              try (ConsistencyContext.Binding binding =
-                  ConsistencyContext.create(GtidSet.parse(TestTokens.A + ":1-3"), deadline)
-                      .attach()) {
-                Future<String> seen =
-                    executor.submit(
-                        () -> {
-                          ConsistencyContext bound = ConsistencyContext.currentOrNull();
-                          if (bound == null) {
-                            return "no context";
-                          }
-                          bound.merge(GtidSet.parse(TestTokens.B + ":9"));
-                          return bound.gtids().toSingleLineString()
-                              + (bound.deadline() == deadline ? " budget" : " no budget")
-                              + " "
-                              + AnotherDecorator.RAN.get();
-                        });
+              Seen seen =
+                  seen(
+                      context.getBean("applicationTaskExecutor", AsyncTaskExecutor.class),
+                      () -> " " + AnotherDecorator.RAN.get());
 
-                assertThat(seen.get())
-                    .isEqualTo(
-                        GtidSet.parse(TestTokens.A + ":1-3," + TestTokens.B + ":9")
-                                .toSingleLineString()
-                            + " budget true");
-                assertThat(binding.context().gtids())
-                    .isEqualTo(GtidSet.parse(TestTokens.A + ":1-3," + TestTokens.B + ":9"));
-              }
+              assertThat(seen.task())
+                  .isEqualTo(
+                      GtidSet.parse(TestTokens.A + ":1-3," + TestTokens.B + ":9")
+                              .toSingleLineString()
+                          + " budget true");
+              assertThat(seen.submitters())
+                  .isEqualTo(GtidSet.parse(TestTokens.A + ":1-3," + TestTokens.B + ":9"));
             });
   }
 
   @Test
   void withTheApplicationsContextPropagatingDecoratorBootsExecutorsCarryTheContextThroughIt() {
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class, ContextPropagation.class)
-        .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+    withTasks(ContextPropagation.class)
         .run(
             context -> {
               assertThat(context).doesNotHaveBean(ConsistencyTaskDecorator.class);
@@ -172,24 +152,7 @@ class TidemarkClientAutoConfigurationTests {
                           context.getBean("applicationTaskExecutor", AsyncTaskExecutor.class)))
                   .isEqualTo(SEEN);
 
-              ThreadPoolTaskExecutor single =
-                  context
-                      .getBean(ThreadPoolTaskExecutorBuilder.class)
-                      .corePoolSize(1)
-                      .maxPoolSize(1)
-                      .build();
-              single.initialize();
-              try {
-                assertThat(seenInContext(single)).isEqualTo(SEEN);
-                assertThat(
-                        single
-                            .submit(() -> String.valueOf(ConsistencyContext.currentOrNull()))
-                            .get(10, TimeUnit.SECONDS))
-                    .as("left on the pool's thread")
-                    .isEqualTo("null");
-              } finally {
-                single.shutdown();
-              }
+              aSingleThreadBuiltExecutorCarriesTheContextAndLeavesItBehind(context);
             });
   }
 
@@ -197,29 +160,11 @@ class TidemarkClientAutoConfigurationTests {
   void aContextPropagatingDecoratorDeclaredAsAPlainTaskDecoratorWorksBesideTidemarksOwn() {
     // Its bean type does not tell what it is, so Tidemark's decorator stays: the task is bound
     // to the same context twice, nested, and both bindings are undone.
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class, PlainlyDeclaredPropagation.class)
-        .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+    withTasks(PlainlyDeclaredPropagation.class)
         .run(
             context -> {
               assertThat(context).hasSingleBean(ConsistencyTaskDecorator.class);
-              ThreadPoolTaskExecutor single =
-                  context
-                      .getBean(ThreadPoolTaskExecutorBuilder.class)
-                      .corePoolSize(1)
-                      .maxPoolSize(1)
-                      .build();
-              single.initialize();
-              try {
-                assertThat(seenInContext(single)).isEqualTo(SEEN);
-                assertThat(
-                        single
-                            .submit(() -> String.valueOf(ConsistencyContext.currentOrNull()))
-                            .get(10, TimeUnit.SECONDS))
-                    .isEqualTo("null");
-              } finally {
-                single.shutdown();
-              }
+              aSingleThreadBuiltExecutorCarriesTheContextAndLeavesItBehind(context);
             });
   }
 
@@ -227,11 +172,67 @@ class TidemarkClientAutoConfigurationTests {
       GtidSet.parse(TestTokens.A + ":1-3," + TestTokens.B + ":9").toSingleLineString()
           + " budget, merged";
 
+  /** Checks {@code context} has one bean of each of {@code types}. */
+  private static void hasOne(AssertableApplicationContext context, Class<?>... types) {
+    for (Class<?> type : types) {
+      assertThat(context).hasSingleBean(type);
+    }
+  }
+
+  /** Checks {@code context} has no bean of any of {@code types}. */
+  private static void hasNone(AssertableApplicationContext context, Class<?>... types) {
+    for (Class<?> type : types) {
+      assertThat(context).doesNotHaveBean(type);
+    }
+  }
+
+  /** With the core's codec, Boot's task execution auto-configuration and {@code configuration}. */
+  private ApplicationContextRunner withTasks(Class<?> configuration) {
+    return withCodec
+        .withUserConfiguration(configuration)
+        .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class));
+  }
+
+  /**
+   * Checks that an executor built with Boot's builder, of one thread, runs a task in the
+   * submitter's context and leaves no context on its thread after.
+   */
+  private static void aSingleThreadBuiltExecutorCarriesTheContextAndLeavesItBehind(
+      ApplicationContext context) throws Exception {
+    ThreadPoolTaskExecutor single =
+        context.getBean(ThreadPoolTaskExecutorBuilder.class).corePoolSize(1).maxPoolSize(1).build();
+    single.initialize();
+    try {
+      assertThat(seenInContext(single)).isEqualTo(SEEN);
+      assertThat(
+              single
+                  .submit(() -> String.valueOf(ConsistencyContext.currentOrNull()))
+                  .get(10, TimeUnit.SECONDS))
+          .as("left on the pool's thread")
+          .isEqualTo("null");
+    } finally {
+      single.shutdown();
+    }
+  }
+
   /**
    * What a task run by {@code executor} sees of the submitter's context, which it adds a GTID to:
    * its GTIDs, whether it has the submitter's deadline, and whether the GTID reached the submitter.
    */
   private static String seenInContext(AsyncTaskExecutor executor) throws Exception {
+    Seen seen = seen(executor, () -> "");
+    return seen.task()
+        + (seen.submitters().containsAll(GtidSet.parse(TestTokens.B + ":9"))
+            ? ", merged"
+            : ", not merged");
+  }
+
+  /**
+   * What a task run by {@code executor} sees of the submitter's context, which it adds a GTID to
+   * (its GTIDs, whether it has the submitter's deadline, then what {@code alsoSeen} tells on the
+   * task's thread), and the submitter's GTIDs after.
+   */
+  private static Seen seen(AsyncTaskExecutor executor, Supplier<String> alsoSeen) throws Exception {
     Deadline deadline = Deadline.after(Duration.ofMinutes(1), Ticker.systemTicker());
     try (ConsistencyContext.Binding binding =
         ConsistencyContext.create(GtidSet.parse(TestTokens.A + ":1-3"), deadline).attach()) {
@@ -244,15 +245,16 @@ class TidemarkClientAutoConfigurationTests {
                 }
                 bound.merge(GtidSet.parse(TestTokens.B + ":9"));
                 return bound.gtids().toSingleLineString()
-                    + (bound.deadline() == deadline ? " budget" : " no budget");
+                    + (bound.deadline() == deadline ? " budget" : " no budget")
+                    + alsoSeen.get();
               });
       String task = seen.get(10, TimeUnit.SECONDS);
-      return task
-          + (binding.context().gtids().containsAll(GtidSet.parse(TestTokens.B + ":9"))
-              ? ", merged"
-              : ", not merged");
+      return new Seen(task, binding.context().gtids());
     }
   }
+
+  /** What a task saw of the submitter's context, and the submitter's GTIDs after it. */
+  private record Seen(String task, GtidSet submitters) {}
 
   /** Spring's decorator of io.micrometer:context-propagation, as an application declares it. */
   @Configuration(proxyBeanMethods = false)

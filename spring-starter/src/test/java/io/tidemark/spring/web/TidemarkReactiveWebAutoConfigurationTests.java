@@ -3,9 +3,7 @@ package io.tidemark.spring.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.spring.autoconfigure.TestConfigurations;
-import io.tidemark.spring.autoconfigure.TestTokens;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.web.server.WebFilter;
@@ -13,12 +11,10 @@ import org.springframework.web.server.WebFilter;
 class TidemarkReactiveWebAutoConfigurationTests {
 
   private final ReactiveWebApplicationContextRunner runner =
-      new ReactiveWebApplicationContextRunner()
-          .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-          .withUserConfiguration(TestConfigurations.Codec.class)
-          .withConfiguration(
-              AutoConfigurations.of(
-                  TidemarkWebAutoConfiguration.class, TidemarkReactiveWebAutoConfiguration.class));
+      TestConfigurations.withCodec(
+          new ReactiveWebApplicationContextRunner(),
+          TidemarkWebAutoConfiguration.class,
+          TidemarkReactiveWebAutoConfiguration.class);
 
   @Test
   void registersTheWebFilterInTheConfiguredOrder() {
@@ -55,10 +51,8 @@ class TidemarkReactiveWebAutoConfigurationTests {
 
   @Test
   void aServletApplicationGetsNoWebFilter() {
-    new WebApplicationContextRunner()
-        .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-        .withUserConfiguration(TestConfigurations.Codec.class)
-        .withConfiguration(AutoConfigurations.of(TidemarkReactiveWebAutoConfiguration.class))
+    TestConfigurations.withCodec(
+            new WebApplicationContextRunner(), TidemarkReactiveWebAutoConfiguration.class)
         .run(context -> assertThat(context).doesNotHaveBean(WebFilter.class));
   }
 }

@@ -3,11 +3,9 @@ package io.tidemark.spring.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.spring.autoconfigure.TestConfigurations;
-import io.tidemark.spring.autoconfigure.TestTokens;
 import jakarta.servlet.DispatcherType;
 import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -19,15 +17,13 @@ import org.springframework.web.servlet.DispatcherServlet;
 
 class TidemarkWebAutoConfigurationTests {
 
-  private final WebApplicationContextRunner runner =
-      new WebApplicationContextRunner()
-          .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-          .withConfiguration(AutoConfigurations.of(TidemarkWebAutoConfiguration.class));
+  private final WebApplicationContextRunner withCodec =
+      TestConfigurations.withCodec(
+          new WebApplicationContextRunner(), TidemarkWebAutoConfiguration.class);
 
   @Test
   void registersTheFilterForRequestAndAsyncDispatchesInTheConfiguredOrder() {
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class)
+    withCodec
         .withPropertyValues("tidemark.web.filter-order=-42")
         .run(
             context -> {
@@ -45,48 +41,44 @@ class TidemarkWebAutoConfigurationTests {
 
   @Test
   void backsOffWhenTidemarkIsDisabled() {
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class)
+    withCodec
         .withPropertyValues("tidemark.enabled=false")
         .run(
-            context -> {
-              assertThat(context).doesNotHaveBean("tidemarkConsistencyTokenFilter");
-              assertThat(context).doesNotHaveBean(ConsistencyExceptionHandler.class);
-            });
+            context ->
+                assertThat(context)
+                    .doesNotHaveBean("tidemarkConsistencyTokenFilter")
+                    .doesNotHaveBean(ConsistencyExceptionHandler.class));
   }
 
   @Test
   void backsOffWithoutTheCoreAutoConfigurationsCodec() {
-    runner
+    TestConfigurations.withSecret(
+            new WebApplicationContextRunner(), TidemarkWebAutoConfiguration.class)
         .withUserConfiguration(TestConfigurations.PropertiesOnly.class)
         .run(context -> assertThat(context).doesNotHaveBean("tidemarkConsistencyTokenFilter"));
   }
 
   @Test
   void backsOffOutsideAServletApplication() {
-    new ApplicationContextRunner()
-        .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-        .withUserConfiguration(TestConfigurations.Codec.class)
-        .withConfiguration(AutoConfigurations.of(TidemarkWebAutoConfiguration.class))
+    TestConfigurations.withCodec(new ApplicationContextRunner(), TidemarkWebAutoConfiguration.class)
         .run(context -> assertThat(context).doesNotHaveBean("tidemarkConsistencyTokenFilter"));
   }
 
   @Test
   void leavesTheExceptionHandlerOutWithoutSpringMvc() {
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class)
+    withCodec
         .withClassLoader(new FilteredClassLoader(DispatcherServlet.class))
         .run(
-            context -> {
-              assertThat(context).hasBean("tidemarkConsistencyTokenFilter");
-              assertThat(context).doesNotHaveBean(ConsistencyExceptionHandler.class);
-            });
+            context ->
+                assertThat(context)
+                    .hasBean("tidemarkConsistencyTokenFilter")
+                    .doesNotHaveBean(ConsistencyExceptionHandler.class));
   }
 
   @Test
   void usesTheApplicationsFilterAndExceptionHandlerOfTheSameNames() {
-    runner
-        .withUserConfiguration(TestConfigurations.Codec.class, Replacements.class)
+    withCodec
+        .withUserConfiguration(Replacements.class)
         .run(
             context -> {
               assertThat(context.getBean("tidemarkConsistencyTokenFilter"))

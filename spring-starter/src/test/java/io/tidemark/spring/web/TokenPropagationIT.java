@@ -1,35 +1,28 @@
 package io.tidemark.spring.web;
 
+import static io.tidemark.spring.web.PeerServices.NAME;
+import static io.tidemark.spring.web.PeerServices.database;
+import static io.tidemark.spring.web.PeerServices.send;
+import static io.tidemark.spring.web.PeerServices.url;
+import static io.tidemark.spring.web.PeerServices.verified;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
-import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
-import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.token.TokenCodec;
-import io.tidemark.topology.ExecutionHistory;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -47,36 +40,28 @@ import org.springframework.web.client.RestClient;
 @ExtendWith(TestkitExtension.class)
 class TokenPropagationIT {
 
-  private static final String NAME = "Consistency-Token";
   private static final Duration DELAY = Duration.ofSeconds(2);
 
   private static MySqlTopology topology;
   private static ConfigurableApplicationContext a;
   private static ConfigurableApplicationContext b;
-  private static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    String db = topology.createDatabase("web");
-    topology
-        .source()
-        .execute(
-            "CREATE TABLE `" + db + "`.orders (id INT PRIMARY KEY)",
-            "CREATE TABLE `" + db + "`.payments (id INT PRIMARY KEY, status VARCHAR(20))");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(30));
+    String db =
+        database(
+            topology,
+            "web",
+            "CREATE TABLE {db}.orders (id INT PRIMARY KEY)",
+            "CREATE TABLE {db}.payments (id INT PRIMARY KEY, status VARCHAR(20))");
     b = start(db, "b", null);
     a = start(db, "a", url(b));
   }
 
   @AfterAll
   static void stop() {
-    if (a != null) {
-      a.close();
-    }
-    if (b != null) {
-      b.close();
-    }
+    PeerServices.stop(a, b);
   }
 
   @Test
@@ -125,50 +110,22 @@ class TokenPropagationIT {
     assertThat(response.body()).contains("\"reason\":\"TOKEN_REJECTED\"");
   }
 
-  private static GtidSet verified(String header) {
-    TokenCodec codec = TestTokens.codec();
-    return codec.verify(codec.parseHeader(header), "default").orElseThrow().gtids();
-  }
-
-  private static HttpResponse<String> send(String method, String url, String token)
-      throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(url))
-            .timeout(Duration.ofSeconds(30))
-            .method(method, HttpRequest.BodyPublishers.noBody());
-    if (token != null) {
-      request.header(NAME, token);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String url(ConfigurableApplicationContext context) {
-    return "http://localhost:" + ((WebServerApplicationContext) context).getWebServer().getPort();
-  }
-
   private static ConfigurableApplicationContext start(String db, String name, String peer) {
-    return new SpringApplicationBuilder(Service.class)
-        .properties(
-            "spring.application.name=" + name,
-            "spring.main.banner-mode=off",
-            "server.port=0",
-            "spring.datasource.url=" + topology.source().jdbcUrl(db),
-            "spring.datasource.username=" + topology.source().user(),
-            "spring.datasource.password=" + topology.source().password(),
-            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db),
-            "tidemark.token.secret=" + TestTokens.SECRET,
-            "tidemark.read.timeout=10s",
-            // A's POST reads what B wrote: on the replica, as the token B answered lets it, not on
-            // the source, where the reads of a request about to write go by default.
-            "tidemark.web.unsafe-method-reads=replica",
-            "peer.url=" + (peer == null ? "" : peer))
-        .run();
+    return PeerServices.start(
+        Service.class,
+        topology,
+        db,
+        name,
+        peer,
+        "tidemark.read.timeout=10s",
+        // A's POST reads what B wrote: on the replica, as the token B answered lets it, not on
+        // the source, where the reads of a request about to write go by default.
+        "tidemark.web.unsafe-method-reads=replica");
   }
 
   /** The service both instances run. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  @Import({Service.Endpoints.class, Service.Payments.class})
+  @PeerServices.Application
+  @Import(Service.Endpoints.class)
   static class Service {
 
     @Bean
@@ -176,36 +133,8 @@ class TokenPropagationIT {
       return builder.baseUrl(environment.getRequiredProperty("peer.url")).build();
     }
 
-    static class Payments {
-      private final JdbcTemplate jdbc;
-
-      Payments(JdbcTemplate jdbc) {
-        this.jdbc = jdbc;
-      }
-
-      @ReadYourWrites
-      public Optional<String> status(int id) {
-        return jdbc
-            .query("SELECT status FROM payments WHERE id = ?", (rs, i) -> rs.getString(1), id)
-            .stream()
-            .findFirst();
-      }
-    }
-
     @RestController
-    static class Endpoints {
-      private final JdbcTemplate jdbc;
-      private final RestClient peer;
-      private final Payments payments;
-      private final ExecutionHistory history;
-
-      Endpoints(JdbcTemplate jdbc, RestClient peer, Payments payments, ExecutionHistory history) {
-        this.jdbc = jdbc;
-        this.peer = peer;
-        this.payments = payments;
-        this.history = history;
-      }
-
+    static class Endpoints extends PeerServices.Endpoints {
       /** A: takes the order, has B take the payment, reads the payment back. */
       @PostMapping("/orders/{id}")
       String order(@PathVariable int id) {
@@ -228,9 +157,9 @@ class TokenPropagationIT {
 
       /** The payment as read, where and why: "paid replica REPLICA_AFTER_WAIT". */
       private String describe(int id) {
-        String status = payments.status(id).orElse("missing");
-        ExecutionRecord last = history.recent().get(0);
-        return status + " " + last.role().label() + " " + last.reason();
+        String status =
+            reads.first("SELECT status FROM payments WHERE id = ?", id).orElse("missing");
+        return status + " " + lastRead();
       }
     }
   }

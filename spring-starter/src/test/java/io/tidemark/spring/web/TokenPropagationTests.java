@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistencyContextAccessor;
-import io.tidemark.spring.autoconfigure.TestConfigurations;
 import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.token.TokenCodec;
 import java.io.IOException;
@@ -26,13 +25,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.restclient.RestTemplateBuilder;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.context.ApplicationContext;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -50,17 +44,7 @@ class TokenPropagationTests {
   private static final AtomicReference<@Nullable String> received = new AtomicReference<>();
   private static final AtomicReference<@Nullable String> answer = new AtomicReference<>();
 
-  private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-          .withUserConfiguration(TestConfigurations.Codec.class)
-          .withConfiguration(
-              AutoConfigurations.of(
-                  HttpMessageConvertersAutoConfiguration.class,
-                  RestClientAutoConfiguration.class,
-                  RestTemplateAutoConfiguration.class,
-                  WebClientAutoConfiguration.class,
-                  TidemarkClientAutoConfiguration.class));
+  private final ApplicationContextRunner runner = BootClients.runner();
 
   @BeforeAll
   static void startServer() throws IOException {
@@ -117,8 +101,7 @@ class TokenPropagationTests {
     WEB_CLIENT {
       @Override
       String call(ApplicationContext context, String url, @Nullable String header) {
-        WebClient.RequestHeadersSpec<?> request =
-            context.getBean(WebClient.Builder.class).build().get().uri(url);
+        WebClient.RequestHeadersSpec<?> request = BootClients.webClient(context).get().uri(url);
         if (header != null) {
           request.header(NAME, header);
         }
@@ -193,9 +176,7 @@ class TokenPropagationTests {
     runner.run(
         context -> {
           String body =
-              context
-                  .getBean(WebClient.Builder.class)
-                  .build()
+              BootClients.webClient(context)
                   .get()
                   .uri(url())
                   .retrieve()

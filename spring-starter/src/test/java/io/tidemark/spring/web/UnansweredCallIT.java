@@ -1,22 +1,19 @@
 package io.tidemark.spring.web;
 
+import static io.tidemark.spring.web.PeerServices.NAME;
+import static io.tidemark.spring.web.PeerServices.database;
+import static io.tidemark.spring.web.PeerServices.port;
+import static io.tidemark.spring.web.PeerServices.send;
+import static io.tidemark.spring.web.PeerServices.url;
+import static io.tidemark.spring.web.PeerServices.verified;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
-import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
-import io.tidemark.spring.ReadYourWrites;
-import io.tidemark.spring.autoconfigure.TestTokens;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
-import io.tidemark.token.TokenCodec;
-import io.tidemark.topology.ExecutionHistory;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,16 +21,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -52,7 +44,6 @@ import org.springframework.web.client.RestClientException;
 @ExtendWith(TestkitExtension.class)
 class UnansweredCallIT {
 
-  private static final String NAME = "Consistency-Token";
   private static final Duration READ_TIMEOUT = Duration.ofMillis(300);
 
   /** The callee's commit, as its context captured it. */
@@ -64,14 +55,11 @@ class UnansweredCallIT {
   private static MySqlTopology topology;
   private static ConfigurableApplicationContext caller;
   private static ConfigurableApplicationContext callee;
-  private static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
-    String db = topology.createDatabase("unanswered");
-    topology.source().execute("CREATE TABLE `" + db + "`.notes (id INT PRIMARY KEY)");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(30));
+    String db = database(topology, "unanswered", "CREATE TABLE {db}.notes (id INT PRIMARY KEY)");
     callee = start(db, "callee", null);
     caller = start(db, "caller", url(callee));
   }
@@ -79,12 +67,7 @@ class UnansweredCallIT {
   @AfterAll
   static void stop() {
     release.countDown();
-    if (caller != null) {
-      caller.close();
-    }
-    if (callee != null) {
-      callee.close();
-    }
+    PeerServices.stop(caller, callee);
   }
 
   @Test
@@ -119,51 +102,13 @@ class UnansweredCallIT {
     }
   }
 
-  private static GtidSet verified(String header) {
-    TokenCodec codec = TestTokens.codec();
-    return codec.verify(codec.parseHeader(header), "default").orElseThrow().gtids();
-  }
-
-  private static HttpResponse<String> send(String method, String url, String token)
-      throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(url))
-            .timeout(Duration.ofSeconds(30))
-            .method(method, HttpRequest.BodyPublishers.noBody());
-    if (token != null) {
-      request.header(NAME, token);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int port(ConfigurableApplicationContext context) {
-    return ((WebServerApplicationContext) context).getWebServer().getPort();
-  }
-
-  private static String url(ConfigurableApplicationContext context) {
-    return "http://localhost:" + port(context);
-  }
-
   private static ConfigurableApplicationContext start(String db, String name, String peer) {
-    return new SpringApplicationBuilder(Service.class)
-        .properties(
-            "spring.application.name=" + name,
-            "spring.main.banner-mode=off",
-            "server.port=0",
-            "spring.datasource.url=" + topology.source().jdbcUrl(db),
-            "spring.datasource.username=" + topology.source().user(),
-            "spring.datasource.password=" + topology.source().password(),
-            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db),
-            "tidemark.token.secret=" + TestTokens.SECRET,
-            "tidemark.read.timeout=1s",
-            "peer.url=" + (peer == null ? "" : peer))
-        .run();
+    return PeerServices.start(Service.class, topology, db, name, peer, "tidemark.read.timeout=1s");
   }
 
   /** The service both run. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  @Import({Service.Endpoints.class, Service.Notes.class})
+  @PeerServices.Application
+  @Import(Service.Endpoints.class)
   static class Service {
 
     /** Boot's builder, with the starter's interceptor, on a client that gives up quickly. */
@@ -177,34 +122,8 @@ class UnansweredCallIT {
           .build();
     }
 
-    static class Notes {
-      private final JdbcTemplate jdbc;
-
-      Notes(JdbcTemplate jdbc) {
-        this.jdbc = jdbc;
-      }
-
-      @ReadYourWrites
-      public Optional<Integer> find(int id) {
-        return jdbc.query("SELECT id FROM notes WHERE id = ?", (rs, i) -> rs.getInt(1), id).stream()
-            .findFirst();
-      }
-    }
-
     @RestController
-    static class Endpoints {
-      private final JdbcTemplate jdbc;
-      private final RestClient peer;
-      private final Notes notes;
-      private final ExecutionHistory history;
-
-      Endpoints(JdbcTemplate jdbc, RestClient peer, Notes notes, ExecutionHistory history) {
-        this.jdbc = jdbc;
-        this.peer = peer;
-        this.notes = notes;
-        this.history = history;
-      }
-
+    static class Endpoints extends PeerServices.Endpoints {
       /**
        * The caller: has the callee write the note, and answers whatever came of it, once the callee
        * has committed (so that the answer comes after the commit, as in the case this reproduces,
@@ -235,9 +154,9 @@ class UnansweredCallIT {
       /** The note as read, where and why: "found source SOURCE_FALLBACK". */
       @GetMapping("/notes/{id}")
       String read(@PathVariable int id) {
-        String found = notes.find(id).isPresent() ? "found" : "missing";
-        ExecutionRecord last = history.recent().get(0);
-        return found + " " + last.role().label() + " " + last.reason();
+        String found =
+            reads.first("SELECT id FROM notes WHERE id = ?", id).isPresent() ? "found" : "missing";
+        return found + " " + lastRead();
       }
     }
   }

@@ -9,8 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import io.tidemark.ConsistencyContext;
-import io.tidemark.spring.autoconfigure.TestConfigurations;
-import io.tidemark.spring.autoconfigure.TestTokens;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -29,20 +27,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.ThrowingConsumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.restclient.RestTemplateBuilder;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.context.ApplicationContext;
 import org.springframework.http.HttpMethod;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
-import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientRequestException;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 
@@ -66,17 +59,7 @@ class UnansweredCallTests {
   private static final AtomicInteger status = new AtomicInteger();
   private static final AtomicReference<@Nullable String> answer = new AtomicReference<>();
 
-  private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withPropertyValues("tidemark.token.secret=" + TestTokens.SECRET)
-          .withUserConfiguration(TestConfigurations.Codec.class)
-          .withConfiguration(
-              AutoConfigurations.of(
-                  HttpMessageConvertersAutoConfiguration.class,
-                  RestClientAutoConfiguration.class,
-                  RestTemplateAutoConfiguration.class,
-                  WebClientAutoConfiguration.class,
-                  TidemarkClientAutoConfiguration.class));
+  private final ApplicationContextRunner runner = BootClients.runner();
 
   @BeforeAll
   static void startServers() throws IOException {
@@ -159,9 +142,7 @@ class UnansweredCallTests {
     WEB_CLIENT(WebClientRequestException.class, WebClientResponseException.class) {
       @Override
       String call(ApplicationContext context, String method, String url) {
-        return context
-            .getBean(WebClient.Builder.class)
-            .build()
+        return BootClients.webClient(context)
             .method(HttpMethod.valueOf(method))
             .uri(url)
             .retrieve()
@@ -184,33 +165,29 @@ class UnansweredCallTests {
   @ParameterizedTest
   @EnumSource(Client.class)
   void aPostWithoutAnAnswerMarksTheContextDirtyAndFailsAsBefore(Client client) {
-    runner.run(
-        context -> {
-          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1"))) {
-            assertThatThrownBy(() -> client.call(context, "POST", silentUrl() + "/pay/7?card=4242"))
-                .isInstanceOf(client.unanswered);
-
-            assertThat(binding.context().dirtyBecause())
-                .startsWith("POST to 127.0.0.1:" + silent.getLocalPort() + " got no answer (")
-                .doesNotContain("/pay")
-                .doesNotContain("4242");
-            assertThat(binding.context().gtids()).isEqualTo(gtids(A + ":1"));
-          }
+    callFails(
+        client,
+        "POST",
+        silentUrl() + "/pay/7?card=4242",
+        client.unanswered,
+        bound -> {
+          assertThat(bound.dirtyBecause())
+              .startsWith("POST to 127.0.0.1:" + silent.getLocalPort() + " got no answer (")
+              .doesNotContain("/pay")
+              .doesNotContain("4242");
+          assertThat(bound.gtids()).isEqualTo(gtids(A + ":1"));
         });
   }
 
   @ParameterizedTest
   @EnumSource(Client.class)
   void aGetWithoutAnAnswerLeavesTheContextClean(Client client) {
-    runner.run(
-        context -> {
-          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1"))) {
-            assertThatThrownBy(() -> client.call(context, "GET", silentUrl() + "/orders/7"))
-                .isInstanceOf(client.unanswered);
-
-            assertThat(binding.context().isDirty()).isFalse();
-          }
-        });
+    callFails(
+        client,
+        "GET",
+        silentUrl() + "/orders/7",
+        client.unanswered,
+        bound -> assertThat(bound.isDirty()).isFalse());
   }
 
   @ParameterizedTest
@@ -222,15 +199,8 @@ class UnansweredCallTests {
     }
     String url = "http://127.0.0.1:" + closed + "/pay/7";
 
-    runner.run(
-        context -> {
-          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1"))) {
-            assertThatThrownBy(() -> client.call(context, "POST", url))
-                .isInstanceOf(client.unanswered);
-
-            assertThat(binding.context().isDirty()).isFalse();
-          }
-        });
+    callFails(
+        client, "POST", url, client.unanswered, bound -> assertThat(bound.isDirty()).isFalse());
   }
 
   @ParameterizedTest
@@ -238,18 +208,17 @@ class UnansweredCallTests {
   void aPutAnswered504WithoutATokenMarksTheContextDirty(Client client) {
     status.set(504);
 
-    runner.run(
-        context -> {
-          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1"))) {
-            assertThatThrownBy(() -> client.call(context, "PUT", answeringUrl()))
-                .isInstanceOf(client.serverError);
-
-            assertThat(binding.context().dirtyBecause())
-                .isEqualTo(
-                    "PUT to 127.0.0.1:"
-                        + answering.getAddress().getPort()
-                        + " was answered 504 without a token: it may have written there");
-          }
+    callFails(
+        client,
+        "PUT",
+        answeringUrl(),
+        client.serverError,
+        bound -> {
+          assertThat(bound.dirtyBecause())
+              .isEqualTo(
+                  "PUT to 127.0.0.1:"
+                      + answering.getAddress().getPort()
+                      + " was answered 504 without a token: it may have written there");
         });
   }
 
@@ -258,15 +227,14 @@ class UnansweredCallTests {
   void aPostAnswered500WithATokenMergesItAndLeavesTheContextClean(Client client) {
     answer.set(header("default", B + ":7"));
 
-    runner.run(
-        context -> {
-          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1"))) {
-            assertThatThrownBy(() -> client.call(context, "POST", answeringUrl()))
-                .isInstanceOf(client.serverError);
-
-            assertThat(binding.context().isDirty()).isFalse();
-            assertThat(binding.context().gtids()).isEqualTo(gtids(A + ":1," + B + ":7"));
-          }
+    callFails(
+        client,
+        "POST",
+        answeringUrl(),
+        client.serverError,
+        bound -> {
+          assertThat(bound.isDirty()).isFalse();
+          assertThat(bound.gtids()).isEqualTo(gtids(A + ":1," + B + ":7"));
         });
   }
 
@@ -275,43 +243,36 @@ class UnansweredCallTests {
   void aGetAnswered503WithoutATokenLeavesTheContextClean(Client client) {
     status.set(503);
 
-    runner.run(
-        context -> {
-          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1"))) {
-            assertThatThrownBy(() -> client.call(context, "GET", answeringUrl()))
-                .isInstanceOf(client.serverError);
-
-            assertThat(binding.context().isDirty()).isFalse();
-          }
-        });
+    callFails(
+        client,
+        "GET",
+        answeringUrl(),
+        client.serverError,
+        bound -> assertThat(bound.isDirty()).isFalse());
   }
 
   @Test
   void aWebClientPostCancelledByATimeoutBeforeItsAnswerMarksTheContextDirty() {
     hold = true;
 
-    runner.run(
-        context -> {
-          try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1"))) {
-            assertThatThrownBy(
-                    () ->
-                        context
-                            .getBean(WebClient.Builder.class)
-                            .build()
-                            .post()
-                            .uri(silentUrl() + "/pay/7")
-                            .retrieve()
-                            .bodyToMono(String.class)
-                            .timeout(Duration.ofMillis(200))
-                            .block())
-                .hasCauseInstanceOf(TimeoutException.class);
+    inAnOpenContext(
+        (context, bound) -> {
+          assertThatThrownBy(
+                  () ->
+                      BootClients.webClient(context)
+                          .post()
+                          .uri(silentUrl() + "/pay/7")
+                          .retrieve()
+                          .bodyToMono(String.class)
+                          .timeout(Duration.ofMillis(200))
+                          .block())
+              .hasCauseInstanceOf(TimeoutException.class);
 
-            assertThat(binding.context().dirtyBecause())
-                .isEqualTo(
-                    "POST to 127.0.0.1:"
-                        + silent.getLocalPort()
-                        + " got no answer (CancellationException): it may have written there");
-          }
+          assertThat(bound.dirtyBecause())
+              .isEqualTo(
+                  "POST to 127.0.0.1:"
+                      + silent.getLocalPort()
+                      + " got no answer (CancellationException): it may have written there");
         });
   }
 
@@ -320,24 +281,54 @@ class UnansweredCallTests {
     status.set(200);
     answer.set(header("default", B + ":7"));
 
+    inAnOpenContext(
+        (context, bound) -> {
+          String body =
+              BootClients.webClient(context)
+                  .post()
+                  .uri(answeringUrl())
+                  .retrieve()
+                  .bodyToMono(String.class)
+                  .timeout(Duration.ofSeconds(10))
+                  .block();
+
+          assertThat(body).isEqualTo("failed");
+          assertThat(bound.isDirty()).isFalse();
+        });
+  }
+
+  /**
+   * Calls {@code url} with {@code client} in a consistency context opened at A:1, checks the call
+   * fails with {@code thrown}, then checks the context with {@code check}.
+   */
+  private void callFails(
+      Client client,
+      String method,
+      String url,
+      Class<? extends Exception> thrown,
+      ThrowingConsumer<ConsistencyContext> check) {
+    inAnOpenContext(
+        (context, bound) -> {
+          assertThatThrownBy(() -> client.call(context, method, url)).isInstanceOf(thrown);
+
+          check.accept(bound);
+        });
+  }
+
+  /** Runs {@code test} with Boot's clients, in a consistency context opened at A:1. */
+  private void inAnOpenContext(InAContext test) {
     runner.run(
         context -> {
           try (ConsistencyContext.Binding binding = ConsistencyContext.open(gtids(A + ":1"))) {
-            String body =
-                context
-                    .getBean(WebClient.Builder.class)
-                    .build()
-                    .post()
-                    .uri(answeringUrl())
-                    .retrieve()
-                    .bodyToMono(String.class)
-                    .timeout(Duration.ofSeconds(10))
-                    .block();
-
-            assertThat(body).isEqualTo("failed");
-            assertThat(binding.context().isDirty()).isFalse();
+            test.run(context, binding.context());
           }
         });
+  }
+
+  /** A test of a call made in a consistency context. */
+  @FunctionalInterface
+  private interface InAContext {
+    void run(ApplicationContext context, ConsistencyContext bound) throws Throwable;
   }
 
   private static void readHead(InputStream in) throws IOException {
