@@ -9,6 +9,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.tidemark.testkit.junit.SharedServers;
 import io.tidemark.testkit.redis.RedisCluster;
 import io.tidemark.testkit.redis.RedisSentinel;
 import io.tidemark.testkit.redis.RedisServer;
@@ -30,6 +31,16 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class RedisClients implements AutoCloseable, AfterAllCallback {
 
   private final List<AutoCloseable> open = new ArrayList<>();
+
+  /** A connection to the Redis the testkit shares between tests. */
+  public StatefulRedisConnection<String, String> connect() {
+    return connect(SharedServers.redis());
+  }
+
+  /** A pub/sub connection to the Redis the testkit shares between tests. */
+  public StatefulRedisPubSubConnection<String, String> connectPubSub() {
+    return connectPubSub(SharedServers.redis());
+  }
 
   public StatefulRedisConnection<String, String> connect(RedisServer redis) {
     return connect(RedisURI.create(redis.uri()));

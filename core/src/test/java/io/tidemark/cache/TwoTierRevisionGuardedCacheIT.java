@@ -3,32 +3,21 @@ package io.tidemark.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.RedisClients;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.redis.RedisServer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract for Caffeine in front of Redis, and two instances that miss invalidations. */
-@ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TwoTierRevisionGuardedCacheIT extends RevisionGuardedCacheContract {
 
   @RegisterExtension final RedisClients clients = new RedisClients();
-  private RedisServer redis;
-
-  @BeforeAll
-  void connect(RedisServer redis) {
-    this.redis = redis;
-  }
 
   @Override
   TwoTierRevisionGuardedCache<String> cache(RevisionGuardedCacheConfig config) {
     return TwoTierRevisionGuardedCache.of(
         CaffeineRevisionGuardedCache.create(config),
-        RedisRevisionGuardedCache.create(clients.connect(redis), ValueCodec.text(), config));
+        RedisRevisionGuardedCache.create(clients.connect(), ValueCodec.text(), config));
   }
 
   @Test

@@ -5,35 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.redis.RedisServer;
 import java.time.Duration;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract for Caffeine copies in front of a standalone Redis, and the invalidations. */
-@ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NearCacheScopeStoreIT extends ScopeStoreContract {
 
   @RegisterExtension final RedisClients clients = new RedisClients();
-  private RedisServer redis;
-
-  @BeforeAll
-  void connect(RedisServer redis) {
-    this.redis = redis;
-  }
 
   @Override
   NearCacheScopeStore store(ScopeStoreConfig config) {
     NearCacheScopeStore near =
         NearCacheScopeStore.create(
-            RedisScopeStore.create(clients.connect(redis), config),
-            clients.connectPubSub(redis),
-            config);
+            RedisScopeStore.create(clients.connect(), config), clients.connectPubSub(), config);
     // The copies are used once the subscription is confirmed.
     NearCopies.awaitCopyInUse(near, freshScope());
     return near;
@@ -89,7 +76,7 @@ class NearCacheScopeStoreIT extends ScopeStoreContract {
     // The first instance announces on a channel nobody hears: every message is lost.
     ScopeStore first =
         RedisScopeStore.create(
-            clients.connect(redis), listening.toBuilder().invalidationChannel("lost").build());
+            clients.connect(), listening.toBuilder().invalidationChannel("lost").build());
     ScopeKey scope = freshScope();
     first.merge(scope, GtidSet.parse(A + ":1"));
     assertThat(second.get(scope).gtids()).isEqualTo(GtidSet.parse(A + ":1"));
