@@ -6,6 +6,7 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.mysql.ApplierLag;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.topology.ExecutionHistory;
@@ -13,10 +14,6 @@ import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -131,7 +128,8 @@ class BrowserPagesIT {
     List<String> failed = new ArrayList<>();
     List<Long> ids = new ArrayList<>();
     try (ConfigurableApplicationContext app = start(db, settings);
-        Lag lag = new Lag(topology.replica())) {
+        ApplierLag lag =
+            ApplierLag.start(topology.replica(), Duration.ofMillis(100), Duration.ofMillis(500))) {
       String base =
           "http://localhost:" + ((WebServerApplicationContext) app).getWebServer().getPort();
       browser.manage().deleteAllCookies();
@@ -227,41 +225,5 @@ class BrowserPagesIT {
             "tidemark.token.secret=browser-pages-it-secret-0123456789abcdef")
         .properties(settings)
         .run();
-  }
-
-  /**
-   * A replica whose applier is held 100 to 500 ms at a time, with 20 ms between holds, until
-   * closed: every write waits that long to be applied.
-   */
-  private static final class Lag implements AutoCloseable {
-    private final MySqlNode replica;
-    private final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
-
-    Lag(MySqlNode replica) {
-      this.replica = replica;
-      clock.execute(this::hold);
-    }
-
-    private void hold() {
-      replica.pauseApplier();
-      clock.schedule(
-          () -> {
-            replica.resumeApplier();
-            clock.schedule(this::hold, 20, TimeUnit.MILLISECONDS);
-          },
-          ThreadLocalRandom.current().nextLong(100, 501),
-          TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void close() {
-      clock.shutdownNow();
-      try {
-        clock.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      replica.resumeApplier();
-    }
   }
 }
