@@ -2,6 +2,7 @@ package io.tidemark.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.testkit.browser.HeadlessChromium;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.redis.RedisServer;
@@ -26,8 +27,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.web.client.RestClient;
@@ -51,16 +50,7 @@ class DemoPageIT {
     topology = shared;
     redis = sharedRedis;
     demo = Demo.start(topology, redis, 0);
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(System.getProperty("demo.chromium", "/usr/bin/chromium"));
-    options.addArguments(
-        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,2400");
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(
-                new java.io.File(System.getProperty("demo.chromedriver", "/usr/bin/chromedriver")))
-            .build();
-    browser = new ChromeDriver(service, options);
+    browser = HeadlessChromium.start("--window-size=1200,2400");
   }
 
   @AfterAll

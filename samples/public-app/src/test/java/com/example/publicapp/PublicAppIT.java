@@ -3,11 +3,11 @@ package com.example.publicapp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.JsonPath;
-import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.browser.HeadlessChromium;
+import io.tidemark.testkit.junit.SharedServers;
 import io.tidemark.testkit.mysql.ApplierLag;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
-import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -24,19 +24,14 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -50,7 +45,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * reads the source alone. Every page must show the browser's own write, no answer may be a 5xx, and
  * the replica must serve most reads; each page's p50 and p99 are printed for both.
  */
-@ExtendWith(TestkitExtension.class)
 class PublicAppIT {
 
   private static final int NOTES = 8;
@@ -59,35 +53,10 @@ class PublicAppIT {
   private static final Path JARS = Path.of(System.getProperty("public-app.jars", "target"));
   private static final String JAVA = System.getProperty("public-app.java", "java");
 
-  private static MySqlTopology topology;
-  private static WebDriver browser;
+  @RegisterExtension
+  static final HeadlessChromium chromium = new HeadlessChromium("--window-size=1280,1024");
 
-  @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(System.getProperty("tidemark.chromium", "/usr/bin/chromium"));
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--no-first-run",
-        "--window-size=1280,1024");
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(
-                new File(System.getProperty("tidemark.chromedriver", "/usr/bin/chromedriver")))
-            .build();
-    browser = new ChromeDriver(service, options);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.quit();
-    }
-  }
+  private static final MySqlTopology topology = SharedServers.topology();
 
   @Test
   void withTidemarkEveryPageShowsTheBrowsersOwnWritesAndTheReplicaServesTheReads() {
@@ -220,17 +189,17 @@ class PublicAppIT {
 
     Clicks(String base) {
       this.base = base;
-      browser.manage().deleteAllCookies();
+      browser().manage().deleteAllCookies();
     }
 
     void signIn() {
-      browser.get(base + "/login");
+      browser().get(base + "/login");
       until(By.id("username")).sendKeys("admin");
-      browser.findElement(By.id("password")).sendKeys("admin");
-      browser.findElement(By.cssSelector("button[type=submit]")).click();
-      new WebDriverWait(browser, PAGE, POLL)
+      browser().findElement(By.id("password")).sendKeys("admin");
+      browser().findElement(By.cssSelector("button[type=submit]")).click();
+      new WebDriverWait(browser(), PAGE, POLL)
           .until(page -> !page.getCurrentUrl().contains("/login"));
-      browser.get(base + "/note");
+      browser().get(base + "/note");
       until(By.id("jh-create-entity"));
     }
 
@@ -239,7 +208,7 @@ class PublicAppIT {
       until(By.id("jh-create-entity")).click();
       type(title);
       long started = System.nanoTime();
-      browser.findElement(By.id("save-entity")).click();
+      browser().findElement(By.id("save-entity")).click();
       WebElement row = page("list after create", started, () -> row(title));
       if (row == null) {
         return;
@@ -250,18 +219,18 @@ class PublicAppIT {
         return;
       }
       started = System.nanoTime();
-      browser.findElement(By.cssSelector(".jh-entity-details ~ .btn-primary")).click();
+      browser().findElement(By.cssSelector(".jh-entity-details ~ .btn-primary")).click();
       if (page("edit form", started, () -> valued(By.id("field_title"), title)) == null) {
         return;
       }
       type(title + " edited");
       started = System.nanoTime();
-      browser.findElement(By.id("save-entity")).click();
+      browser().findElement(By.id("save-entity")).click();
       if (page("view after edit", started, () -> shown(title + " edited")) == null) {
         return;
       }
       started = System.nanoTime();
-      browser.findElement(By.cssSelector("[data-cy=entityDetailsBackButton]")).click();
+      browser().findElement(By.cssSelector("[data-cy=entityDetailsBackButton]")).click();
       page("list after edit", started, () -> row(title + " edited"));
     }
 
@@ -273,7 +242,7 @@ class PublicAppIT {
     private <T> T page(String name, long started, Supplier<T> shows) {
       try {
         T found =
-            new WebDriverWait(browser, PAGE, POLL)
+            new WebDriverWait(browser(), PAGE, POLL)
                 .ignoring(StaleElementReferenceException.class)
                 .until(page -> shows.get());
         pageMillis
@@ -287,7 +256,7 @@ class PublicAppIT {
     }
 
     private WebElement row(String title) {
-      return browser.findElements(By.cssSelector("tr[data-cy=entityTable]")).stream()
+      return browser().findElements(By.cssSelector("tr[data-cy=entityTable]")).stream()
           .filter(row -> row.findElements(By.tagName("td")).size() > 1)
           .filter(row -> row.findElements(By.tagName("td")).get(1).getText().equals(title))
           .findFirst()
@@ -295,14 +264,14 @@ class PublicAppIT {
     }
 
     private WebElement shown(String title) {
-      return browser.findElements(By.cssSelector(".jh-entity-details dd span")).stream()
+      return browser().findElements(By.cssSelector(".jh-entity-details dd span")).stream()
           .filter(value -> value.getText().equals(title))
           .findFirst()
           .orElse(null);
     }
 
     private WebElement valued(By by, String value) {
-      return browser.findElements(by).stream()
+      return browser().findElements(by).stream()
           .filter(field -> value.equals(field.getDomProperty("value")))
           .findFirst()
           .orElse(null);
@@ -314,7 +283,7 @@ class PublicAppIT {
      * title.
      */
     private void type(String text) {
-      new WebDriverWait(browser, PAGE, POLL)
+      new WebDriverWait(browser(), PAGE, POLL)
           .ignoring(StaleElementReferenceException.class)
           .until(
               page -> {
@@ -329,7 +298,7 @@ class PublicAppIT {
     }
 
     private WebElement until(By by) {
-      return new WebDriverWait(browser, PAGE, POLL)
+      return new WebDriverWait(browser(), PAGE, POLL)
           .until(page -> page.findElements(by).stream().findFirst().orElse(null));
     }
 
@@ -348,7 +317,7 @@ class PublicAppIT {
       @SuppressWarnings("unchecked")
       List<Object> answer =
           (List<Object>)
-              ((JavascriptExecutor) browser)
+              ((JavascriptExecutor) browser())
                   .executeAsyncScript(
                       "const done = arguments[arguments.length - 1];"
                           + " fetch(arguments[0], {credentials: 'same-origin'})"
@@ -364,8 +333,10 @@ class PublicAppIT {
     }
 
     private static String excerpt() {
-      String text = browser.findElement(By.tagName("body")).getText().replace('\n', ' ');
-      return browser.getCurrentUrl() + " " + (text.length() > 160 ? text.substring(0, 160) : text);
+      String text = browser().findElement(By.tagName("body")).getText().replace('\n', ' ');
+      return browser().getCurrentUrl()
+          + " "
+          + (text.length() > 160 ? text.substring(0, 160) : text);
     }
   }
 
@@ -465,5 +436,9 @@ class PublicAppIT {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  private static WebDriver browser() {
+    return chromium.driver();
   }
 }

@@ -5,27 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
-import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.browser.HeadlessChromium;
+import io.tidemark.testkit.junit.SharedServers;
 import io.tidemark.testkit.mysql.ApplierLag;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.topology.ExecutionHistory;
-import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -39,39 +34,13 @@ import org.springframework.context.ConfigurableApplicationContext;
  * on by default, carries its writes to the next page. With the cookie switched off, the same clicks
  * see pages without their own writes; without the automatic mode, every read is the source's.
  */
-@ExtendWith(TestkitExtension.class)
 class BrowserPagesIT {
 
   private static final int OWNERS = 8;
 
-  private static MySqlTopology topology;
-  private static WebDriver browser;
+  @RegisterExtension static final HeadlessChromium chromium = new HeadlessChromium();
 
-  @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(System.getProperty("tidemark.chromium", "/usr/bin/chromium"));
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--no-first-run");
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(
-                new File(System.getProperty("tidemark.chromedriver", "/usr/bin/chromedriver")))
-            .build();
-    browser = new ChromeDriver(service, options);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (browser != null) {
-      browser.quit();
-    }
-  }
+  private static final MySqlTopology topology = SharedServers.topology();
 
   @Test
   void inTheAutomaticModeEveryPageShowsTheBrowsersOwnWrites() {
@@ -132,21 +101,21 @@ class BrowserPagesIT {
             ApplierLag.start(topology.replica(), Duration.ofMillis(100), Duration.ofMillis(500))) {
       String base =
           "http://localhost:" + ((WebServerApplicationContext) app).getWebServer().getPort();
-      browser.manage().deleteAllCookies();
+      browser().manage().deleteAllCookies();
       for (int i = 0; i < OWNERS; i++) {
         String name = "owner " + i;
-        browser.get(base + "/owners/new");
+        browser().get(base + "/owners/new");
         submit(name);
         check(name, "view after create", failed);
-        String url = browser.getCurrentUrl();
+        String url = browser().getCurrentUrl();
         if (!url.matches(".*/owners/\\d+")) {
           failed.add("create " + i + " went to " + url);
           continue;
         }
         long id = Long.parseLong(url.substring(url.lastIndexOf('/') + 1));
         ids.add(id);
-        browser.get(base + "/owners/" + id + "/edit");
-        List<WebElement> field = browser.findElements(By.id("name"));
+        browser().get(base + "/owners/" + id + "/edit");
+        List<WebElement> field = browser().findElements(By.id("name"));
         if (field.isEmpty() || !name.equals(field.get(0).getAttribute("value"))) {
           failed.add("edit form of " + name + ": " + excerpt());
           continue;
@@ -185,13 +154,13 @@ class BrowserPagesIT {
    * new document has no mark.
    */
   private static void submit(String name) {
-    WebElement field = browser.findElement(By.id("name"));
+    WebElement field = browser().findElement(By.id("name"));
     field.clear();
     field.sendKeys(name);
-    JavascriptExecutor page = (JavascriptExecutor) browser;
+    JavascriptExecutor page = (JavascriptExecutor) browser();
     page.executeScript("window.tidemarkSubmitted = true");
-    browser.findElement(By.id("save")).click();
-    new WebDriverWait(browser, Duration.ofSeconds(10))
+    browser().findElement(By.id("save")).click();
+    new WebDriverWait(browser(), Duration.ofSeconds(10))
         .ignoring(WebDriverException.class)
         .until(
             loaded ->
@@ -202,14 +171,14 @@ class BrowserPagesIT {
   }
 
   private static void check(String expected, String page, List<String> failed) {
-    List<WebElement> owner = browser.findElements(By.id("owner"));
+    List<WebElement> owner = browser().findElements(By.id("owner"));
     if (owner.isEmpty() || !owner.get(0).getText().equals(expected)) {
       failed.add(page + " of " + expected + ": " + excerpt());
     }
   }
 
   private static String excerpt() {
-    String text = browser.findElement(By.tagName("body")).getText().replace('\n', ' ');
+    String text = browser().findElement(By.tagName("body")).getText().replace('\n', ' ');
     return text.length() > 120 ? text.substring(0, 120) : text;
   }
 
@@ -225,5 +194,9 @@ class BrowserPagesIT {
             "tidemark.token.secret=browser-pages-it-secret-0123456789abcdef")
         .properties(settings)
         .run();
+  }
+
+  private static WebDriver browser() {
+    return chromium.driver();
   }
 }
