@@ -3,6 +3,7 @@ package com.example.publicapp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.JsonPath;
+import io.tidemark.testkit.Poll;
 import io.tidemark.testkit.browser.HeadlessChromium;
 import io.tidemark.testkit.junit.SharedServers;
 import io.tidemark.testkit.mysql.ApplierLag;
@@ -388,28 +389,29 @@ class PublicAppIT {
 
     private void awaitReady() throws IOException {
       HttpClient http = HttpClient.newHttpClient();
-      long end = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-      while (System.nanoTime() < end && process.isAlive()) {
-        try {
-          HttpResponse<Void> answer =
-              http.send(
-                  HttpRequest.newBuilder(URI.create(base() + "/management/health/readiness"))
-                      .build(),
-                  HttpResponse.BodyHandlers.discarding());
-          if (answer.statusCode() == 200) {
-            return;
-          }
-        } catch (IOException e) {
-          // not listening yet
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-        sleep(500);
+      if (Poll.until(() -> !process.isAlive() || ready(http), Duration.ofMinutes(3))
+          && process.isAlive()) {
+        return;
       }
       String tail = String.join("\n", lastLines(80));
       close();
       throw new IllegalStateException("The application did not get ready:\n" + tail);
+    }
+
+    private boolean ready(HttpClient http) {
+      try {
+        return http.send(
+                    HttpRequest.newBuilder(URI.create(base() + "/management/health/readiness"))
+                        .build(),
+                    HttpResponse.BodyHandlers.discarding())
+                .statusCode()
+            == 200;
+      } catch (IOException e) {
+        return false; // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
     }
 
     private List<String> lastLines(int count) throws IOException {
@@ -424,14 +426,6 @@ class PublicAppIT {
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
           process.destroyForcibly().waitFor();
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-
-    private static void sleep(long millis) {
-      try {
-        Thread.sleep(millis);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
