@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
 class GlobalReadsIT {
 
   private static final int READERS = 16;
-  private static final int READS = 400;
+  private static final int READS = 200;
   private static final Duration DELAY = Duration.ofSeconds(1);
   private static final int BURST = 500;
   private static final Duration WRITE_EVERY = Duration.ofMillis(2);
