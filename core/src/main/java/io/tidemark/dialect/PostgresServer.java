@@ -1,11 +1,9 @@
 package io.tidemark.dialect;
 
 import io.tidemark.GtidSet;
-import io.tidemark.internal.Failures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -15,8 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.WeakHashMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -60,8 +56,6 @@ record PostgresServer(
     boolean receiverHidden,
     long flushed,
     boolean synchronousCommit) {
-
-  private static final System.Logger LOG = System.getLogger(PostgresServer.class.getName());
 
   /** What never changes while a connection lives: asked once per physical connection. */
   private static final String IDENTITY =
@@ -107,12 +101,6 @@ record PostgresServer(
   private static final Map<Connection, Identity> IDENTITIES =
       Collections.synchronizedMap(new WeakHashMap<>());
 
-  /**
-   * By origin, the switch points of the timelines before it, read once per cluster and timeline: a
-   * history never changes. Empty when it could not be read.
-   */
-  private static final ConcurrentMap<UUID, List<WalPosition>> HISTORIES = new ConcurrentHashMap<>();
-
   /** Reads the server behind {@code connection}: one round trip, two on a new connection. */
   static PostgresServer read(Connection connection) throws SQLException {
     Identity identity = identity(connection);
@@ -139,7 +127,7 @@ record PostgresServer(
           lsn = WalPosition.lastRecordEnd(lsn, identity.blockSize(), identity.segmentSize());
         }
         position = new WalPosition(identity.systemId(), timeline, lsn);
-        switches = switches(connection, position);
+        switches = TimelineHistories.switches(connection, position);
       }
       return new PostgresServer(
           identity,
@@ -323,66 +311,5 @@ record PostgresServer(
       }
     }
     return false;
-  }
-
-  private static List<WalPosition> switches(Connection connection, WalPosition position)
-      throws SQLException {
-    if (position.timeline() == 1) {
-      return List.of();
-    }
-    UUID origin = WalPosition.origin(position.systemId(), position.timeline());
-    List<WalPosition> known = HISTORIES.get(origin);
-    if (known != null) {
-      return known;
-    }
-    String file = "pg_wal/%08X.history".formatted(position.timeline());
-    List<WalPosition> read;
-    try (PreparedStatement ps = connection.prepareStatement("SELECT pg_read_file(?)")) {
-      ps.setString(1, file);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        read = history(position.systemId(), rs.getString(1));
-      }
-    } catch (SQLException e) {
-      if (Failures.isConnectionFailure(e)) {
-        throw e;
-      }
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "Cannot read "
-              + file
-              + " ("
-              + e.getMessage()
-              + "): tokens of the timelines before "
-              + position.timeline()
-              + " will be refused. Grant the role EXECUTE on pg_read_file(text) and restart.");
-      read = List.of();
-    }
-    HISTORIES.putIfAbsent(origin, read);
-    return read;
-  }
-
-  /**
-   * The switch points in a timeline history file: one line per earlier timeline, its number, the
-   * LSN where it ended and why, separated by tabs; comments start with {@code #}.
-   *
-   * @throws SQLDataException when a line is none of those
-   */
-  static List<WalPosition> history(long systemId, String text) throws SQLDataException {
-    List<WalPosition> switches = new ArrayList<>();
-    for (String line : text.split("\n")) {
-      String trimmed = line.strip();
-      if (trimmed.isEmpty() || trimmed.startsWith("#")) {
-        continue;
-      }
-      String[] fields = trimmed.split("\\s+", 3);
-      try {
-        switches.add(
-            new WalPosition(systemId, Long.parseLong(fields[0]), WalPosition.parseLsn(fields[1])));
-      } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-        throw new SQLDataException("not a timeline history line: '" + line + "'", "22000");
-      }
-    }
-    return List.copyOf(switches);
   }
 }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.sql.SQLDataException;
 import org.junit.jupiter.api.Test;
 
-class PostgresServerTests {
+class TimelineHistoriesTests {
 
   private static final long SYSTEM = 7_451_234_567_890_123_456L;
 
@@ -20,16 +20,16 @@ class PostgresServerTests {
         2\t0/5000A28\tno recovery target specified
         """;
 
-    assertThat(PostgresServer.history(SYSTEM, file))
+    assertThat(TimelineHistories.history(SYSTEM, file))
         .containsExactly(
             new WalPosition(SYSTEM, 1, 0x3000158L), new WalPosition(SYSTEM, 2, 0x5000A28L));
-    assertThat(PostgresServer.history(SYSTEM, "")).isEmpty();
+    assertThat(TimelineHistories.history(SYSTEM, "")).isEmpty();
   }
 
   @Test
   void refusesAHistoryItCannotRead() {
     for (String file : new String[] {"1", "x\t0/1\twhy", "1\t0-1\twhy"}) {
-      assertThatThrownBy(() -> PostgresServer.history(SYSTEM, file))
+      assertThatThrownBy(() -> TimelineHistories.history(SYSTEM, file))
           .as(file)
           .isInstanceOf(SQLDataException.class);
     }
