@@ -56,13 +56,13 @@ class PostgresServerFactsIT {
         return;
       }
       String replayed = String.valueOf(query(c, "SELECT pg_last_wal_replay_lsn()::text"));
-      assertThat(query(c, PostgresDialect.waitFor(replayed, 50))).isEqualTo("success");
+      assertThat(query(c, ReplayWait.waitFor(replayed, 50))).isEqualTo("success");
       long begun = System.nanoTime();
-      assertThat(query(c, PostgresDialect.waitFor("FFFFFFFF/0", 50))).isEqualTo("timeout");
+      assertThat(query(c, ReplayWait.waitFor("FFFFFFFF/0", 50))).isEqualTo("timeout");
       assertThat(System.nanoTime() - begun).isGreaterThanOrEqualTo(50_000_000L);
     }
     try (Connection c = connect(topology.primary(), "postgres")) {
-      assertThat(query(c, PostgresDialect.waitFor("0/1", 50))).isEqualTo("not in recovery");
+      assertThat(query(c, ReplayWait.waitFor("0/1", 50))).isEqualTo("not in recovery");
     }
   }
 
@@ -70,7 +70,7 @@ class PostgresServerFactsIT {
   void aPollAnswersWhetherReplayReachedThePositionOrTheStandbyReceivesAnotherTimeline()
       throws SQLException {
     try (Connection c = connect(topology.standby(), "postgres");
-        PreparedStatement ps = c.prepareStatement(PostgresDialect.POLL)) {
+        PreparedStatement ps = c.prepareStatement(ReplayWait.POLL)) {
       long timeline = topology.standby().timeline();
       String replayed = String.valueOf(query(c, "SELECT pg_last_wal_replay_lsn()::text"));
       assertThat(polled(ps, timeline, replayed)).containsExactly(true, false);
