@@ -50,8 +50,7 @@ public final class TokenExchange {
   private final TokenCodec codec;
   private final String cluster;
   private final String headerName;
-  private final Duration coverTimeout;
-  private final SourceExecuted source;
+  private final TokenCover cover;
 
   /**
    * An exchange for tokens of {@code cluster} in a header called {@code headerName} (for log
@@ -70,8 +69,8 @@ public final class TokenExchange {
     if (coverTimeout.isNegative() || coverTimeout.isZero()) {
       throw new IllegalArgumentException("coverTimeout must be positive: " + coverTimeout);
     }
-    this.coverTimeout = coverTimeout;
-    this.source = Objects.requireNonNull(source, "source");
+    this.cover =
+        new TokenCover(codec, cluster, headerName, coverTimeout, Objects.requireNonNull(source));
   }
 
   /** Reads the source's {@code gtid_executed} now, within {@code timeout}. */
@@ -258,47 +257,7 @@ public final class TokenExchange {
    * it.
    */
   public @Nullable String ownToken(@Nullable ConsistencyContext context) {
-    if (context == null
-        || (context.gtids().isEmpty() && !context.isDirty() && context.lost().isEmpty())) {
-      return null;
-    }
-    GtidSet gtids = context.gtids();
-    if (!context.isDirty()) {
-      try {
-        return codec.encode(codec.issue(cluster, gtids).withLost(context.lost()));
-      } catch (TokenOverflowException e) {
-        LOG.log(Level.DEBUG, () -> "Compacting a token over the limits: " + e.getMessage());
-      }
-    }
-    String problem;
-    try {
-      Deadline deadline = context.deadline();
-      Duration timeout =
-          deadline == null || deadline.remaining().compareTo(coverTimeout) > 0
-              ? coverTimeout
-              : deadline.remaining();
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new SQLException("the deadline has passed");
-      }
-      GtidSet executed = source.read(timeout);
-      // Read after every commit of the context, so it holds those that escaped capture too.
-      GtidSet covered = context.isDirty() ? gtids.union(executed) : gtids;
-      return codec.encode(codec.issue(cluster, covered).compact(executed).withLost(context.lost()));
-    } catch (SQLException | RuntimeException e) {
-      problem = e.getMessage();
-    }
-    LOG.log(
-        Level.WARNING,
-        "The "
-            + headerName
-            + " token of cluster "
-            + cluster
-            + " requires the source: "
-            + (context.isDirty() ? context.dirtyBecause() : "it is over the limits")
-            + ", and the source could not be asked for a covering set ("
-            + problem
-            + ")");
-    return requiringSource(context);
+    return cover.token(context);
   }
 
   /**
@@ -307,12 +266,7 @@ public final class TokenExchange {
    * of yet, such as a message sent before the write it follows has committed.
    */
   public String requiringSource(ConsistencyContext context) {
-    try {
-      return codec.encode(
-          codec.issue(cluster, context.gtids()).withLost(context.lost()).requiringSource());
-    } catch (TokenOverflowException e) {
-      return codec.encode(codec.issue(cluster, GtidSet.EMPTY).requiringSource());
-    }
+    return cover.requiringSource(context);
   }
 
   /**
