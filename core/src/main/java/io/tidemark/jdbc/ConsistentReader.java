@@ -10,7 +10,6 @@ import io.tidemark.NodeRole;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.Ticker;
-import io.tidemark.dialect.Dialect;
 import io.tidemark.internal.Failures;
 import io.tidemark.internal.SocketTimeout;
 import java.sql.Connection;
@@ -257,28 +256,7 @@ public final class ConsistentReader {
    */
   public void checkJoinedTransaction(Connection connection, boolean viewPerStatement)
       throws SQLException {
-    ConsistencyContext context = ConsistencyContext.currentOrNull();
-    GtidSet required = context == null ? GtidSet.EMPTY : context.gtids();
-    if (required.isEmpty()) {
-      return;
-    }
-    GtidSet visible =
-        viewPerStatement ? null : CapturingConnectionHandler.atFirstStatement(connection);
-    if (visible != null && !visible.containsAll(required)) {
-      throw new IllegalStateException(
-          "a read joins a transaction whose read view may predate writes its token names ("
-              + required.subtract(visible)
-              + "); read before the transaction's first statement, outside it, or in one that"
-              + " reads committed data per statement");
-    }
-    if (!Dialect.of(connection).hasExecuted(connection, required)) {
-      throw lostWrites.notOnSource(
-          connection,
-          required,
-          "source",
-          Duration.ZERO,
-          "the transaction's server has not executed the token: writes were lost");
-    }
+    JoinedTransactions.check(connection, viewPerStatement, lostWrites);
   }
 
   private static ExecutionRecord record(ReadRun<?> read, ExecutionRecord record) {
