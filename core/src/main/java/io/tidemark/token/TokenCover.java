@@ -12,30 +12,22 @@ import org.jspecify.annotations.Nullable;
  * Issues this cluster's token for a context so that it covers every write of the context: its GTIDs
  * while it is clean and within the codec's limits, else the source's {@code gtid_executed} read at
  * that moment, else a marker that requires the source.
+ *
+ * @param codec signs the tokens
+ * @param cluster whose tokens they are
+ * @param headerName the header's name, for log lines
+ * @param coverTimeout how long the source is asked at most
+ * @param source reads the source's executed set
  */
-final class TokenCover {
+record TokenCover(
+    TokenCodec codec,
+    String cluster,
+    String headerName,
+    Duration coverTimeout,
+    TokenExchange.SourceExecuted source) {
 
   // Under the exchange's name: its warnings are the exchange's, wherever the code sits.
   private static final System.Logger LOG = System.getLogger(TokenExchange.class.getName());
-
-  private final TokenCodec codec;
-  private final String cluster;
-  private final String headerName;
-  private final Duration coverTimeout;
-  private final TokenExchange.SourceExecuted source;
-
-  TokenCover(
-      TokenCodec codec,
-      String cluster,
-      String headerName,
-      Duration coverTimeout,
-      TokenExchange.SourceExecuted source) {
-    this.codec = codec;
-    this.cluster = cluster;
-    this.headerName = headerName;
-    this.coverTimeout = coverTimeout;
-    this.source = source;
-  }
 
   /**
    * This cluster's signed token for {@code context}: one that covers every write of the context,
