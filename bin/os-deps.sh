@@ -31,6 +31,18 @@ ensure_os_libraries() {
   fi
 }
 
+# root_installs PURPOSE PACKAGE...: stops a run that is not root with the command that installs
+# the packages; as root, says what it is about to install them for.
+root_installs() {
+  local purpose=$1
+  shift
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "Missing $* for $purpose: run 'sudo apt-get install $*', then retry." >&2
+    exit 1
+  fi
+  echo "Installing $* for $purpose"
+}
+
 ensure_java() {
   if ! command -v java >/dev/null 2>&1; then
     echo "Java 17 or newer is needed: install a JDK (e.g. 'apt-get install openjdk-17-jdk-headless')." >&2
@@ -44,11 +56,7 @@ ensure_shell_tools() {
   command -v curl >/dev/null 2>&1 || missing+=(curl)
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
   [ ${#missing[@]} -eq 0 ] && return 0
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "Missing ${missing[*]} for the quick start's test: run 'sudo apt-get install ${missing[*]}', then retry." >&2
-    exit 1
-  fi
-  echo "Installing ${missing[*]} for the quick start's test"
+  root_installs "the quick start's test" "${missing[@]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
@@ -58,11 +66,7 @@ ensure_browser() {
   if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
     return 0
   fi
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "Missing Chromium for the demo's browser test: run 'sudo apt-get install chromium chromium-driver', then retry." >&2
-    exit 1
-  fi
-  echo "Installing Chromium and its driver for the demo's browser test"
+  root_installs "the browser tests" chromium chromium-driver
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 }
@@ -96,11 +100,7 @@ ensure_redis() {
 # starts as a process of its own on free ports (it has no fallback, unlike Redis).
 ensure_rabbitmq() {
   [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] && return 0
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "Missing RabbitMQ for the messaging tests: run 'sudo apt-get install rabbitmq-server', then retry." >&2
-    exit 1
-  fi
-  echo "Installing Debian's rabbitmq-server for the messaging tests"
+  root_installs "the messaging tests" rabbitmq-server
   install_server_package rabbitmq-server
 }
 
@@ -108,11 +108,7 @@ ensure_rabbitmq() {
 # ports (the system cluster the package makes is left stopped).
 ensure_postgresql() {
   compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null && return 0
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "Missing PostgreSQL for the testkit's tests: run 'sudo apt-get install postgresql', then retry." >&2
-    exit 1
-  fi
-  echo "Installing Debian's postgresql for the testkit's tests"
+  root_installs "the testkit's tests" postgresql
   install_server_package postgresql
 }
 
@@ -121,10 +117,6 @@ ensure_postgresql() {
 # comes with no system service.
 ensure_mariadb() {
   [ -x /usr/sbin/mariadbd ] && return 0
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "Missing MariaDB for the testkit's tests: run 'sudo apt-get install mariadb-server-core', then retry." >&2
-    exit 1
-  fi
-  echo "Installing Debian's mariadb-server-core for the testkit's tests"
+  root_installs "the testkit's tests" mariadb-server-core
   install_server_package mariadb-server-core
 }
