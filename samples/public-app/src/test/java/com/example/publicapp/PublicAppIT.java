@@ -348,16 +348,7 @@ class PublicAppIT {
   }
 
   /** The application's process: started with {@code settings}, ready when it answers. */
-  private static final class App implements AutoCloseable {
-    private final Process process;
-    private final int port;
-    private final Path log;
-
-    private App(Process process, int port, Path log) {
-      this.process = process;
-      this.port = port;
-      this.log = log;
-    }
+  private record App(Process process, int port, Path log) implements AutoCloseable {
 
     static App start(Path jar, List<String> settings) {
       try {
