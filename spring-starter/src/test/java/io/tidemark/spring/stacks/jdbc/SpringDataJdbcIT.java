@@ -3,16 +3,13 @@ package io.tidemark.spring.stacks.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.stacks.ApplicationWithoutJpa;
 import io.tidemark.spring.stacks.AutomaticStackContract;
 import io.tidemark.spring.stacks.StackApplication;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration;
-import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.annotation.Id;
 import org.springframework.data.jdbc.repository.config.EnableJdbcRepositories;
@@ -72,10 +69,7 @@ class SpringDataJdbcIT extends AutomaticStackContract {
         .containsExactly("edsger");
   }
 
-  /** Without JPA, so that the transaction manager is the DataSource's, as with Data JDBC alone. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration(
-      exclude = {HibernateJpaAutoConfiguration.class, DataJpaRepositoriesAutoConfiguration.class})
+  @ApplicationWithoutJpa
   @EnableJdbcRepositories(considerNestedRepositories = true)
   @Import(OrderReads.class)
   static class Application {}

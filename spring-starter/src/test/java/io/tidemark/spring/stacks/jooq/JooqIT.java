@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.stacks.ApplicationWithoutJpa;
 import io.tidemark.spring.stacks.AutomaticStackContract;
 import io.tidemark.spring.stacks.StackApplication;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.topology.ExecutionHistory;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,10 +19,6 @@ import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.DefaultTransactionProvider;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration;
-import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -85,7 +81,6 @@ class JooqIT extends AutomaticStackContract {
 
   @Test
   void inTheAutomaticModeAQueryCallingAFunctionThatWritesRunsOnTheSourceAndIsCaptured() {
-    MySqlTopology topology = app.topology();
     try (StackApplication automatic = automatic("jooqfn")) {
       automatic.createWritingFunction();
       OrderStore orders = automatic.bean(OrderStore.class);
@@ -96,9 +91,7 @@ class JooqIT extends AutomaticStackContract {
         assertThat(automatic.lastNumberOnTheSource()).isEqualTo(String.valueOf(number));
         assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
       }
-      assertThat(topology.replica().gtidExecuted())
-          .as("no errant transaction on the replica")
-          .doesNotContain(topology.replica().serverUuid());
+      automatic.assertNoErrantTransactionOnTheReplica();
     }
   }
 
@@ -122,10 +115,7 @@ class JooqIT extends AutomaticStackContract {
     assertThat(outside.value().orElseThrow().value1()).isPositive();
   }
 
-  /** Without JPA, so that the transaction manager is the DataSource's, as with jOOQ alone. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration(
-      exclude = {HibernateJpaAutoConfiguration.class, DataJpaRepositoriesAutoConfiguration.class})
+  @ApplicationWithoutJpa
   @Import(OrderStore.class)
   static class Application {}
 

@@ -116,9 +116,7 @@ class SpringDataJpaRepositoryIT extends StackContract {
                 .queryString(
                     "SELECT COUNT(*) FROM `" + app.db() + "`.orders WHERE customer = 'mallory'"))
         .isEqualTo("0");
-    assertThat(topology.replica().gtidExecuted())
-        .as("no errant transaction on the replica")
-        .doesNotContain(topology.replica().serverUuid());
+    app.assertNoErrantTransactionOnTheReplica();
   }
 
   @SpringBootConfiguration

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.stacks.ApplicationWithoutJpa;
 import io.tidemark.spring.stacks.AutomaticStackContract;
 import io.tidemark.spring.stacks.StackApplication;
 import io.tidemark.testkit.mysql.MySqlTopology;
@@ -15,10 +16,6 @@ import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration;
-import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -118,16 +115,11 @@ class MyBatisIT extends AutomaticStackContract {
       } finally {
         topology.replica().resumeApplier();
       }
-      assertThat(topology.replica().gtidExecuted())
-          .as("no errant transaction on the replica")
-          .doesNotContain(topology.replica().serverUuid());
+      automatic.assertNoErrantTransactionOnTheReplica();
     }
   }
 
-  /** Without JPA, so that the transaction manager is the DataSource's, as with MyBatis alone. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration(
-      exclude = {HibernateJpaAutoConfiguration.class, DataJpaRepositoriesAutoConfiguration.class})
+  @ApplicationWithoutJpa
   @Import(OrderReads.class)
   static class Application {}
 
