@@ -17,7 +17,6 @@ import io.tidemark.testkit.postgres.PostgresTopology;
 import io.tidemark.topology.ExecutionHistory;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -196,14 +195,6 @@ class PostgresReadYourWritesIT {
   }
 
   private static boolean standbyHas(long id) {
-    PostgresNode standby = topology.standby();
-    try (Connection c = DriverManager.getConnection(standby.jdbcUrl(db), standby.user(), "");
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT count(*) FROM orders WHERE id = " + id)) {
-      rs.next();
-      return rs.getLong(1) > 0;
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
+    return PostgresOrders.has(topology.standby(), db, id);
   }
 }

@@ -6,6 +6,8 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
+import io.tidemark.spring.Replication;
+import io.tidemark.spring.postgres.PostgresOrders;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.postgres.PostgresNode;
@@ -42,11 +44,14 @@ public final class StackApplication implements AutoCloseable {
 
   private final Nodes nodes;
   private final String db;
+  private final Replication replication;
   private final ConfigurableApplicationContext context;
 
-  private StackApplication(Nodes nodes, String db, ConfigurableApplicationContext context) {
+  private StackApplication(
+      Nodes nodes, String db, Replication replication, ConfigurableApplicationContext context) {
     this.nodes = nodes;
     this.db = db;
+    this.replication = replication;
     this.context = context;
   }
 
@@ -74,15 +79,16 @@ public final class StackApplication implements AutoCloseable {
   private static StackApplication start(
       Class<?> main, Nodes nodes, String prefix, String... settings) {
     String db = nodes.createOrders(prefix);
+    Replication replication = nodes.on(db);
     Map<String, Object> properties = new TreeMap<>();
-    properties.put("spring.datasource.url", nodes.sourceUrl(db));
-    properties.put("spring.datasource.username", nodes.user());
-    properties.put("spring.datasource.password", nodes.password());
+    properties.put("spring.datasource.url", replication.sourceUrl());
+    properties.put("spring.datasource.username", replication.user());
+    properties.put("spring.datasource.password", replication.password());
     properties.put("spring.datasource.hikari.maximum-pool-size", "4");
     properties.put("tidemark.cluster", "stacks");
     properties.put("tidemark.token.secret", "a-secret-these-tests-share-0123456789");
     properties.put("tidemark.replicas[0].name", "replica-1");
-    properties.put("tidemark.replicas[0].url", nodes.replicaUrl(db));
+    properties.put("tidemark.replicas[0].url", replication.replicaUrl());
     properties.put("tidemark.topology.refresh-interval", "200ms");
     // Room for the replica to catch up on a busy machine: a fallback to the source fails the test.
     properties.put("tidemark.read.timeout", "5s");
@@ -92,7 +98,7 @@ public final class StackApplication implements AutoCloseable {
             .properties(properties)
             .properties(settings)
             .run();
-    return new StackApplication(nodes, db, context);
+    return new StackApplication(nodes, db, replication, context);
   }
 
   public <T> T bean(Class<T> type) {
@@ -132,6 +138,14 @@ public final class StackApplication implements AutoCloseable {
     return topology().source().queryString("SELECT MAX(n) FROM `" + db + "`.numbers");
   }
 
+  /** Asserts that the replica committed no transaction of its own: what wrote ran on the source. */
+  public void assertNoErrantTransactionOnTheReplica() {
+    MySqlNode replica = topology().replica();
+    assertThat(replica.gtidExecuted())
+        .as("no errant transaction on the replica")
+        .doesNotContain(replica.serverUuid());
+  }
+
   /**
    * A read's value, what the read path recorded while it ran (newest first), and on MySQL the waits
    * the replica received meanwhile, as its general log shows them ({@code null} on PostgreSQL).
@@ -165,7 +179,7 @@ public final class StackApplication implements AutoCloseable {
    */
   public <T> Read<T> readAfterWrite(LongSupplier write, LongFunction<T> read) {
     ExecutionHistory history = context.getBean(ExecutionHistory.class);
-    nodes.pause();
+    replication.pauseReplica();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       long id = write.getAsLong();
       assertThat(binding.context().gtids().isEmpty())
@@ -176,7 +190,7 @@ public final class StackApplication implements AutoCloseable {
           .isFalse();
       int before = history.recent().size();
       String logged = nodes.logStatements();
-      CompletableFuture<Void> resume = nodes.resumeAfter(Duration.ofMillis(300));
+      CompletableFuture<Void> resume = replication.resumeReplicaAfter(Duration.ofMillis(300));
       try {
         T value = read.apply(id);
         List<ExecutionRecord> recent = history.recent();
@@ -188,7 +202,7 @@ public final class StackApplication implements AutoCloseable {
         resume.join();
       }
     } finally {
-      nodes.resume();
+      replication.resumeReplica();
     }
   }
 
@@ -202,24 +216,16 @@ public final class StackApplication implements AutoCloseable {
     context.close();
   }
 
-  /** The source and the replica, and holding the replica's applier back. */
+  /** The source and the replica: their databases, and what the stack tests look up on them. */
   private interface Nodes {
     /** A new database with an empty {@code orders} table, on the replica too. */
     String createOrders(String prefix);
 
-    String sourceUrl(String db);
-
-    String replicaUrl(String db);
-
-    String user();
-
-    String password();
-
-    void pause();
-
-    CompletableFuture<Void> resumeAfter(Duration delay);
-
-    void resume();
+    /**
+     * The source and the replica on {@code db}; never closed, as the topology under it serves every
+     * stack test.
+     */
+    Replication on(String db);
 
     boolean replicaHas(String db, long id);
 
@@ -277,38 +283,8 @@ public final class StackApplication implements AutoCloseable {
     }
 
     @Override
-    public String sourceUrl(String db) {
-      return topology.source().jdbcUrl(db);
-    }
-
-    @Override
-    public String replicaUrl(String db) {
-      return topology.replica().jdbcUrl(db);
-    }
-
-    @Override
-    public String user() {
-      return topology.source().user();
-    }
-
-    @Override
-    public String password() {
-      return topology.source().password();
-    }
-
-    @Override
-    public void pause() {
-      topology.replica().pauseApplier();
-    }
-
-    @Override
-    public CompletableFuture<Void> resumeAfter(Duration delay) {
-      return topology.replica().resumeApplierAfter(delay);
-    }
-
-    @Override
-    public void resume() {
-      topology.replica().resumeApplier();
+    public Replication on(String db) {
+      return Replication.mysql(topology, db);
     }
 
     @Override
@@ -346,50 +322,13 @@ public final class StackApplication implements AutoCloseable {
     }
 
     @Override
-    public String sourceUrl(String db) {
-      return topology.primary().jdbcUrl(db);
-    }
-
-    @Override
-    public String replicaUrl(String db) {
-      return topology.standby().jdbcUrl(db);
-    }
-
-    @Override
-    public String user() {
-      return topology.primary().user();
-    }
-
-    @Override
-    public String password() {
-      return topology.primary().password();
-    }
-
-    @Override
-    public void pause() {
-      topology.standby().pauseReplay();
-    }
-
-    @Override
-    public CompletableFuture<Void> resumeAfter(Duration delay) {
-      return topology.standby().resumeReplayAfter(delay);
-    }
-
-    @Override
-    public void resume() {
-      topology.standby().resumeReplay();
+    public Replication on(String db) {
+      return Replication.postgres(topology, db);
     }
 
     @Override
     public boolean replicaHas(String db, long id) {
-      try (Connection c = connect(topology.standby(), db);
-          Statement s = c.createStatement();
-          ResultSet rows = s.executeQuery("SELECT count(*) FROM orders WHERE id = " + id)) {
-        rows.next();
-        return rows.getLong(1) > 0;
-      } catch (SQLException e) {
-        throw new IllegalStateException(e);
-      }
+      return PostgresOrders.has(topology.standby(), db, id);
     }
 
     private static Connection connect(PostgresNode node, String db) throws SQLException {

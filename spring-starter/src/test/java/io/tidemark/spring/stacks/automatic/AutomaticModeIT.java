@@ -8,8 +8,6 @@ import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.topology.ExecutionHistory;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -18,10 +16,8 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Import;
@@ -41,41 +37,21 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * executed the write before them; a read-write transaction that reads first, a locking read, a
  * hinted statement and a query calling a function that writes run on the source.
  */
-@ExtendWith(TestkitExtension.class)
-class AutomaticModeIT {
+class AutomaticModeIT extends AutomaticReadsContract {
 
-  private static StackApplication app;
+  AutomaticModeIT() {
+    super("automatic", "tidemark.read.automatic=true");
+  }
 
   @BeforeAll
-  static void start(MySqlTopology topology) {
-    app =
-        StackApplication.start(
-            Application.class, topology, "automatic", "tidemark.read.automatic=true");
+  void createWritingFunction() {
     app.createWritingFunction();
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
-  }
-
-  @Test
-  void anInheritedRepositoryMethodWaitsOnTheReplica() {
-    Orders orders = app.bean(Orders.class);
-
-    StackApplication.Read<Optional<OrderEntity>> read =
-        app.readAfterWrite(() -> orders.save(new OrderEntity("ada")).id, orders::findById);
-
-    assertThat(read.waitedOnTheReplica().value()).map(o -> o.customer).contains("ada");
   }
 
   @Test
   void aDerivedQueryMethodWaitsOnTheReplica() {
-    Orders orders = app.bean(Orders.class);
-
     StackApplication.Read<List<OrderEntity>> read =
-        app.readAfterWrite(
-            () -> orders.save(new OrderEntity("grace")).id, id -> orders.findByCustomer("grace"));
+        afterSaving("grace", id -> orders().findByCustomer("grace"));
 
     assertThat(read.waitedOnTheReplica().value())
         .extracting(o -> o.customer)
@@ -83,27 +59,14 @@ class AutomaticModeIT {
   }
 
   @Test
-  void aReadOnlyTransactionalServiceWaitsOnTheReplica() {
-    Orders orders = app.bean(Orders.class);
-    Customers customers = app.bean(Customers.class);
-
-    StackApplication.Read<String> read =
-        app.readAfterWrite(() -> orders.save(new OrderEntity("edsger")).id, customers::of);
-
-    assertThat(read.waitedOnTheReplica().value()).isEqualTo("edsger");
-  }
-
-  @Test
   void aReadOnAThreadWithoutAContextRunsOnTheSourceAsItsWritesWereNotCaptured() {
-    Orders orders = app.bean(Orders.class);
-    Customers customers = app.bean(Customers.class);
     ExecutionHistory history = app.bean(ExecutionHistory.class);
     app.topology().replica().pauseApplier();
     try {
-      long id = orders.save(new OrderEntity("donald")).id;
+      long id = write(app, "donald");
       assertThat(app.replicaHas(id)).as("the replica lacks the write").isFalse();
 
-      assertThat(customers.of(id)).isEqualTo("donald");
+      assertThat(customers().of(id)).isEqualTo("donald");
 
       ExecutionRecord read = history.recent().get(0);
       assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.SOURCE);
@@ -115,12 +78,11 @@ class AutomaticModeIT {
 
   @Test
   void aJdbcTemplateQueryOutsideATransactionWaitsOnTheReplica() {
-    Orders orders = app.bean(Orders.class);
     JdbcTemplate jdbc = app.bean(JdbcTemplate.class);
 
     StackApplication.Read<String> read =
-        app.readAfterWrite(
-            () -> orders.save(new OrderEntity("ken")).id,
+        afterSaving(
+            "ken",
             id ->
                 jdbc.queryForObject("SELECT customer FROM orders WHERE id = ?", String.class, id));
 
@@ -129,12 +91,11 @@ class AutomaticModeIT {
 
   @Test
   void aJdbcClientQueryOutsideATransactionWaitsOnTheReplica() {
-    Orders orders = app.bean(Orders.class);
     JdbcClient jdbc = app.bean(JdbcClient.class);
 
     StackApplication.Read<String> read =
-        app.readAfterWrite(
-            () -> orders.save(new OrderEntity("dennis")).id,
+        afterSaving(
+            "dennis",
             id ->
                 jdbc.sql("SELECT customer FROM orders WHERE id = :id")
                     .param("id", id)
@@ -147,7 +108,6 @@ class AutomaticModeIT {
   @Test
   void aQueryCallingAFunctionThatWritesRunsOnTheSourceAndIsCaptured() {
     JdbcTemplate jdbc = app.bean(JdbcTemplate.class);
-    MySqlTopology topology = app.topology();
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       Long number = jdbc.queryForObject("SELECT next_number()", Long.class);
@@ -155,39 +115,32 @@ class AutomaticModeIT {
       assertThat(app.lastNumberOnTheSource()).isEqualTo(String.valueOf(number));
       assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
     }
-    assertThat(topology.replica().gtidExecuted())
-        .as("no errant transaction on the replica")
-        .doesNotContain(topology.replica().serverUuid());
+    app.assertNoErrantTransactionOnTheReplica();
   }
 
   @Test
   void aReadWriteTransactionThatReadsFirstRunsOnTheSourceAndIsCaptured() {
-    Orders orders = app.bean(Orders.class);
-    Customers customers = app.bean(Customers.class);
-    long id = orders.save(new OrderEntity("barbara")).id;
+    long id = write(app, "barbara");
     ExecutionHistory history = app.bean(ExecutionHistory.class);
     int before = history.recent().size();
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      assertThat(customers.rename(id, "barbara l.")).isEqualTo("barbara");
+      assertThat(customers().rename(id, "barbara l.")).isEqualTo("barbara");
 
       assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
     }
     assertThat(history.recent()).as("no read of the read path").hasSize(before);
-    assertThat(app.topology().replica().gtidExecuted())
-        .as("no errant transaction on the replica")
-        .doesNotContain(app.topology().replica().serverUuid());
+    app.assertNoErrantTransactionOnTheReplica();
   }
 
   @Test
   void aModifyingQueryMethodIsNoReadAndIsCaptured() {
-    Orders orders = app.bean(Orders.class);
-    long id = orders.save(new OrderEntity("alan")).id;
+    long id = write(app, "alan");
     ExecutionHistory history = app.bean(ExecutionHistory.class);
     int before = history.recent().size();
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      assertThat(orders.rename(id, "alan t.")).isEqualTo(1);
+      assertThat(orders().rename(id, "alan t.")).isEqualTo(1);
 
       assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
     }
@@ -196,11 +149,7 @@ class AutomaticModeIT {
 
   @Test
   void aLockingReadRunsOnTheSource() {
-    Orders orders = app.bean(Orders.class);
-    Customers customers = app.bean(Customers.class);
-
-    StackApplication.Read<String> read =
-        app.readAfterWrite(() -> orders.save(new OrderEntity("frances")).id, customers::locked);
+    StackApplication.Read<String> read = afterSaving("frances", customers()::locked);
 
     assertThat(read.value()).isEqualTo("frances");
     assertSourceForWrite(read.records());
@@ -212,24 +161,14 @@ class AutomaticModeIT {
    */
   @Test
   void anAnnotatedReadThatLocksForUpdateOutsideATransactionAnswers() {
-    Orders orders = app.bean(Orders.class);
-    Customers customers = app.bean(Customers.class);
-
-    StackApplication.Read<String> read =
-        app.readAfterWrite(
-            () -> orders.save(new OrderEntity("grace")).id, customers::lockedForUpdate);
+    StackApplication.Read<String> read = afterSaving("grace", customers()::lockedForUpdate);
 
     assertThat(read.value()).isEqualTo("grace");
   }
 
   @Test
   void aReadRunAgainOnTheSourceRunsInItsTransactionAgain() {
-    Orders orders = app.bean(Orders.class);
-    Customers customers = app.bean(Customers.class);
-
-    StackApplication.Read<Boolean> read =
-        app.readAfterWrite(
-            () -> orders.save(new OrderEntity("john")).id, customers::lockedInTransaction);
+    StackApplication.Read<Boolean> read = afterSaving("john", customers()::lockedInTransaction);
 
     assertThat(read.value()).as("a transaction is open on the source").isTrue();
     assertSourceForWrite(read.records());
@@ -237,11 +176,7 @@ class AutomaticModeIT {
 
   @Test
   void aHintedStatementRunsOnTheSource() {
-    Orders orders = app.bean(Orders.class);
-    Customers customers = app.bean(Customers.class);
-
-    StackApplication.Read<String> read =
-        app.readAfterWrite(() -> orders.save(new OrderEntity("adele")).id, customers::hinted);
+    StackApplication.Read<String> read = afterSaving("adele", customers()::hinted);
 
     assertThat(read.value()).isEqualTo("adele");
     assertSourceForWrite(read.records());
@@ -254,7 +189,7 @@ class AutomaticModeIT {
    */
   @Test
   void theServerIsSentAHintedStatementWithoutItsHint() {
-    Customers customers = app.bean(Customers.class);
+    Customers customers = customers();
     String running = "SELECT info FROM information_schema.processlist WHERE id = CONNECTION_ID()";
 
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
@@ -275,31 +210,27 @@ class AutomaticModeIT {
    */
   @Test
   void onPostgresqlJpaAndJdbcTemplateReadsWaitOnTheStandby() {
-    try (StackApplication postgres =
-        StackApplication.startOnPostgres(
-            Application.class, "automaticpg", "tidemark.read.automatic=true")) {
+    try (StackApplication postgres = automaticOnPostgres("automaticpg")) {
       Orders orders = postgres.bean(Orders.class);
       Customers customers = postgres.bean(Customers.class);
 
       StackApplication.Read<Optional<OrderEntity>> inherited =
-          postgres.readAfterWrite(() -> orders.save(new OrderEntity("mary")).id, orders::findById);
+          postgres.readAfterWrite(() -> write(postgres, "mary"), orders::findById);
       StackApplication.Read<List<OrderEntity>> derived =
           postgres.readAfterWrite(
-              () -> orders.save(new OrderEntity("frances")).id,
-              id -> orders.findByCustomer("frances"));
+              () -> write(postgres, "frances"), id -> orders.findByCustomer("frances"));
       StackApplication.Read<String> service =
-          postgres.readAfterWrite(() -> orders.save(new OrderEntity("jean")).id, customers::of);
+          postgres.readAfterWrite(() -> write(postgres, "jean"), customers::of);
       JdbcTemplate jdbc = postgres.bean(JdbcTemplate.class);
       StackApplication.Read<String> outside =
           postgres.readAfterWrite(
-              () -> orders.save(new OrderEntity("grete")).id,
+              () -> write(postgres, "grete"),
               id ->
                   jdbc.queryForObject(
                       "SELECT customer FROM orders WHERE id = ?", String.class, id));
       StackApplication.Read<String> readWrite =
           postgres.readAfterWrite(
-              () -> orders.save(new OrderEntity("hedy")).id,
-              id -> customers.rename(id, "hedy lamarr"));
+              () -> write(postgres, "hedy"), id -> customers.rename(id, "hedy lamarr"));
 
       assertThat(inherited.waitedOnTheReplica().value()).map(o -> o.customer).contains("mary");
       assertThat(derived.waitedOnTheReplica().value())

@@ -3,20 +3,13 @@ package io.tidemark.spring.stacks.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.stacks.ApplicationWithoutJpa;
+import io.tidemark.spring.stacks.AutomaticStackContract;
 import io.tidemark.spring.stacks.StackApplication;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration;
-import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.annotation.Id;
 import org.springframework.data.jdbc.repository.config.EnableJdbcRepositories;
@@ -33,70 +26,42 @@ import org.springframework.stereotype.Service;
  * JdbcTemplate's do. In the automatic mode, its inherited and derived query methods are reads
  * without an annotation.
  */
-@ExtendWith(TestkitExtension.class)
-class SpringDataJdbcIT {
+class SpringDataJdbcIT extends AutomaticStackContract {
 
-  private static StackApplication app;
-
-  @BeforeAll
-  static void start(MySqlTopology topology) {
-    app = StackApplication.start(Application.class, topology, "datajdbc");
+  SpringDataJdbcIT() {
+    super(Application.class, "datajdbc");
   }
 
-  @AfterAll
-  static void stop() {
-    app.close();
+  /** A repository's {@code save}. */
+  @Override
+  protected long write(StackApplication app, String customer) {
+    return app.bean(Orders.class).save(new Order(null, customer)).id();
   }
 
-  @Test
-  void aServiceReadThroughTheRepositorySeesTheSavedAggregate() {
-    Orders orders = app.bean(Orders.class);
-
-    StackApplication.Read<Optional<Order>> read =
-        app.readAfterWrite(
-            () -> orders.save(new Order(null, "ada")).id(), app.bean(OrderReads.class)::find);
-
-    assertThat(read.waitedOnTheReplica().value()).map(Order::customer).contains("ada");
+  /** A service read through the repository. */
+  @Override
+  protected Optional<String> readYourWrites(StackApplication app, long id) {
+    return app.bean(OrderReads.class).find(id).map(Order::customer);
   }
 
   @Test
   void anAnnotatedRepositoryMethodSeesTheSavedAggregate() {
-    Orders orders = app.bean(Orders.class);
-
     StackApplication.Read<Optional<Order>> read =
-        app.readAfterWrite(() -> orders.save(new Order(null, "grace")).id(), orders::readById);
+        app.readAfterWrite(() -> write(app, "grace"), app.bean(Orders.class)::readById);
 
     assertThat(read.waitedOnTheReplica().value()).map(Order::customer).contains("grace");
   }
 
-  @Test
-  void inTheAutomaticModeUnannotatedRepositoryReadsWaitOnTheReplica() {
-    try (StackApplication automatic =
-        StackApplication.start(
-            Application.class, app.topology(), "datajdbcauto", "tidemark.read.automatic=true")) {
-      unannotatedRepositoryReadsWait(automatic);
-    }
-  }
-
-  @Test
-  void onPostgresqlInTheAutomaticModeUnannotatedRepositoryReadsWaitOnTheReplica() {
-    try (StackApplication automatic =
-        StackApplication.startOnPostgres(
-            Application.class, "datajdbcpg", "tidemark.read.automatic=true")) {
-      unannotatedRepositoryReadsWait(automatic);
-    }
-  }
-
-  private static void unannotatedRepositoryReadsWait(StackApplication automatic) {
+  /** The repository's inherited and derived query methods. */
+  @Override
+  protected void unannotatedReadsSeeTheWrites(StackApplication automatic) {
     Orders orders = automatic.bean(Orders.class);
 
     StackApplication.Read<Optional<Order>> inherited =
-        automatic.readAfterWrite(
-            () -> orders.save(new Order(null, "barbara")).id(), orders::findById);
+        automatic.readAfterWrite(() -> write(automatic, "barbara"), orders::findById);
     StackApplication.Read<List<Order>> derived =
         automatic.readAfterWrite(
-            () -> orders.save(new Order(null, "edsger")).id(),
-            id -> orders.findByCustomer("edsger"));
+            () -> write(automatic, "edsger"), id -> orders.findByCustomer("edsger"));
 
     assertThat(inherited.waitedOnTheReplica().value()).map(Order::customer).contains("barbara");
     assertThat(derived.waitedOnTheReplica().value())
@@ -104,10 +69,7 @@ class SpringDataJdbcIT {
         .containsExactly("edsger");
   }
 
-  /** Without JPA, so that the transaction manager is the DataSource's, as with Data JDBC alone. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration(
-      exclude = {HibernateJpaAutoConfiguration.class, DataJpaRepositoriesAutoConfiguration.class})
+  @ApplicationWithoutJpa
   @EnableJdbcRepositories(considerNestedRepositories = true)
   @Import(OrderReads.class)
   static class Application {}

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.stacks.ApplicationWithoutJpa;
+import io.tidemark.spring.stacks.AutomaticStackContract;
 import io.tidemark.spring.stacks.StackApplication;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.topology.ExecutionHistory;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,14 +18,7 @@ import org.jooq.Record2;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.DefaultTransactionProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration;
-import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -36,71 +29,34 @@ import org.springframework.transaction.annotation.Transactional;
  * takes its connections from the application's {@code DataSource} through a {@code
  * TransactionAwareDataSourceProxy}.
  */
-@ExtendWith(TestkitExtension.class)
-class JooqIT {
+class JooqIT extends AutomaticStackContract {
 
   private static final AtomicLong ids = new AtomicLong();
-  private static StackApplication app;
 
-  @BeforeAll
-  static void start(MySqlTopology topology) {
-    app = StackApplication.start(Application.class, topology, "jooq");
+  JooqIT() {
+    super(Application.class, "jooq");
   }
 
-  @AfterAll
-  static void stop() {
-    app.close();
+  /** An insert through Boot's {@code DSLContext}. */
+  @Override
+  protected long write(StackApplication app, String customer) {
+    long id = ids.incrementAndGet();
+    app.bean(OrderStore.class).create(id, customer);
+    return id;
   }
 
-  @Test
-  void aReadThroughTheDslContextSeesTheInsert() {
-    OrderStore orders = app.bean(OrderStore.class);
-
-    StackApplication.Read<Optional<String>> read =
-        app.readAfterWrite(
-            () -> {
-              long id = ids.incrementAndGet();
-              orders.create(id, "ada");
-              return id;
-            },
-            orders::customer);
-
-    assertThat(read.waitedOnTheReplica().value()).contains("ada");
-  }
-
-  @Test
-  void inTheAutomaticModeReadsThroughTheDslContextSeeTheInsert() {
-    try (StackApplication automatic =
-        StackApplication.start(
-            Application.class, app.topology(), "jooqauto", "tidemark.read.automatic=true")) {
-      readsSeeTheInsert(automatic);
-    }
-  }
-
-  @Test
-  void onPostgresqlInTheAutomaticModeReadsThroughTheDslContextSeeTheInsert() {
-    try (StackApplication automatic =
-        StackApplication.startOnPostgres(
-            Application.class, "jooqpg", "tidemark.read.automatic=true")) {
-      readsSeeTheInsert(automatic);
-    }
+  /** A select through the {@code DSLContext} in a service method. */
+  @Override
+  protected Optional<String> readYourWrites(StackApplication app, long id) {
+    return app.bean(OrderStore.class).customer(id);
   }
 
   @Test
   void inTheAutomaticModeALockingQueryOutsideATransactionRunsOnTheSource() {
-    try (StackApplication automatic =
-        StackApplication.start(
-            Application.class, app.topology(), "jooqlock", "tidemark.read.automatic=true")) {
-      OrderStore orders = automatic.bean(OrderStore.class);
-
+    try (StackApplication automatic = automatic("jooqlock")) {
       StackApplication.Read<Optional<String>> read =
           automatic.readAfterWrite(
-              () -> {
-                long id = ids.incrementAndGet();
-                orders.create(id, "edsger");
-                return id;
-              },
-              orders::locked);
+              () -> write(automatic, "edsger"), automatic.bean(OrderStore.class)::locked);
 
       assertThat(read.records()).as("reads of the read path").isEmpty();
       assertThat(read.value()).contains("edsger");
@@ -109,9 +65,7 @@ class JooqIT {
 
   @Test
   void inTheAutomaticModeAQueryInATransactionJooqBeganItselfStaysInIt() {
-    try (StackApplication automatic =
-        StackApplication.start(
-            Application.class, app.topology(), "jooqtx", "tidemark.read.automatic=true")) {
+    try (StackApplication automatic = automatic("jooqtx")) {
       OrderStore orders = automatic.bean(OrderStore.class);
       ExecutionHistory history = automatic.bean(ExecutionHistory.class);
       int before = history.recent().size();
@@ -127,10 +81,7 @@ class JooqIT {
 
   @Test
   void inTheAutomaticModeAQueryCallingAFunctionThatWritesRunsOnTheSourceAndIsCaptured() {
-    MySqlTopology topology = app.topology();
-    try (StackApplication automatic =
-        StackApplication.start(
-            Application.class, topology, "jooqfn", "tidemark.read.automatic=true")) {
+    try (StackApplication automatic = automatic("jooqfn")) {
       automatic.createWritingFunction();
       OrderStore orders = automatic.bean(OrderStore.class);
 
@@ -140,9 +91,7 @@ class JooqIT {
         assertThat(automatic.lastNumberOnTheSource()).isEqualTo(String.valueOf(number));
         assertThat(binding.context().gtids().isEmpty()).as("the write's GTID").isFalse();
       }
-      assertThat(topology.replica().gtidExecuted())
-          .as("no errant transaction on the replica")
-          .doesNotContain(topology.replica().serverUuid());
+      automatic.assertNoErrantTransactionOnTheReplica();
     }
   }
 
@@ -150,25 +99,14 @@ class JooqIT {
    * A read-only transaction, and a query outside any transaction: jOOQ gives no hook around a
    * query, so this one is read through the statement jOOQ prepares.
    */
-  private static void readsSeeTheInsert(StackApplication automatic) {
+  @Override
+  protected void unannotatedReadsSeeTheWrites(StackApplication automatic) {
     OrderStore orders = automatic.bean(OrderStore.class);
 
     StackApplication.Read<Optional<String>> inTransaction =
-        automatic.readAfterWrite(
-            () -> {
-              long id = ids.incrementAndGet();
-              orders.create(id, "barbara");
-              return id;
-            },
-            orders::readOnly);
+        automatic.readAfterWrite(() -> write(automatic, "barbara"), orders::readOnly);
     StackApplication.Read<Optional<Record2<Long, String>>> outside =
-        automatic.readAfterWrite(
-            () -> {
-              long id = ids.incrementAndGet();
-              orders.create(id, "grace");
-              return id;
-            },
-            orders::outside);
+        automatic.readAfterWrite(() -> write(automatic, "grace"), orders::outside);
 
     assertThat(inTransaction.waitedOnTheReplica().value()).contains("barbara");
     assertThat(outside.waitedOnTheReplica().value())
@@ -177,10 +115,7 @@ class JooqIT {
     assertThat(outside.value().orElseThrow().value1()).isPositive();
   }
 
-  /** Without JPA, so that the transaction manager is the DataSource's, as with jOOQ alone. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration(
-      exclude = {HibernateJpaAutoConfiguration.class, DataJpaRepositoriesAutoConfiguration.class})
+  @ApplicationWithoutJpa
   @Import(OrderStore.class)
   static class Application {}
 

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
-import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.spring.stacks.StackContract;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -16,10 +16,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.core.NestedExceptionUtils;
@@ -34,29 +31,22 @@ import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
  * is no read. A class-level annotation makes every method a read, inherited {@code save} too, which
  * the read-only pinned connection then refuses before anything reaches a server.
  */
-@ExtendWith(TestkitExtension.class)
-class SpringDataJpaRepositoryIT {
+class SpringDataJpaRepositoryIT extends StackContract {
 
-  private static StackApplication app;
-
-  @BeforeAll
-  static void start(MySqlTopology topology) {
-    app = StackApplication.start(Application.class, topology, "datajpa");
+  SpringDataJpaRepositoryIT() {
+    super(Application.class, "datajpa");
   }
 
-  @AfterAll
-  static void stop() {
-    app.close();
+  /** A repository's {@code save}. */
+  @Override
+  protected long write(StackApplication app, String customer) {
+    return app.bean(Orders.class).save(new OrderEntity(customer)).id;
   }
 
-  @Test
-  void aRedeclaredFindByIdSeesTheSavedEntity() {
-    Orders orders = app.bean(Orders.class);
-
-    StackApplication.Read<Optional<OrderEntity>> read =
-        app.readAfterWrite(() -> orders.save(new OrderEntity("ada")).id, orders::findById);
-
-    assertThat(read.waitedOnTheReplica().value()).map(o -> o.customer).contains("ada");
+  /** The repository's {@code findById}, redeclared to be annotated. */
+  @Override
+  protected Optional<String> readYourWrites(StackApplication app, long id) {
+    return app.bean(Orders.class).findById(id).map(o -> o.customer);
   }
 
   @Test
@@ -64,8 +54,7 @@ class SpringDataJpaRepositoryIT {
     Orders orders = app.bean(Orders.class);
 
     StackApplication.Read<List<OrderEntity>> read =
-        app.readAfterWrite(
-            () -> orders.save(new OrderEntity("grace")).id, id -> orders.findByCustomer("grace"));
+        app.readAfterWrite(() -> write(app, "grace"), id -> orders.findByCustomer("grace"));
 
     assertThat(read.waitedOnTheReplica().value())
         .extracting(o -> o.customer)
@@ -77,7 +66,7 @@ class SpringDataJpaRepositoryIT {
     Orders orders = app.bean(Orders.class);
 
     StackApplication.Read<Boolean> read =
-        app.readAfterWrite(() -> orders.save(new OrderEntity("edsger")).id, orders::existsById);
+        app.readAfterWrite(() -> write(app, "edsger"), orders::existsById);
 
     assertThat(read.records()).as("no read of the read path").isEmpty();
     assertThat(read.value()).as("read on the source").isTrue();
@@ -89,7 +78,7 @@ class SpringDataJpaRepositoryIT {
     OrderReads reads = app.bean(OrderReads.class);
 
     StackApplication.Read<Optional<OrderEntity>> read =
-        app.readAfterWrite(() -> orders.save(new OrderEntity("barbara")).id, reads::findById);
+        app.readAfterWrite(() -> write(app, "barbara"), reads::findById);
 
     assertThat(read.waitedOnTheReplica().value()).map(o -> o.customer).contains("barbara");
   }
@@ -98,8 +87,8 @@ class SpringDataJpaRepositoryIT {
   void aRepositorysReadsAreObservedUnderItsInterfaceNotItsProxy() {
     Orders orders = app.bean(Orders.class);
     OrderReads reads = app.bean(OrderReads.class);
-    app.readAfterWrite(() -> orders.save(new OrderEntity("frances")).id, orders::findById);
-    app.readAfterWrite(() -> orders.save(new OrderEntity("adele")).id, reads::findById);
+    app.readAfterWrite(() -> write(app, "frances"), orders::findById);
+    app.readAfterWrite(() -> write(app, "adele"), reads::findById);
 
     assertThat(app.bean(MeterRegistry.class).find("tidemark.read").timers())
         .extracting(timer -> timer.getId().getTag("method"))
@@ -127,9 +116,7 @@ class SpringDataJpaRepositoryIT {
                 .queryString(
                     "SELECT COUNT(*) FROM `" + app.db() + "`.orders WHERE customer = 'mallory'"))
         .isEqualTo("0");
-    assertThat(topology.replica().gtidExecuted())
-        .as("no errant transaction on the replica")
-        .doesNotContain(topology.replica().serverUuid());
+    app.assertNoErrantTransactionOnTheReplica();
   }
 
   @SpringBootConfiguration

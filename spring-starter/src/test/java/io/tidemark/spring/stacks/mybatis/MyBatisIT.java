@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.spring.ReadYourWrites;
+import io.tidemark.spring.stacks.ApplicationWithoutJpa;
+import io.tidemark.spring.stacks.AutomaticStackContract;
 import io.tidemark.spring.stacks.StackApplication;
-import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import java.time.Duration;
 import java.util.Optional;
@@ -14,14 +15,7 @@ import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration;
-import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -33,87 +27,60 @@ import org.springframework.transaction.annotation.Transactional;
  * transaction with no annotation at all. MyBatis-Spring takes the connection from the application's
  * {@code DataSource} through Spring's {@code DataSourceUtils}.
  */
-@ExtendWith(TestkitExtension.class)
-class MyBatisIT {
+class MyBatisIT extends AutomaticStackContract {
 
   private static final AtomicLong ids = new AtomicLong();
-  private static StackApplication app;
 
-  @BeforeAll
-  static void start(MySqlTopology topology) {
-    app = StackApplication.start(Application.class, topology, "mybatis");
+  MyBatisIT() {
+    super(Application.class, "mybatis");
   }
 
-  @AfterAll
-  static void stop() {
-    app.close();
+  /** A mapper's insert. */
+  @Override
+  protected long write(StackApplication app, String customer) {
+    long id = ids.incrementAndGet();
+    app.bean(OrderMapper.class).insert(id, customer);
+    return id;
   }
 
-  @Test
-  void aServiceReadThroughTheMapperSeesTheInsert() {
-    OrderMapper mapper = app.bean(OrderMapper.class);
-
-    StackApplication.Read<Optional<String>> read =
-        app.readAfterWrite(() -> insert(mapper, "ada"), app.bean(OrderReads.class)::customer);
-
-    assertThat(read.waitedOnTheReplica().value()).contains("ada");
+  /** A service read through the mapper. */
+  @Override
+  protected Optional<String> readYourWrites(StackApplication app, long id) {
+    return app.bean(OrderReads.class).customer(id);
   }
 
   @Test
   void anAnnotatedMapperMethodSeesTheInsert() {
-    OrderMapper mapper = app.bean(OrderMapper.class);
-
     StackApplication.Read<Optional<String>> read =
-        app.readAfterWrite(() -> insert(mapper, "grace"), mapper::readCustomer);
+        app.readAfterWrite(() -> write(app, "grace"), app.bean(OrderMapper.class)::readCustomer);
 
     assertThat(read.waitedOnTheReplica().value()).contains("grace");
   }
 
   @Test
-  void inTheAutomaticModeAReadOnlyTransactionThroughTheMapperSeesTheInsert() {
-    try (StackApplication automatic =
-        StackApplication.start(
-            Application.class, app.topology(), "mybatisauto", "tidemark.read.automatic=true")) {
-      OrderMapper mapper = automatic.bean(OrderMapper.class);
-
+  void inTheAutomaticModeAMapperSelectOutsideATransactionSeesTheInsert() {
+    try (StackApplication automatic = automatic("mybatisselect")) {
       StackApplication.Read<Optional<String>> read =
           automatic.readAfterWrite(
-              () -> insert(mapper, "barbara"), automatic.bean(OrderReads.class)::readOnly);
-
-      assertThat(read.waitedOnTheReplica().value()).contains("barbara");
-    }
-  }
-
-  @Test
-  void inTheAutomaticModeAMapperSelectOutsideATransactionSeesTheInsert() {
-    try (StackApplication automatic =
-        StackApplication.start(
-            Application.class, app.topology(), "mybatisselect", "tidemark.read.automatic=true")) {
-      OrderMapper mapper = automatic.bean(OrderMapper.class);
-
-      StackApplication.Read<Optional<String>> read =
-          automatic.readAfterWrite(() -> insert(mapper, "margaret"), mapper::customer);
+              () -> write(automatic, "margaret"), automatic.bean(OrderMapper.class)::customer);
 
       assertThat(read.waitedOnTheReplica().value()).contains("margaret");
     }
   }
 
-  @Test
-  void onPostgresqlInTheAutomaticModeMapperReadsSeeTheInsert() {
-    try (StackApplication automatic =
-        StackApplication.startOnPostgres(
-            Application.class, "mybatispg", "tidemark.read.automatic=true")) {
-      OrderMapper mapper = automatic.bean(OrderMapper.class);
+  /** A mapper's select outside a transaction, and a read-only transaction through the mapper. */
+  @Override
+  protected void unannotatedReadsSeeTheWrites(StackApplication automatic) {
+    OrderMapper mapper = automatic.bean(OrderMapper.class);
 
-      StackApplication.Read<Optional<String>> alone =
-          automatic.readAfterWrite(() -> insert(mapper, "mary"), mapper::customer);
-      StackApplication.Read<Optional<String>> inTransaction =
-          automatic.readAfterWrite(
-              () -> insert(mapper, "frances"), automatic.bean(OrderReads.class)::readOnly);
+    StackApplication.Read<Optional<String>> alone =
+        automatic.readAfterWrite(() -> write(automatic, "mary"), mapper::customer);
+    StackApplication.Read<Optional<String>> inTransaction =
+        automatic.readAfterWrite(
+            () -> write(automatic, "frances"), automatic.bean(OrderReads.class)::readOnly);
 
-      assertThat(alone.waitedOnTheReplica().value()).contains("mary");
-      assertThat(inTransaction.waitedOnTheReplica().value()).contains("frances");
-    }
+    assertThat(alone.waitedOnTheReplica().value()).contains("mary");
+    assertThat(inTransaction.waitedOnTheReplica().value()).contains("frances");
   }
 
   /**
@@ -125,13 +92,11 @@ class MyBatisIT {
   @Test
   void inTheAutomaticModeAMapperSelectThatWritesOrLocksRunsOnTheSource() {
     MySqlTopology topology = app.topology();
-    try (StackApplication automatic =
-        StackApplication.start(
-            Application.class, topology, "mybatiswrites", "tidemark.read.automatic=true")) {
+    try (StackApplication automatic = automatic("mybatiswrites")) {
       String db = "`" + automatic.db() + "`";
       automatic.createWritingFunction();
       OrderMapper mapper = automatic.bean(OrderMapper.class);
-      long id = insert(mapper, "katherine");
+      long id = write(automatic, "katherine");
       topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
       topology.replica().pauseApplier();
       try {
@@ -150,22 +115,11 @@ class MyBatisIT {
       } finally {
         topology.replica().resumeApplier();
       }
-      assertThat(topology.replica().gtidExecuted())
-          .as("no errant transaction on the replica")
-          .doesNotContain(topology.replica().serverUuid());
+      automatic.assertNoErrantTransactionOnTheReplica();
     }
   }
 
-  private static long insert(OrderMapper mapper, String customer) {
-    long id = ids.incrementAndGet();
-    mapper.insert(id, customer);
-    return id;
-  }
-
-  /** Without JPA, so that the transaction manager is the DataSource's, as with MyBatis alone. */
-  @SpringBootConfiguration
-  @EnableAutoConfiguration(
-      exclude = {HibernateJpaAutoConfiguration.class, DataJpaRepositoriesAutoConfiguration.class})
+  @ApplicationWithoutJpa
   @Import(OrderReads.class)
   static class Application {}
 
