@@ -112,18 +112,22 @@ abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable 
     }
   }
 
-  /** {@code SELECT v FROM t WHERE id = ?}: the value, or {@code null} when the row is missing. */
   /**
    * {@code read}'s result, waited for up to 30 s; a read that failed or took longer fails the run.
    */
   static <T> T done(Future<T> read) {
+    return done(read, "a read failed");
+  }
+
+  /** {@code task}'s result, waited for up to 30 s; else the run fails with {@code failure}. */
+  static <T> T done(Future<T> task, String failure) {
     try {
-      return read.get(30, TimeUnit.SECONDS);
+      return task.get(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("a read failed", e);
+      throw new IllegalStateException(failure, e);
     }
   }
 
@@ -136,6 +140,7 @@ abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable 
     return at;
   }
 
+  /** {@code SELECT v FROM t WHERE id = ?}: the value, or {@code null} when the row is missing. */
   static @Nullable Integer readRow(Connection c, long id) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?")) {
       ps.setLong(1, id);
