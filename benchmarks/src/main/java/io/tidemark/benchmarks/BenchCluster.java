@@ -33,18 +33,27 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <N> the topology's nodes
  */
-abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable {
+abstract class BenchCluster<N extends DatabaseNode<?>> implements SourceAndReplica {
 
   private static final boolean REUSE = Boolean.getBoolean("tidemark.bench.reuseTopology");
   private static final Map<Class<?>, ReplicatedTopology<?>> SHARED = new HashMap<>();
 
   final String database;
+
+  /** The node the benchmark writes to: a source, or PostgreSQL's primary. */
+  final N source;
+
+  /** The node the benchmark reads from: a replica, or PostgreSQL's hot standby. */
+  final N replica;
+
   private final ReplicatedTopology<N> topology;
   private final List<AutoCloseable> closeables = new ArrayList<>();
 
-  BenchCluster(ReplicatedTopology<N> topology, String prefix) {
+  BenchCluster(ReplicatedTopology<N> topology, String prefix, N source, N replica) {
     this.topology = topology;
     this.database = topology.createDatabase(prefix);
+    this.source = source;
+    this.replica = replica;
   }
 
   /** A new topology from {@code start}, or in the smoke run the one started first. */
@@ -83,6 +92,21 @@ abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable 
    */
   String url(N node) {
     return node.jdbcUrl(database);
+  }
+
+  @Override
+  public HikariDataSource sourcePool(int size) {
+    return pool(source, size, "", false);
+  }
+
+  @Override
+  public HikariDataSource replicaPool(int size) {
+    return pool(replica, size, "", true);
+  }
+
+  @Override
+  public Connection connectReplica() throws SQLException {
+    return connect(replica);
   }
 
   /** A connection of its own, outside any pool, on the benchmark's database. */
