@@ -7,6 +7,7 @@ import io.tidemark.GtidSetFormatException.Problem;
 import io.tidemark.RandomGtids.Sample;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,43 +25,53 @@ class GtidSetAlgebraTests {
     return LongStream.range(0, 20);
   }
 
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
-  void normalizesAnyTextToWhatTheModelPrints(long seed) {
+  /** Runs {@code check} {@value #CASES_PER_SEED} times on the sets {@code seed} draws. */
+  private static void forEachCase(long seed, Consumer<RandomGtids> check) {
     RandomGtids random = new RandomGtids(seed, true);
     for (int i = 0; i < CASES_PER_SEED; i++) {
-      Sample sample = random.next();
-      GtidSet set = GtidSet.parse(sample.text());
-
-      assertThat(set).as(sample.text()).hasToString(sample.model().canonical());
-      assertThat(GtidSet.parse(set.toString())).isEqualTo(set).hasSameHashCodeAs(set);
-      assertThat(set.toSingleLineString())
-          .doesNotContain("\n")
-          .isEqualTo(sample.model().canonical().replace(",\n", ","));
+      check.accept(random);
     }
   }
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
-  void readsBackWhatItWritesInBinaryAndRefusesTheBytesCutShort(long seed) {
-    RandomGtids random = new RandomGtids(seed, true);
-    for (int i = 0; i < CASES_PER_SEED; i++) {
-      GtidSet set = GtidSet.parse(random.next().text());
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      set.writeBinary(out);
-      byte[] bytes = out.toByteArray();
+  void normalizesAnyTextToWhatTheModelPrints(long seed) {
+    forEachCase(
+        seed,
+        random -> {
+          Sample sample = random.next();
+          GtidSet set = GtidSet.parse(sample.text());
 
-      ByteBuffer in = ByteBuffer.wrap(bytes);
-      assertThat(GtidSet.readBinary(in, 64, 1024)).isEqualTo(set);
-      assertThat(in.hasRemaining()).isFalse();
-      if (set != GtidSet.EMPTY) {
-        ByteBuffer cut = ByteBuffer.wrap(bytes, 0, bytes.length - 1);
-        assertThatThrownBy(() -> GtidSet.readBinary(cut, 64, 1024))
-            .isInstanceOfSatisfying(
-                GtidSetFormatException.class,
-                e -> assertThat(e.reason()).isEqualTo(Problem.MALFORMED));
-      }
-    }
+          assertThat(set).as(sample.text()).hasToString(sample.model().canonical());
+          assertThat(GtidSet.parse(set.toString())).isEqualTo(set).hasSameHashCodeAs(set);
+          assertThat(set.toSingleLineString())
+              .doesNotContain("\n")
+              .isEqualTo(sample.model().canonical().replace(",\n", ","));
+        });
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void readsBackWhatItWritesInBinaryAndRefusesTheBytesCutShort(long seed) {
+    forEachCase(
+        seed,
+        random -> {
+          GtidSet set = random.nextSet();
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          set.writeBinary(out);
+          byte[] bytes = out.toByteArray();
+
+          ByteBuffer in = ByteBuffer.wrap(bytes);
+          assertThat(GtidSet.readBinary(in, 64, 1024)).isEqualTo(set);
+          assertThat(in.hasRemaining()).isFalse();
+          if (set != GtidSet.EMPTY) {
+            ByteBuffer cut = ByteBuffer.wrap(bytes, 0, bytes.length - 1);
+            assertThatThrownBy(() -> GtidSet.readBinary(cut, 64, 1024))
+                .isInstanceOfSatisfying(
+                    GtidSetFormatException.class,
+                    e -> assertThat(e.reason()).isEqualTo(Problem.MALFORMED));
+          }
+        });
   }
 
   @Test
@@ -82,60 +93,67 @@ class GtidSetAlgebraTests {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void computesUnionSubtractionIntersectionAndContainmentAsTheModel(long seed) {
-    RandomGtids random = new RandomGtids(seed, true);
-    for (int i = 0; i < CASES_PER_SEED; i++) {
-      Sample a = random.next();
-      Sample b = random.next();
-      GtidSet x = GtidSet.parse(a.text());
-      GtidSet y = GtidSet.parse(b.text());
-      String inputs = a.text() + " | " + b.text();
+    forEachCase(
+        seed,
+        random -> {
+          Sample a = random.next();
+          Sample b = random.next();
+          GtidSet x = GtidSet.parse(a.text());
+          GtidSet y = GtidSet.parse(b.text());
+          String inputs = a.text() + " | " + b.text();
 
-      assertThat(x.union(y)).as(inputs).hasToString(a.model().union(b.model()).canonical());
-      assertThat(x.subtract(y)).as(inputs).hasToString(a.model().subtract(b.model()).canonical());
-      assertThat(x.intersection(y))
-          .as(inputs)
-          .hasToString(a.model().intersection(b.model()).canonical());
-      assertThat(x.containsAll(y)).as(inputs).isEqualTo(a.model().containsAll(b.model()));
-      assertThat(x.union(y).containsAll(x)).isTrue();
-      assertThat(x.containsAll(x.intersection(y))).isTrue();
-    }
+          assertThat(x.union(y)).as(inputs).hasToString(a.model().union(b.model()).canonical());
+          assertThat(x.subtract(y))
+              .as(inputs)
+              .hasToString(a.model().subtract(b.model()).canonical());
+          assertThat(x.intersection(y))
+              .as(inputs)
+              .hasToString(a.model().intersection(b.model()).canonical());
+          assertThat(x.containsAll(y)).as(inputs).isEqualTo(a.model().containsAll(b.model()));
+          assertThat(x.union(y).containsAll(x)).isTrue();
+          assertThat(x.containsAll(x.intersection(y))).isTrue();
+        });
   }
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void obeysTheLawsOfSets(long seed) {
-    RandomGtids random = new RandomGtids(seed, true);
-    for (int i = 0; i < CASES_PER_SEED; i++) {
-      GtidSet x = GtidSet.parse(random.next().text());
-      GtidSet y = GtidSet.parse(random.next().text());
-      GtidSet z = GtidSet.parse(random.next().text());
+    forEachCase(
+        seed,
+        random -> {
+          GtidSet x = random.nextSet();
+          GtidSet y = random.nextSet();
+          GtidSet z = random.nextSet();
 
-      assertThat(x.union(y)).isEqualTo(y.union(x));
-      assertThat(x.union(y).union(z)).isEqualTo(x.union(y.union(z)));
-      assertThat(x.union(x)).isEqualTo(x);
-      assertThat(x.intersection(y)).isEqualTo(y.intersection(x));
-      assertThat(x.subtract(y).union(x.intersection(y))).isEqualTo(x);
-      assertThat(x.subtract(y).intersection(y)).isEqualTo(GtidSet.EMPTY);
-      assertThat(x.union(y).subtract(y)).isEqualTo(x.subtract(y));
-    }
+          assertThat(x.union(y)).isEqualTo(y.union(x));
+          assertThat(x.union(y).union(z)).isEqualTo(x.union(y.union(z)));
+          assertThat(x.union(x)).isEqualTo(x);
+          assertThat(x.intersection(y)).isEqualTo(y.intersection(x));
+          assertThat(x.subtract(y).union(x.intersection(y))).isEqualTo(x);
+          assertThat(x.subtract(y).intersection(y)).isEqualTo(GtidSet.EMPTY);
+          assertThat(x.union(y).subtract(y)).isEqualTo(x.subtract(y));
+        });
   }
 
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void fillsOnlyGapsTheKnownStateHoldsNeverAddingIntervals(long seed) {
-    RandomGtids random = new RandomGtids(seed, true);
-    for (int i = 0; i < CASES_PER_SEED; i++) {
-      GtidSet required = GtidSet.parse(random.next().text());
-      GtidSet known = GtidSet.parse(random.next().text());
+    forEachCase(
+        seed,
+        random -> {
+          GtidSet required = random.nextSet();
+          GtidSet known = random.nextSet();
 
-      GtidSet filled = required.fillGaps(known);
+          GtidSet filled = required.fillGaps(known);
 
-      assertThat(filled.containsAll(required)).isTrue();
-      assertThat(required.union(known).containsAll(filled)).as("adds only known GTIDs").isTrue();
-      assertThat(filled.intervalCount()).isLessThanOrEqualTo(required.intervalCount());
-      assertThat(filled.uuids()).isEqualTo(required.uuids());
-      assertThat(filled.fillGaps(known)).isEqualTo(filled);
-    }
+          assertThat(filled.containsAll(required)).isTrue();
+          assertThat(required.union(known).containsAll(filled))
+              .as("adds only known GTIDs")
+              .isTrue();
+          assertThat(filled.intervalCount()).isLessThanOrEqualTo(required.intervalCount());
+          assertThat(filled.uuids()).isEqualTo(required.uuids());
+          assertThat(filled.fillGaps(known)).isEqualTo(filled);
+        });
   }
 
   @Test

@@ -39,6 +39,11 @@ public final class RandomGtids {
     this.tags = tags;
   }
 
+  /** The next set, parsed. */
+  public GtidSet nextSet() {
+    return GtidSet.parse(next().text());
+  }
+
   public Sample next() {
     GtidModel model = new GtidModel();
     StringBuilder text = new StringBuilder();

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -57,38 +58,35 @@ public final class RedisClients implements AutoCloseable, AfterAllCallback {
         ClientOptions.builder()
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .build());
-    open.add(() -> shutdown(client));
-    StatefulRedisConnection<String, String> connection = client.connect();
-    open.add(connection);
-    return connection;
+    return connected(client, RedisClient::connect);
   }
 
   public StatefulRedisPubSubConnection<String, String> connectPubSub(RedisServer redis) {
-    RedisClient client = RedisClient.create(redis.uri());
-    open.add(() -> shutdown(client));
-    StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub();
-    open.add(connection);
-    return connection;
+    return connected(RedisClient.create(redis.uri()), RedisClient::connectPubSub);
   }
 
   public StatefulRedisPubSubConnection<String, String> connectPubSub(RedisCluster cluster) {
-    RedisClusterClient client =
-        RedisClusterClient.create(cluster.uris().stream().map(RedisURI::create).toList());
-    open.add(() -> shutdown(client));
-    StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub();
-    open.add(connection);
-    return connection;
+    return connected(clusterClient(cluster), RedisClusterClient::connectPubSub);
   }
 
   public StatefulRedisClusterConnection<String, String> connect(RedisCluster cluster) {
-    RedisClusterClient client =
-        RedisClusterClient.create(cluster.uris().stream().map(RedisURI::create).toList());
+    RedisClusterClient client = clusterClient(cluster);
     client.setOptions(
         ClusterClientOptions.builder()
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .build());
+    return connected(client, RedisClusterClient::connect);
+  }
+
+  private static RedisClusterClient clusterClient(RedisCluster cluster) {
+    return RedisClusterClient.create(cluster.uris().stream().map(RedisURI::create).toList());
+  }
+
+  /** {@code connect}'s connection of {@code client}; both are closed with this. */
+  private <C extends AbstractRedisClient, T extends AutoCloseable> T connected(
+      C client, Function<C, T> connect) {
     open.add(() -> shutdown(client));
-    StatefulRedisClusterConnection<String, String> connection = client.connect();
+    T connection = connect.apply(client);
     open.add(connection);
     return connection;
   }

@@ -33,18 +33,27 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <N> the topology's nodes
  */
-abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable {
+abstract class BenchCluster<N extends DatabaseNode<?>> implements SourceAndReplica {
 
   private static final boolean REUSE = Boolean.getBoolean("tidemark.bench.reuseTopology");
   private static final Map<Class<?>, ReplicatedTopology<?>> SHARED = new HashMap<>();
 
   final String database;
+
+  /** The node the benchmark writes to: a source, or PostgreSQL's primary. */
+  final N source;
+
+  /** The node the benchmark reads from: a replica, or PostgreSQL's hot standby. */
+  final N replica;
+
   private final ReplicatedTopology<N> topology;
   private final List<AutoCloseable> closeables = new ArrayList<>();
 
-  BenchCluster(ReplicatedTopology<N> topology, String prefix) {
+  BenchCluster(ReplicatedTopology<N> topology, String prefix, N source, N replica) {
     this.topology = topology;
     this.database = topology.createDatabase(prefix);
+    this.source = source;
+    this.replica = replica;
   }
 
   /** A new topology from {@code start}, or in the smoke run the one started first. */
@@ -85,6 +94,21 @@ abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable 
     return node.jdbcUrl(database);
   }
 
+  @Override
+  public HikariDataSource sourcePool(int size) {
+    return pool(source, size, "", false);
+  }
+
+  @Override
+  public HikariDataSource replicaPool(int size) {
+    return pool(replica, size, "", true);
+  }
+
+  @Override
+  public Connection connectReplica() throws SQLException {
+    return connect(replica);
+  }
+
   /** A connection of its own, outside any pool, on the benchmark's database. */
   final Connection connect(N node) throws SQLException {
     return connect(node, "");
@@ -112,18 +136,22 @@ abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable 
     }
   }
 
-  /** {@code SELECT v FROM t WHERE id = ?}: the value, or {@code null} when the row is missing. */
   /**
    * {@code read}'s result, waited for up to 30 s; a read that failed or took longer fails the run.
    */
   static <T> T done(Future<T> read) {
+    return done(read, "a read failed");
+  }
+
+  /** {@code task}'s result, waited for up to 30 s; else the run fails with {@code failure}. */
+  static <T> T done(Future<T> task, String failure) {
     try {
-      return read.get(30, TimeUnit.SECONDS);
+      return task.get(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("a read failed", e);
+      throw new IllegalStateException(failure, e);
     }
   }
 
@@ -136,6 +164,7 @@ abstract class BenchCluster<N extends DatabaseNode<?>> implements AutoCloseable 
     return at;
   }
 
+  /** {@code SELECT v FROM t WHERE id = ?}: the value, or {@code null} when the row is missing. */
   static @Nullable Integer readRow(Connection c, long id) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?")) {
       ps.setLong(1, id);

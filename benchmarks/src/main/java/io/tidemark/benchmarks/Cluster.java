@@ -12,14 +12,10 @@ import java.time.Duration;
 final class Cluster extends BenchCluster<MySqlNode> {
 
   final MySqlTopology topology;
-  final MySqlNode source;
-  final MySqlNode replica;
 
   private Cluster(MySqlTopology topology, String prefix) {
-    super(topology, prefix);
+    super(topology, prefix, topology.source(), topology.replica());
     this.topology = topology;
-    this.source = topology.source();
-    this.replica = topology.replica();
     source.execute("CREATE TABLE `" + database + "`.t (id BIGINT PRIMARY KEY, v INT)");
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(30));
   }
@@ -37,12 +33,7 @@ final class Cluster extends BenchCluster<MySqlNode> {
 
   /** A pool on the source without session tracking: capture has to query the executed set. */
   HikariDataSource plainSourcePool(int size) {
-    return pool(source, size, "", false);
-  }
-
-  /** A replica pool as the starter builds it: reads take its connections on their own thread. */
-  HikariDataSource replicaPool(int size) {
-    return pool(replica, size, "", true);
+    return sourcePool(size);
   }
 
   /** The highest GNO the source has given so far, from its {@code gtid_executed}. */

@@ -1,10 +1,7 @@
 package io.tidemark.benchmarks;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.testkit.mariadb.MariaDbNode;
 import io.tidemark.testkit.mariadb.MariaDbTopology;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 
 /**
@@ -12,15 +9,10 @@ import java.time.Duration;
  * {@code t (id BIGINT PRIMARY KEY, v INT)}, reached through MariaDB Connector/J as MariaDB
  * applications reach it, and the pools the benchmark opened on them.
  */
-final class MariaDbCluster extends BenchCluster<MariaDbNode> implements SourceAndReplica {
-
-  final MariaDbNode source;
-  final MariaDbNode replica;
+final class MariaDbCluster extends BenchCluster<MariaDbNode> {
 
   private MariaDbCluster(MariaDbTopology topology, String prefix) {
-    super(topology, prefix);
-    this.source = topology.source();
-    this.replica = topology.replica();
+    super(topology, prefix, topology.source(), topology.replica());
     source.execute("CREATE TABLE `" + database + "`.t (id BIGINT PRIMARY KEY, v INT)");
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(30));
   }
@@ -35,20 +27,5 @@ final class MariaDbCluster extends BenchCluster<MariaDbNode> implements SourceAn
   @Override
   String url(MariaDbNode node) {
     return "jdbc:mariadb://" + node.host() + ":" + node.port() + "/" + database + "?";
-  }
-
-  @Override
-  public HikariDataSource sourcePool(int size) {
-    return pool(source, size, "", false);
-  }
-
-  @Override
-  public HikariDataSource replicaPool(int size) {
-    return pool(replica, size, "", true);
-  }
-
-  @Override
-  public Connection connectReplica() throws SQLException {
-    return connect(replica);
   }
 }

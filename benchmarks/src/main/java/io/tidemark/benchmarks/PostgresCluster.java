@@ -1,6 +1,5 @@
 package io.tidemark.benchmarks;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.testkit.postgres.PostgresNode;
 import io.tidemark.testkit.postgres.PostgresTopology;
 import java.sql.Connection;
@@ -13,18 +12,14 @@ import java.time.Duration;
  * holding table {@code t (id bigint PRIMARY KEY, v int)}, and the pools the benchmark opened on
  * them.
  */
-final class PostgresCluster extends BenchCluster<PostgresNode> implements SourceAndReplica {
+final class PostgresCluster extends BenchCluster<PostgresNode> {
 
   final PostgresTopology topology;
-  final PostgresNode primary;
-  final PostgresNode standby;
 
   private PostgresCluster(PostgresTopology topology, String prefix) throws SQLException {
-    super(topology, prefix);
+    super(topology, prefix, topology.primary(), topology.standby());
     this.topology = topology;
-    this.primary = topology.primary();
-    this.standby = topology.standby();
-    try (Connection c = connect(primary);
+    try (Connection c = connect(source);
         Statement s = c.createStatement()) {
       s.execute("CREATE TABLE t (id bigint PRIMARY KEY, v int)");
     }
@@ -36,20 +31,5 @@ final class PostgresCluster extends BenchCluster<PostgresNode> implements Source
     return new PostgresCluster(
         topology(PostgresTopology.class, () -> PostgresTopology.builder().standbys(1).start()),
         prefix);
-  }
-
-  @Override
-  public HikariDataSource sourcePool(int size) {
-    return pool(primary, size, "", false);
-  }
-
-  @Override
-  public HikariDataSource replicaPool(int size) {
-    return pool(standby, size, "", true);
-  }
-
-  @Override
-  public Connection connectReplica() throws SQLException {
-    return connect(standby);
   }
 }

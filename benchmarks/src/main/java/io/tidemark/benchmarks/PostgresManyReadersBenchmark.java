@@ -65,7 +65,7 @@ public class PostgresManyReadersBenchmark extends WaitingReaders {
   @Setup(Level.Trial)
   public void start() throws SQLException {
     cluster = started(PostgresCluster.start("readers"));
-    writer = cluster.connect(cluster.primary);
+    writer = cluster.connect(cluster.source);
     if (coalesced()) {
       reader =
           ConsistentReader.builder(
@@ -78,7 +78,7 @@ public class PostgresManyReadersBenchmark extends WaitingReaders {
           options.requiring(Dialect.of(writer).executed(writer)), c -> Cluster.readRow(c, 0));
     } else {
       for (int i = 0; i < waiters; i++) {
-        own.add(cluster.connect(cluster.standby));
+        own.add(cluster.connect(cluster.replica));
       }
     }
     threads = Executors.newFixedThreadPool(waiters);

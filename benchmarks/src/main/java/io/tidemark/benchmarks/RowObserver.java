@@ -4,11 +4,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The replication floor's stopwatch on a replica, alike on every database (PostgreSQL has no
@@ -17,37 +14,25 @@ import org.jspecify.annotations.Nullable;
  * {@link #visibleAt} gives the {@link System#nanoTime} of the first answer that had it. Its
  * resolution is one round trip, and it keeps a core busy while it asks, for every variant alike.
  */
-final class RowObserver implements WriteObserver {
+final class RowObserver extends ArmedObserver {
 
   private final Connection standby;
-  private final ExecutorService thread =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "row-observer");
-            t.setDaemon(true);
-            return t;
-          });
-  private @Nullable Future<Long> pending;
 
   RowObserver(Connection standby) {
+    super("row-observer");
     this.standby = standby;
   }
 
   /** Starts looking for row {@code id}; returns once the first look has been answered. */
   void arm(long id) {
     AtomicBoolean started = new AtomicBoolean();
-    pending = thread.submit(() -> lookUntilThere(id, started));
+    Future<Long> look = start(() -> lookUntilThere(id, started));
     while (!started.get()) {
-      if (pending.isDone()) {
+      if (look.isDone()) {
         visibleAt();
       }
       Thread.onSpinWait();
     }
-  }
-
-  @Override
-  public long visibleAt() {
-    return VisibilityObserver.answer(pending);
   }
 
   private long lookUntilThere(long id, AtomicBoolean started) throws SQLException {
@@ -63,10 +48,5 @@ final class RowObserver implements WriteObserver {
         }
       }
     }
-  }
-
-  @Override
-  public void close() {
-    thread.shutdownNow();
   }
 }

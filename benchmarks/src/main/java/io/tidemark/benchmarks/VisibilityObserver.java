@@ -4,14 +4,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Notices the moment a replica has executed a GTID that is not written yet, which makes it the
@@ -22,24 +17,17 @@ import org.jspecify.annotations.Nullable;
  * transaction, so the figure is the earliest any client can learn of it: apply time plus half a
  * round trip.
  */
-final class VisibilityObserver implements WriteObserver {
+final class VisibilityObserver extends ArmedObserver {
 
   private static final long ARM_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
   private final Connection waiting;
   private final Connection monitor;
   private final long waitingId;
-  private final ExecutorService thread =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "visibility-observer");
-            t.setDaemon(true);
-            return t;
-          });
-  private @Nullable Future<Long> pending;
 
   /** Observes with {@code waiting} and checks the process list with {@code monitor}. */
   VisibilityObserver(Connection waiting, Connection monitor) throws SQLException {
+    super("visibility-observer");
     this.waiting = waiting;
     this.monitor = monitor;
     try (PreparedStatement ps = waiting.prepareStatement("SELECT CONNECTION_ID()");
@@ -51,34 +39,13 @@ final class VisibilityObserver implements WriteObserver {
 
   /** Starts waiting for {@code gtid}; returns when the replica is waiting for it. */
   void arm(String gtid) throws SQLException {
-    pending = thread.submit(() -> awaitOnServer(gtid));
+    Future<Long> look = start(() -> awaitOnServer(gtid));
     long deadline = System.nanoTime() + ARM_TIMEOUT_NANOS;
     while (!serverIsWaiting()) {
-      if (pending.isDone() || System.nanoTime() > deadline) {
+      if (look.isDone() || System.nanoTime() > deadline) {
         throw new IllegalStateException("the observer's wait for " + gtid + " did not start");
       }
       LockSupport.parkNanos(20_000);
-    }
-  }
-
-  /** When the replica's answer to the armed wait arrived. */
-  @Override
-  public long visibleAt() {
-    return answer(pending);
-  }
-
-  /** The moment an armed observer, {@code armed}, saw the write, within 30 s. */
-  static long answer(@Nullable Future<Long> armed) {
-    if (armed == null) {
-      throw new IllegalStateException("not armed");
-    }
-    try {
-      return armed.get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the observer failed", e);
     }
   }
 
@@ -120,10 +87,5 @@ final class VisibilityObserver implements WriteObserver {
       rs.next();
       return rs.getInt(1);
     }
-  }
-
-  @Override
-  public void close() {
-    thread.shutdownNow();
   }
 }

@@ -59,49 +59,56 @@ final class CaffeineScopeStore implements ScopeStore {
     if (gtids.isEmpty()) {
       return counters.wrote(true);
     }
-    scopes
-        .asMap()
-        .compute(
-            scope,
-            (key, old) -> {
-              long now = ticker.read();
-              GtidSet merged =
-                  old == null || now - old.gtidsUntil() >= 0 ? gtids : old.gtids().union(gtids);
-              long gtidsUntil = now + config.timeToLive().toNanos();
-              String dirty = old == null ? null : old.dirty();
-              long dirtyUntil = old == null ? now : old.dirtyUntil();
-              if (merged.intervalCount() > config.maxIntervals()) {
-                // Same rule as in Redis: the set goes, the scope stays on the source as long.
-                return new Entry(
-                    GtidSet.EMPTY,
-                    now,
-                    "more than " + config.maxIntervals() + " GTID intervals",
-                    dirtyUntil - gtidsUntil > 0 ? dirtyUntil : gtidsUntil);
-              }
-              return new Entry(merged, gtidsUntil, dirty, dirtyUntil);
-            });
-    return counters.wrote(true);
+    return update(
+        scope,
+        (old, now) -> {
+          GtidSet merged =
+              old == null || now - old.gtidsUntil() >= 0 ? gtids : old.gtids().union(gtids);
+          long gtidsUntil = now + config.timeToLive().toNanos();
+          String dirty = old == null ? null : old.dirty();
+          long dirtyUntil = old == null ? now : old.dirtyUntil();
+          if (merged.intervalCount() > config.maxIntervals()) {
+            // Same rule as in Redis: the set goes, the scope stays on the source as long.
+            return new Entry(
+                GtidSet.EMPTY,
+                now,
+                "more than " + config.maxIntervals() + " GTID intervals",
+                dirtyUntil - gtidsUntil > 0 ? dirtyUntil : gtidsUntil);
+          }
+          return new Entry(merged, gtidsUntil, dirty, dirtyUntil);
+        });
   }
 
   @Override
   public boolean markDirty(ScopeKey scope, String because) {
     Objects.requireNonNull(because, "because");
-    scopes
-        .asMap()
-        .compute(
-            scope,
-            (key, old) -> {
-              long now = ticker.read();
-              long dirtyUntil = now + config.dirtyTimeToLive().toNanos();
-              if (old != null && old.dirty() != null && old.dirtyUntil() - dirtyUntil > 0) {
-                // A mark never ends one that lasts longer, such as an overflow's.
-                dirtyUntil = old.dirtyUntil();
-              }
-              return old == null
-                  ? new Entry(GtidSet.EMPTY, now, because, dirtyUntil)
-                  : new Entry(old.gtids(), old.gtidsUntil(), because, dirtyUntil);
-            });
+    return update(
+        scope,
+        (old, now) -> {
+          long dirtyUntil = now + config.dirtyTimeToLive().toNanos();
+          if (old != null && old.dirty() != null && old.dirtyUntil() - dirtyUntil > 0) {
+            // A mark never ends one that lasts longer, such as an overflow's.
+            dirtyUntil = old.dirtyUntil();
+          }
+          return old == null
+              ? new Entry(GtidSet.EMPTY, now, because, dirtyUntil)
+              : new Entry(old.gtids(), old.gtidsUntil(), because, dirtyUntil);
+        });
+  }
+
+  /**
+   * Replaces {@code scope}'s entry by {@code change} of it, inside Caffeine's {@code compute} so
+   * that concurrent writes of one scope run one after the other, each seeing the other's entry.
+   */
+  private boolean update(ScopeKey scope, Change change) {
+    scopes.asMap().compute(scope, (key, old) -> change.apply(old, ticker.read()));
     return counters.wrote(true);
+  }
+
+  /** A write's new entry for a scope, from its entry ({@code null}: none) at {@code now}. */
+  @FunctionalInterface
+  private interface Change {
+    Entry apply(@Nullable Entry old, long now);
   }
 
   @Override

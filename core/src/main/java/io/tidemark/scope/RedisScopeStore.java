@@ -89,31 +89,26 @@ final class RedisScopeStore implements ScopeStore {
         end
         return (h[1] or h[3]) ~= false, gtids, gtids_until, dirty, dirty_until
       end
+      -- Adds a part and its end to the fields to set, or when it has no text their names to the
+      -- fields to delete; returns the later of last and the part's end.
+      local function put(fields, gone, name, text, until_ms, last)
+        if not text then
+          gone[#gone + 1] = name
+          gone[#gone + 1] = name .. '_until'
+          return last
+        end
+        fields[#fields + 1] = name
+        fields[#fields + 1] = text
+        fields[#fields + 1] = name .. '_until'
+        fields[#fields + 1] = ms(until_ms)
+        return math.max(last, until_ms)
+      end
       -- Replaces the scope's hash; it expires with its later part. HSET comes first: a Redis out
       -- of memory refuses the script at its first write that needs memory, with nothing changed.
       local function store(key, now, gtids, gtids_until, dirty, dirty_until)
         local fields, gone = {}, {}
-        local last = now
-        if gtids then
-          fields[#fields + 1] = 'gtids'
-          fields[#fields + 1] = gtids
-          fields[#fields + 1] = 'gtids_until'
-          fields[#fields + 1] = ms(gtids_until)
-          last = math.max(last, gtids_until)
-        else
-          gone[#gone + 1] = 'gtids'
-          gone[#gone + 1] = 'gtids_until'
-        end
-        if dirty then
-          fields[#fields + 1] = 'dirty'
-          fields[#fields + 1] = dirty
-          fields[#fields + 1] = 'dirty_until'
-          fields[#fields + 1] = ms(dirty_until)
-          last = math.max(last, dirty_until)
-        else
-          gone[#gone + 1] = 'dirty'
-          gone[#gone + 1] = 'dirty_until'
-        end
+        local last = put(fields, gone, 'gtids', gtids, gtids_until, now)
+        last = put(fields, gone, 'dirty', dirty, dirty_until, last)
         if #fields == 0 or last <= now then
           redis.call('DEL', key)
           return
@@ -148,18 +143,26 @@ final class RedisScopeStore implements ScopeStore {
         end
         return nil
       end
+      -- What load gives, and for a scope this node does not hold, what evicted_until gives.
+      local function load_or_evicted(key, watermark, now, window)
+        local held, gtids, gtids_until, dirty, dirty_until = load(key, now)
+        local evicted = nil
+        if not held then
+          evicted = evicted_until(watermark, now, window)
+        end
+        return held, gtids, gtids_until, dirty, dirty_until, evicted
+      end
       """;
 
   private static final RedisScript GET =
       new RedisScript(
           COMMON
               + """
-              local now = now_ms()
-              local held, gtids, _, dirty = load(KEYS[1], now)
+              local held, gtids, _, dirty, _, evicted =
+                load_or_evicted(KEYS[1], KEYS[2], now_ms(), tonumber(ARGV[1]))
               if held then
                 return {gtids, dirty}
               end
-              local evicted = evicted_until(KEYS[2], now, tonumber(ARGV[1]))
               if evicted then
                 return {false, false, ms(evicted)}
               end
@@ -171,13 +174,11 @@ final class RedisScopeStore implements ScopeStore {
           COMMON
               + """
               local now = now_ms()
-              local held, stored, _, dirty, dirty_until = load(KEYS[1], now)
+              local _, stored, _, dirty, dirty_until, until_ms =
+                load_or_evicted(KEYS[1], KEYS[2], now, tonumber(ARGV[6]))
               local evicted = false
-              if not held then
-                local until_ms = evicted_until(KEYS[2], now, tonumber(ARGV[6]))
-                if until_ms then
-                  dirty, dirty_until, evicted = ARGV[7], until_ms, true
-                end
+              if until_ms then
+                dirty, dirty_until, evicted = ARGV[7], until_ms, true
               end
               local sets = {}
               local function parse(text)
@@ -261,13 +262,11 @@ final class RedisScopeStore implements ScopeStore {
           COMMON
               + """
               local now = now_ms()
-              local held, gtids, gtids_until, _, dirty_until = load(KEYS[1], now)
+              local _, gtids, gtids_until, _, dirty_until, until_ms =
+                load_or_evicted(KEYS[1], KEYS[2], now, tonumber(ARGV[5]))
               local result = 1
-              if not held then
-                local until_ms = evicted_until(KEYS[2], now, tonumber(ARGV[5]))
-                if until_ms then
-                  dirty_until, result = until_ms, 2
-                end
+              if until_ms then
+                dirty_until, result = until_ms, 2
               end
               store(KEYS[1], now, gtids, gtids_until, ARGV[1],
                 math.max(dirty_until, now + tonumber(ARGV[2])))

@@ -41,8 +41,7 @@ class CaptureIT {
   @BeforeAll
   static void createPools(MySqlTopology shared) {
     topology = shared;
-    db = topology.createDatabase("capture");
-    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, v VARCHAR(20))");
+    db = Rows.createTable(topology, "capture");
     topology
         .source()
         .execute(

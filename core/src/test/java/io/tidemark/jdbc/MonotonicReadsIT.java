@@ -36,9 +36,7 @@ class MonotonicReadsIT {
     topology = MySqlTopology.builder().replicas(2).start();
     ahead = topology.replicas().get(0);
     behind = topology.replicas().get(1);
-    db = topology.createDatabase("monotonic");
-    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, v VARCHAR(20))");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    db = Rows.createTable(topology, "monotonic");
     sourcePool = Pools.plain(topology.source(), db, 2);
     aheadPool = Pools.plain(ahead, db, 2);
     behindPool = Pools.plain(behind, db, 2);

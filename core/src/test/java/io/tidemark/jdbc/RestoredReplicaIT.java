@@ -37,9 +37,7 @@ class RestoredReplicaIT {
   static void start(MySqlTopology shared) {
     topology = shared;
     replica = topology.replica();
-    String db = topology.createDatabase("restored");
-    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, v VARCHAR(20))");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    String db = Rows.createTable(topology, "restored");
     sourcePool = Pools.tracking(topology.source(), db, 2);
     replicaPool = Pools.plain(replica, db, 4);
     source = CapturingDataSource.wrap(sourcePool);

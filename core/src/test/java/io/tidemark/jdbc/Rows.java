@@ -1,9 +1,11 @@
 package io.tidemark.jdbc;
 
+import io.tidemark.testkit.mysql.MySqlTopology;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -11,6 +13,14 @@ import org.jspecify.annotations.Nullable;
 final class Rows {
 
   private Rows() {}
+
+  /** A new database of {@code topology} holding the table, once its replicas have it too. */
+  static String createTable(MySqlTopology topology, String prefix) {
+    String db = topology.createDatabase(prefix);
+    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, v VARCHAR(20))");
+    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    return db;
+  }
 
   /** Inserts a row through {@code source}, so a bound context captures its commit. */
   static void insert(DataSource source, int id, String v) throws SQLException {

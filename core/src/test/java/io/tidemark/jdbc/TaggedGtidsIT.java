@@ -59,9 +59,7 @@ class TaggedGtidsIT {
   static void start(MySqlTopology shared) {
     topology = shared;
     replica = topology.replica();
-    db = topology.createDatabase("tagged");
-    topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, v VARCHAR(20))");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    db = Rows.createTable(topology, "tagged");
     sourcePool = Pools.tracking(topology.source(), db, 2);
     replicaPool = Pools.plain(replica, db, 4);
     source = CapturingDataSource.wrap(sourcePool);

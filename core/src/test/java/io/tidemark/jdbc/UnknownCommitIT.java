@@ -116,15 +116,7 @@ class UnknownCommitIT {
         insert(connection, id);
         FaultLink link = source.link(LINK);
         link.drop(Direction.DOWNSTREAM);
-        CompletableFuture<Void> second =
-            CompletableFuture.runAsync(
-                () -> {
-                  try {
-                    insert(connection, id + 1_000_000);
-                  } catch (SQLException e) {
-                    throw new CompletionException(e);
-                  }
-                });
+        CompletableFuture<Void> second = inBackground(() -> insert(connection, id + 1_000_000));
         link.resetConnections();
         link.heal();
 
@@ -166,15 +158,7 @@ class UnknownCommitIT {
   private static Throwable failureOnceCommitted(int id, Write write) throws Exception {
     FaultLink link = source.link(LINK);
     link.drop(Direction.DOWNSTREAM);
-    CompletableFuture<Void> running =
-        CompletableFuture.runAsync(
-            () -> {
-              try {
-                write.run();
-              } catch (SQLException e) {
-                throw new CompletionException(e);
-              }
-            });
+    CompletableFuture<Void> running = inBackground(write);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!"1"
         .equals(source.queryString("SELECT COUNT(*) FROM `" + db + "`.t WHERE id = " + id))) {
@@ -190,6 +174,18 @@ class UnknownCommitIT {
       link.heal();
     }
     throw new AssertionError("the write did not fail once its connection was reset");
+  }
+
+  /** {@code write} run on another thread; its failure is the cause of the future's. */
+  private static CompletableFuture<Void> inBackground(Write write) {
+    return CompletableFuture.runAsync(
+        () -> {
+          try {
+            write.run();
+          } catch (SQLException e) {
+            throw new CompletionException(e);
+          }
+        });
   }
 
   private static HikariDataSource pool(boolean tracking) {

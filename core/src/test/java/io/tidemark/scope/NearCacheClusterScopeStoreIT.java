@@ -2,12 +2,10 @@ package io.tidemark.scope;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.FakeTicker;
 import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.redis.RedisCluster;
-import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -42,8 +40,7 @@ class NearCacheClusterScopeStoreIT extends ScopeStoreContract {
 
   @Test
   void mergesOnEveryNodeReachTheCopiesByInvalidation() {
-    ScopeStoreConfig frozen =
-        config().toBuilder().ticker(new FakeTicker()).localTimeToLive(Duration.ofDays(1)).build();
+    ScopeStoreConfig frozen = NearCopies.neverExpiring(config());
     NearCacheScopeStore first = store(frozen);
     NearCacheScopeStore second = store(frozen);
     for (int i = 0; i < 12; i++) {
@@ -52,10 +49,7 @@ class NearCacheClusterScopeStoreIT extends ScopeStoreContract {
       // Read until the copy is used, then change the scope elsewhere.
       NearCopies.awaitCopyInUse(second, scope);
       first.merge(scope, GtidSet.parse(A + ":2"));
-      assertThat(
-              RedisClients.eventually(
-                  Duration.ofSeconds(5),
-                  () -> second.get(scope).gtids().equals(GtidSet.parse(A + ":1-2"))))
+      assertThat(NearCopies.eventuallyServes(second, scope, GtidSet.parse(A + ":1-2")))
           .as("scope %s", scope)
           .isTrue();
     }

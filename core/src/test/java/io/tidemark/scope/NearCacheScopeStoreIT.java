@@ -33,9 +33,7 @@ class NearCacheScopeStoreIT extends ScopeStoreContract {
 
   @Test
   void anotherInstancesMergeReachesTheCopyByInvalidation() {
-    // The copies never expire on their own here: only the message can refresh them.
-    ScopeStoreConfig frozen =
-        config().toBuilder().ticker(new FakeTicker()).localTimeToLive(Duration.ofDays(1)).build();
+    ScopeStoreConfig frozen = NearCopies.neverExpiring(config());
     NearCacheScopeStore first = store(frozen);
     NearCacheScopeStore second = store(frozen);
     ScopeKey scope = freshScope();
@@ -55,11 +53,7 @@ class NearCacheScopeStoreIT extends ScopeStoreContract {
         .isTrue();
 
     first.merge(scope, GtidSet.parse(A + ":2"));
-    assertThat(
-            RedisClients.eventually(
-                Duration.ofSeconds(5),
-                () -> second.get(scope).gtids().equals(GtidSet.parse(A + ":1-2"))))
-        .isTrue();
+    assertThat(NearCopies.eventuallyServes(second, scope, GtidSet.parse(A + ":1-2"))).isTrue();
     first.markDirty(scope, "capture failed");
     assertThat(
             RedisClients.eventually(

@@ -2,6 +2,8 @@ package io.tidemark.scope;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.FakeTicker;
+import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
 import java.time.Duration;
 
@@ -23,5 +25,16 @@ final class NearCopies {
                 }))
         .as("copy in use")
         .isTrue();
+  }
+
+  /** {@code config} with copies that never expire on their own: only a message refreshes them. */
+  static ScopeStoreConfig neverExpiring(ScopeStoreConfig config) {
+    return config.toBuilder().ticker(new FakeTicker()).localTimeToLive(Duration.ofDays(1)).build();
+  }
+
+  /** Whether {@code near} answers {@code scope} with {@code gtids} within 5 s. */
+  static boolean eventuallyServes(NearCacheScopeStore near, ScopeKey scope, GtidSet gtids) {
+    return RedisClients.eventually(
+        Duration.ofSeconds(5), () -> near.get(scope).gtids().equals(gtids));
   }
 }

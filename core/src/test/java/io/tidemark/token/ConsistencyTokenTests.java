@@ -25,8 +25,7 @@ class ConsistencyTokenTests {
   /** Random tokens of one cluster, with random issue times, some of them markers. */
   static ConsistencyToken randomToken(RandomGtids gtids, SplittableRandom random) {
     ConsistencyToken token =
-        ConsistencyToken.of(
-            "orders", GtidSet.parse(gtids.next().text()), T0.plusSeconds(random.nextInt(1000)));
+        ConsistencyToken.of("orders", gtids.nextSet(), T0.plusSeconds(random.nextInt(1000)));
     return random.nextInt(5) == 0 ? token.requiringSource() : token;
   }
 
@@ -94,8 +93,8 @@ class ConsistencyTokenTests {
         seed,
         (gtids, random) -> {
           ConsistencyToken token = randomToken(gtids, random);
-          GtidSet source = GtidSet.parse(gtids.next().text());
-          GtidSet state = GtidSet.parse(gtids.next().text());
+          GtidSet source = gtids.nextSet();
+          GtidSet state = gtids.nextSet();
 
           ConsistencyToken compacted = token.compact(source);
 
