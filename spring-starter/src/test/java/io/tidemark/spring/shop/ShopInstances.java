@@ -1,0 +1,60 @@
+package io.tidemark.spring.shop;
+
+import io.tidemark.testkit.junit.SharedServers;
+import io.tidemark.testkit.mysql.MySqlTopology;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A test class's shop database on the shared topology and the web instances it starts on it. The
+ * instances close once the class's tests are done; the replica's applier resumes after each test,
+ * so that a test that paused it and failed does not leave the next one a replica that lags.
+ */
+final class ShopInstances implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
+
+  private final String name;
+  private final List<ConfigurableApplicationContext> started = new ArrayList<>();
+  private MySqlTopology topology;
+  private String db;
+
+  /** On a new database named after {@code name}. */
+  ShopInstances(String name) {
+    this.name = name;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    topology = SharedServers.topology();
+    db = ShopApplication.database(topology, name);
+  }
+
+  MySqlTopology topology() {
+    return topology;
+  }
+
+  String db() {
+    return db;
+  }
+
+  /** Starts an instance as a web server; {@code extra} are more properties, key=value. */
+  ConfigurableApplicationContext startWeb(String... extra) {
+    ConfigurableApplicationContext instance = ShopApplication.startWeb(topology, db, extra);
+    started.add(instance);
+    return instance;
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    topology.replica().resumeApplier();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    started.forEach(ConfigurableApplicationContext::close);
+  }
+}
