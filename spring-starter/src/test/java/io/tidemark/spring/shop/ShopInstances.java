@@ -41,9 +41,17 @@ final class ShopInstances implements BeforeAllCallback, AfterEachCallback, After
     return db;
   }
 
+  /** Starts an instance without a web server; {@code extra} are more properties, key=value. */
+  ConfigurableApplicationContext start(String... extra) {
+    return started(ShopApplication.start(topology, db, extra));
+  }
+
   /** Starts an instance as a web server; {@code extra} are more properties, key=value. */
   ConfigurableApplicationContext startWeb(String... extra) {
-    ConfigurableApplicationContext instance = ShopApplication.startWeb(topology, db, extra);
+    return started(ShopApplication.startWeb(topology, db, extra));
+  }
+
+  private ConfigurableApplicationContext started(ConfigurableApplicationContext instance) {
     started.add(instance);
     return instance;
   }
