@@ -11,7 +11,6 @@ import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,7 +31,7 @@ class AnswerTokensIT {
   private static final AtomicLong ids = new AtomicLong(50_000);
   private static final RestClient http = RestClient.create();
 
-  @RegisterExtension static final ShopInstances shops = new ShopInstances("answers");
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("answers").withRedis();
 
   private static RedisServer redis;
   private static ConfigurableApplicationContext first;
@@ -40,23 +39,15 @@ class AnswerTokensIT {
 
   @BeforeAll
   static void start() {
-    redis = RedisServer.start();
+    redis = shops.redis();
     String[] settings = {
       "tidemark.scope.store=REDIS",
       "tidemark.scope.redis-uri=" + redis.uri(),
       "tidemark.token.cover-timeout=300ms",
       "shop.read-timeout=1s"
     };
-    first = ShopApplication.startWeb(shops.topology(), shops.db(), settings);
-    second = ShopApplication.startWeb(shops.topology(), shops.db(), settings);
-  }
-
-  @AfterAll
-  static void stop() {
-    // The instances before Redis, which their scope stores use until they close.
-    first.close();
-    second.close();
-    redis.close();
+    first = shops.startWeb(settings);
+    second = shops.startWeb(settings);
   }
 
   @AfterEach

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,7 +27,7 @@ class RedisScopesIT {
 
   private static final AtomicLong ids = new AtomicLong();
 
-  @RegisterExtension static final ShopInstances shops = new ShopInstances("scopes");
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("scopes").withRedis();
 
   private static RedisServer redis;
   private static ConfigurableApplicationContext writer;
@@ -36,18 +35,10 @@ class RedisScopesIT {
 
   @BeforeAll
   static void start() {
-    redis = RedisServer.start();
+    redis = shops.redis();
     String[] store = {"tidemark.scope.store=REDIS", "tidemark.scope.redis-uri=" + redis.uri()};
-    writer = ShopApplication.start(shops.topology(), shops.db(), store);
-    reader = ShopApplication.start(shops.topology(), shops.db(), store);
-  }
-
-  @AfterAll
-  static void stop() {
-    // The instances before Redis, which their scope stores use until they close.
-    writer.close();
-    reader.close();
-    redis.close();
+    writer = shops.start(store);
+    reader = shops.start(store);
   }
 
   @Test
