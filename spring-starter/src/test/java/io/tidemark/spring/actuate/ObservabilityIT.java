@@ -27,12 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -51,15 +46,6 @@ class ObservabilityIT {
   private static MySqlTopology topology;
   private static ConfigurableApplicationContext app;
   private static String base;
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  static class App {
-    @Bean
-    Rows rows(JdbcTemplate jdbc) {
-      return new Rows(jdbc);
-    }
-  }
 
   /** Reads through an annotated method, as applications do. */
   static class Rows {
@@ -83,33 +69,21 @@ class ObservabilityIT {
     topology.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY)");
     topology.awaitReplicasCaughtUp(PATIENCE);
     app =
-        new SpringApplicationBuilder(App.class)
-            .properties(
-                "server.port=0",
-                "spring.datasource.url=" + topology.source().jdbcUrl(db),
-                "spring.datasource.username=" + topology.source().user(),
-                "spring.datasource.password=" + topology.source().password(),
-                "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db),
-                "tidemark.token.secret=observability-it-secret-0123456789abcdef",
-                "tidemark.topology.refresh-interval=200ms",
-                // Room for the query after a wait, so that a busy test machine does not time it
-                // out.
-                "tidemark.read.timeout=3s",
-                "tidemark.read.query-reserve=500ms",
-                "tidemark.topology.probe-connect-timeout=300ms",
-                "tidemark.topology.probe-read-timeout=500ms",
-                "management.endpoints.web.exposure.include=health,tidemark",
-                // No Redis or brokers here, though Boot's auto-configurations of them are on the
-                // class path.
-                "management.health.redis.enabled=false",
-                "management.health.rabbit.enabled=false",
-                "management.health.jms.enabled=false",
-                "management.endpoint.health.show-details=always")
-            .run();
-    base =
-        "http://127.0.0.1:"
-            + ((WebServerApplicationContext) app).getWebServer().getPort()
-            + "/actuator/";
+        ActuatedApplication.start(
+            topology,
+            db,
+            Rows.class,
+            "tidemark.token.secret=observability-it-secret-0123456789abcdef",
+            "tidemark.topology.refresh-interval=200ms",
+            // Room for the query after a wait, so that a busy test machine does not time it
+            // out.
+            "tidemark.read.timeout=3s",
+            "tidemark.read.query-reserve=500ms",
+            "tidemark.topology.probe-connect-timeout=300ms",
+            "tidemark.topology.probe-read-timeout=500ms",
+            "management.endpoints.web.exposure.include=health,tidemark",
+            "management.endpoint.health.show-details=always");
+    base = ActuatedApplication.actuator(app, "");
     warmUp();
     awaitReplicaReadable();
   }

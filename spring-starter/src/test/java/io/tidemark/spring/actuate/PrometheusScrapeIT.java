@@ -21,14 +21,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -42,15 +37,6 @@ class PrometheusScrapeIT {
 
   private static final Pattern SERIES =
       Pattern.compile("(?m)^(tidemark_read(?:_wait)?_seconds_count)\\{([^}]*)\\} ([0-9.E]+)$");
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  static class App {
-    @Bean
-    Rows rows(JdbcTemplate jdbc) {
-      return new Rows(jdbc);
-    }
-  }
 
   static class Rows {
     private final JdbcTemplate jdbc;
@@ -117,28 +103,19 @@ class PrometheusScrapeIT {
   }
 
   private static ConfigurableApplicationContext start(MySqlTopology topology, String db) {
-    return new SpringApplicationBuilder(App.class)
-        .properties(
-            "server.port=0",
-            "spring.datasource.url=" + topology.source().jdbcUrl(db),
-            "spring.datasource.username=" + topology.source().user(),
-            "spring.datasource.password=" + topology.source().password(),
-            "tidemark.replicas[0].url=" + topology.replica().jdbcUrl(db),
-            "tidemark.token.secret=prometheus-scrape-it-secret-0123456789abcdef",
-            "management.endpoints.web.exposure.include=prometheus",
-            "management.health.redis.enabled=false",
-            "management.health.rabbit.enabled=false",
-            "management.health.jms.enabled=false")
-        .run();
+    return ActuatedApplication.start(
+        topology,
+        db,
+        Rows.class,
+        "tidemark.token.secret=prometheus-scrape-it-secret-0123456789abcdef",
+        "management.endpoints.web.exposure.include=prometheus");
   }
 
   private static String scrape(ConfigurableApplicationContext app) throws Exception {
-    int port = ((WebServerApplicationContext) app).getWebServer().getPort();
     HttpResponse<String> response =
         HttpClient.newHttpClient()
             .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                HttpRequest.newBuilder(URI.create(ActuatedApplication.actuator(app, "prometheus")))
                     .timeout(Duration.ofSeconds(10))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());

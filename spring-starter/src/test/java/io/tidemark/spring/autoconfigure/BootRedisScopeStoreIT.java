@@ -6,15 +6,13 @@ import io.tidemark.GtidSet;
 import io.tidemark.scope.ScopeKey;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.scope.ScopeStoreConfig;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.redis.RedisCluster;
 import io.tidemark.testkit.redis.RedisSentinel;
 import io.tidemark.testkit.redis.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -24,20 +22,18 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * single server, a Sentinel-managed one and a cluster, when {@code tidemark.scope.redis-uri} is not
  * set: a scope merged through the starter's store is in that very Redis.
  */
-@ExtendWith(TestkitExtension.class)
 class BootRedisScopeStoreIT {
 
   private static final String UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
-  private static MySqlTopology topology;
-  private static String db;
+
+  @RegisterExtension static final TopologyDatabase database = new TopologyDatabase("bootredis");
+
   private static RedisServer redis;
   private static RedisCluster cluster;
   private static RedisSentinel sentinel;
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    db = topology.createDatabase("bootredis");
+  static void start() {
     redis = RedisServer.start();
     cluster = RedisCluster.start();
     sentinel = RedisSentinel.start();
@@ -58,7 +54,8 @@ class BootRedisScopeStoreIT {
   }
 
   private static ApplicationContextRunner runner() {
-    return TidemarkRunners.on(topology, db, "r")
+    return database
+        .runner("r")
         .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
         .withPropertyValues("tidemark.scope.store=REDIS");
   }

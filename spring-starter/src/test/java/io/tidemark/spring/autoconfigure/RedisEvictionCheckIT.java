@@ -40,23 +40,39 @@ class RedisEvictionCheckIT {
     return ConnectedScopeStore.connect(uri, ScopeStoreConfig.defaults(), false);
   }
 
+  /** Caps {@code server}'s memory at 100 MB, which it frees by {@code policy} once full. */
+  private static void limitMemory(RedisServer server, String policy) {
+    server.command("CONFIG", "SET", "maxmemory", "100mb");
+    server.command("CONFIG", "SET", "maxmemory-policy", policy);
+  }
+
+  /** A store on {@code uri} starts and finds scope {@code key}, which nobody wrote, empty. */
+  private void startsAndReadsEmpty(String uri, String key) {
+    try (ConnectedScopeStore store = connect(uri)) {
+      assertThat(store.get(ScopeKey.of(key))).isEqualTo(ScopeState.EMPTY);
+    }
+  }
+
+  /** The server as user {@code app}, whom the test creates with an ACL of its own. */
+  private String asApp() {
+    return "redis://app:app-secret@" + redis.host() + ":" + redis.port();
+  }
+
   @Test
   void aRedisWithoutEvictionStartsQuietly(CapturedOutput output) {
-    redis.command("CONFIG", "SET", "maxmemory", "100mb");
-    redis.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
-    try (ConnectedScopeStore store = connect(redis.uri())) {
-      assertThat(store.get(ScopeKey.of("quiet:1"))).isEqualTo(ScopeState.EMPTY);
-    }
+    limitMemory(redis, "noeviction");
+
+    startsAndReadsEmpty(redis.uri(), "quiet:1");
+
     assertThat(output).doesNotContain("may evict").doesNotContain("could not read");
   }
 
   @Test
   void anEvictingPolicyIsOneWarning(CapturedOutput output) {
-    redis.command("CONFIG", "SET", "maxmemory", "100mb");
-    redis.command("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
-    try (ConnectedScopeStore store = connect(redis.uri())) {
-      assertThat(store.get(ScopeKey.of("warned:1"))).isEqualTo(ScopeState.EMPTY);
-    }
+    limitMemory(redis, "volatile-lru");
+
+    startsAndReadsEmpty(redis.uri(), "warned:1");
+
     assertThat(output)
         .containsOnlyOnce("may evict scopes")
         .contains("maxmemory-policy volatile-lru with maxmemory 104857600")
@@ -65,13 +81,11 @@ class RedisEvictionCheckIT {
 
   @Test
   void aUserWithoutConfigIsAnsweredByInfo(CapturedOutput output) {
-    redis.command("CONFIG", "SET", "maxmemory", "100mb");
-    redis.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+    limitMemory(redis, "allkeys-lru");
     redis.command("ACL", "SETUSER", "app", "on", ">app-secret", "~*", "&*", "+@all", "-config");
-    try (ConnectedScopeStore store =
-        connect("redis://app:app-secret@" + redis.host() + ":" + redis.port())) {
-      assertThat(store.get(ScopeKey.of("acl:1"))).isEqualTo(ScopeState.EMPTY);
-    }
+
+    startsAndReadsEmpty(asApp(), "acl:1");
+
     assertThat(output)
         .contains("maxmemory-policy allkeys-lru with maxmemory 104857600")
         .doesNotContain("app-secret");
@@ -81,8 +95,7 @@ class RedisEvictionCheckIT {
   void aUserWithoutConfigNorInfoIsOneWarningSayingWhatToVerify(CapturedOutput output) {
     redis.command(
         "ACL", "SETUSER", "app", "on", ">app-secret", "~*", "&*", "+@all", "-config", "-info");
-    try (ConnectedScopeStore store =
-        connect("redis://app:app-secret@" + redis.host() + ":" + redis.port())) {
+    try (ConnectedScopeStore store = connect(asApp())) {
       ScopeState state = store.get(ScopeKey.of("acl:" + UUID.randomUUID()));
       assertThat(state.status())
           .as("without INFO a missing scope cannot be told from an evicted one")
@@ -98,8 +111,7 @@ class RedisEvictionCheckIT {
   void everyPrimaryOfAClusterIsChecked(CapturedOutput output) {
     try (RedisCluster cluster = RedisCluster.start()) {
       for (RedisServer node : cluster.nodes()) {
-        node.command("CONFIG", "SET", "maxmemory", "100mb");
-        node.command("CONFIG", "SET", "maxmemory-policy", "allkeys-random");
+        limitMemory(node, "allkeys-random");
       }
       RedisClusterClient client =
           RedisClusterClient.create(cluster.uris().stream().map(RedisURI::create).toList());

@@ -11,8 +11,6 @@ import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadResult;
 import io.tidemark.scope.ScopeStore;
 import io.tidemark.spring.routing.RoutingDataSourceBeanPostProcessor;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.token.KeyRing;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.token.TokenConfig;
@@ -21,9 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -36,20 +33,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@link TidemarkAutoConfiguration} on the real topology: on, off, with the user's own beans, and
  * without optional libraries.
  */
-@ExtendWith(TestkitExtension.class)
 class TidemarkAutoConfigurationIT {
 
-  private static MySqlTopology topology;
-  private static String db;
-
-  @BeforeAll
-  static void database(MySqlTopology shared) {
-    topology = shared;
-    db = topology.createDatabase("autoconfig");
-  }
+  @RegisterExtension static final TopologyDatabase database = new TopologyDatabase("autoconfig");
 
   private ApplicationContextRunner runner() {
-    return TidemarkRunners.on(topology, db, "s");
+    return database.runner("s");
   }
 
   @Test
@@ -63,7 +52,7 @@ class TidemarkAutoConfigurationIT {
                   .isNotSameAs(dataSource);
               assertThat(dataSource.isWrapperFor(HikariDataSource.class)).isTrue();
               assertThat(dataSource.unwrap(HikariDataSource.class).getJdbcUrl())
-                  .isEqualTo(topology.source().jdbcUrl(db));
+                  .isEqualTo(database.topology().source().jdbcUrl(database.name()));
               assertThat(context)
                   .hasSingleBean(ConsistentReader.class)
                   .hasSingleBean(TokenCodec.class)
@@ -80,7 +69,10 @@ class TidemarkAutoConfigurationIT {
     runner()
         .run(
             context -> {
-              topology.source().execute("CREATE TABLE IF NOT EXISTS `" + db + "`.t (id INT)");
+              database
+                  .topology()
+                  .source()
+                  .execute("CREATE TABLE IF NOT EXISTS `" + database.name() + "`.t (id INT)");
               JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
               GtidSet written;
               try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
@@ -98,7 +90,8 @@ class TidemarkAutoConfigurationIT {
   void capturesAndProbesThroughAWrappingDriver() {
     runner()
         .withPropertyValues(
-            "spring.datasource.url=jdbc:p6spy:" + topology.source().jdbcUrl(db).substring(5),
+            "spring.datasource.url=jdbc:p6spy:"
+                + database.topology().source().jdbcUrl(database.name()).substring(5),
             "spring.datasource.driver-class-name=com.p6spy.engine.spy.P6SpyDriver")
         .run(
             context -> {
@@ -109,7 +102,10 @@ class TidemarkAutoConfigurationIT {
               assertThat(context.getBean(NodeRuntime.class).view().snapshot().nodes())
                   .extracting(n -> n.name() + ":" + n.available())
                   .containsExactly("source:true", "replica-1:true");
-              topology.source().execute("CREATE TABLE IF NOT EXISTS `" + db + "`.spied (id INT)");
+              database
+                  .topology()
+                  .source()
+                  .execute("CREATE TABLE IF NOT EXISTS `" + database.name() + "`.spied (id INT)");
               JdbcTemplate jdbc = new JdbcTemplate(dataSource);
               try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
                 jdbc.update("INSERT INTO spied VALUES (1)");

@@ -8,16 +8,14 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.jdbc.ReadListener;
 import io.tidemark.spring.ReadYourWrites;
-import io.tidemark.spring.autoconfigure.TidemarkRunners;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
+import io.tidemark.spring.autoconfigure.TopologyDatabase;
 import io.tidemark.topology.ExecutionHistory;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.annotation.Cacheable;
@@ -41,17 +39,16 @@ import org.springframework.transaction.annotation.Transactional;
  * transaction, so that the transaction's connection is the routed one. {@code
  * tidemark.advice-order} moves it.
  */
-@ExtendWith(TestkitExtension.class)
 class AdviceOrderIT {
 
-  private static MySqlTopology topology;
-  private static String db;
+  @RegisterExtension static final TopologyDatabase database = new TopologyDatabase("advice");
 
   @BeforeAll
-  static void database(MySqlTopology shared) {
-    topology = shared;
-    db = topology.createDatabase("advice");
-    topology.source().execute("CREATE TABLE `" + db + "`.orders (id INT PRIMARY KEY)");
+  static void table() {
+    database
+        .topology()
+        .source()
+        .execute("CREATE TABLE `" + database.name() + "`.orders (id INT PRIMARY KEY)");
   }
 
   @AfterEach
@@ -118,7 +115,7 @@ class AdviceOrderIT {
   }
 
   private static ApplicationContextRunner runner() {
-    return TidemarkRunners.on(topology, db, "a").withUserConfiguration(App.class);
+    return database.runner("a").withUserConfiguration(App.class);
   }
 
   @Test

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.redis.RedisServer;
 import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenCodec;
@@ -13,12 +11,10 @@ import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
@@ -29,45 +25,35 @@ import org.springframework.web.client.RestClient;
  * (covered with the source's set), and when the source cannot be asked (a marker that sends the
  * client's next reads to the source, replaced by the next answer).
  */
-@ExtendWith(TestkitExtension.class)
 class AnswerTokensIT {
 
   private static final String HEADER = "Consistency-Token";
   private static final AtomicLong ids = new AtomicLong(50_000);
   private static final RestClient http = RestClient.create();
 
-  private static MySqlTopology topology;
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("answers").withRedis();
+
   private static RedisServer redis;
   private static ConfigurableApplicationContext first;
   private static ConfigurableApplicationContext second;
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    String db = ShopApplication.database(topology, "answers");
-    redis = RedisServer.start();
+  static void start() {
+    redis = shops.redis();
     String[] settings = {
       "tidemark.scope.store=REDIS",
       "tidemark.scope.redis-uri=" + redis.uri(),
       "tidemark.token.cover-timeout=300ms",
       "shop.read-timeout=1s"
     };
-    first = ShopApplication.startWeb(topology, db, settings);
-    second = ShopApplication.startWeb(topology, db, settings);
-  }
-
-  @AfterAll
-  static void stop() {
-    first.close();
-    second.close();
-    redis.close();
+    first = shops.startWeb(settings);
+    second = shops.startWeb(settings);
   }
 
   @AfterEach
   void heal() {
-    topology.source().thaw();
+    shops.topology().source().thaw();
     redis.thaw();
-    topology.replica().resumeApplier();
   }
 
   @Test
@@ -88,7 +74,7 @@ class AnswerTokensIT {
         longest = Math.max(longest, token.length());
       }
     }
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     long last = ids.incrementAndGet();
     token = create(first, last, token).getHeaders().getFirst(HEADER);
 
@@ -116,7 +102,8 @@ class AnswerTokensIT {
     ConsistencyToken token = verify(answered);
     assertThat(token.requiresSource()).isFalse();
     assertThat(token.gtids().containsAll(writes)).isTrue();
-    assertThat(GtidSet.parse(topology.source().gtidExecuted()).containsAll(token.gtids())).isTrue();
+    assertThat(GtidSet.parse(shops.topology().source().gtidExecuted()).containsAll(token.gtids()))
+        .isTrue();
   }
 
   @Test
@@ -125,9 +112,9 @@ class AnswerTokensIT {
     String written = create(first, id, null).getHeaders().getFirst(HEADER);
 
     redis.freeze();
-    topology.source().freeze();
+    shops.topology().source().freeze();
     ResponseEntity<String> refused = get(second, "/customers/ada/orders/" + id, written);
-    topology.source().thaw();
+    shops.topology().source().thaw();
     redis.thaw();
 
     assertThat(refused.getStatusCode().value()).as(refused.toString()).isEqualTo(503);
@@ -135,7 +122,7 @@ class AnswerTokensIT {
     assertThat(marker).as("the answer without a source still has a token").isNotNull();
     assertThat(verify(marker).requiresSource()).isTrue();
 
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     ResponseEntity<String> read = get(second, "/orders/" + id, marker);
     assertThat(read.getStatusCode().value()).as(read.toString()).isEqualTo(200);
     assertThat(second.getBean(ExecutionHistory.class).recent().get(0).reason())
@@ -152,7 +139,7 @@ class AnswerTokensIT {
     redis.freeze();
     ResponseEntity<String> created =
         http.post()
-            .uri(url(first, "/customers/kim/orders/" + id))
+            .uri(ShopHttp.url(first, "/customers/kim/orders/" + id))
             .retrieve()
             .onStatus(status -> true, (request, response) -> {})
             .toEntity(String.class);
@@ -163,7 +150,7 @@ class AnswerTokensIT {
         .isEqualTo("customer:kim");
     String token = created.getHeaders().getFirst(HEADER);
     assertThat(token).as("the committed write's token").isNotNull();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     ResponseEntity<String> read = get(second, "/orders/" + id, token);
     assertThat(read.getStatusCode().value()).as(read.toString()).isEqualTo(200);
     assertThat(read.getBody()).contains("\"customer\":\"kim\"");
@@ -173,11 +160,11 @@ class AnswerTokensIT {
   void aReadByAClientThatNeverWroteCarriesWhatItObserved() {
     long id = ids.incrementAndGet();
     GtidSet written = gtids(create(first, id, null).getHeaders().getFirst(HEADER));
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    shops.topology().awaitReplicasCaughtUp(Duration.ofSeconds(10));
 
     ResponseEntity<String> read =
         http.get()
-            .uri(url(second, "/orders/" + id))
+            .uri(ShopHttp.url(second, "/orders/" + id))
             .retrieve()
             .onStatus(status -> true, (request, response) -> {})
             .toEntity(String.class);
@@ -202,7 +189,7 @@ class AnswerTokensIT {
   private static ResponseEntity<Void> create(
       ConfigurableApplicationContext app, long id, @Nullable String token) {
     return http.post()
-        .uri(url(app, "/orders/" + id + "?customer=ada"))
+        .uri(ShopHttp.url(app, "/orders/" + id + "?customer=ada"))
         .headers(
             h -> {
               if (token != null) {
@@ -216,15 +203,10 @@ class AnswerTokensIT {
   private static ResponseEntity<String> get(
       ConfigurableApplicationContext app, String path, String token) {
     return http.get()
-        .uri(url(app, path))
+        .uri(ShopHttp.url(app, path))
         .header(HEADER, token)
         .retrieve()
         .onStatus(status -> true, (request, response) -> {})
         .toEntity(String.class);
-  }
-
-  private static String url(ConfigurableApplicationContext context, String path) {
-    int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-    return "http://127.0.0.1:" + port + path;
   }
 }

@@ -5,17 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
@@ -25,38 +21,31 @@ import org.springframework.web.client.RestClient;
  * webhook that carries no token sees another client's write at {@code GLOBAL}, a client that asks
  * for {@code EVENTUAL} gets the replica's state at once, and a level that does not exist is a 400.
  */
-@ExtendWith(TestkitExtension.class)
 class ConsistencyLevelHeaderIT {
 
   private static final AtomicLong ids = new AtomicLong(95_000);
   private static final RestClient http = RestClient.create();
 
-  private static MySqlTopology topology;
-  private static String db;
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("levels");
+
   private static ConfigurableApplicationContext app;
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    db = ShopApplication.database(topology, "levels");
-    app = ShopApplication.startWeb(topology, db);
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
+  static void start() {
+    app = shops.startWeb();
   }
 
   @Test
   void aRequestWithoutATokenAtGlobalSeesAnotherClientsWrite() {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     try {
-      topology
+      shops
+          .topology()
           .source()
-          .execute("INSERT INTO `" + db + "`.orders VALUES (" + id + ", 'ada', 'NEW', 1)");
+          .execute("INSERT INTO `" + shops.db() + "`.orders VALUES (" + id + ", 'ada', 'NEW', 1)");
       CompletableFuture<Void> resume =
-          topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+          shops.topology().replica().resumeApplierAfter(Duration.ofMillis(300));
 
       ResponseEntity<String> plain = get(id, null);
       ResponseEntity<String> global = get(id, "global");
@@ -69,14 +58,14 @@ class ConsistencyLevelHeaderIT {
       assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
       assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
     } finally {
-      topology.replica().resumeApplier();
+      shops.topology().replica().resumeApplier();
     }
   }
 
   @Test
   void aRequestAtEventualReadsTheReplicaWithoutWaitingForItsToken() {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     try {
       ResponseEntity<Void> write =
           http.post().uri(url("/orders/" + id + "?customer=grace")).retrieve().toBodilessEntity();
@@ -98,7 +87,7 @@ class ConsistencyLevelHeaderIT {
           .as("the answer keeps the client's token")
           .isNotBlank();
     } finally {
-      topology.replica().resumeApplier();
+      shops.topology().replica().resumeApplier();
     }
   }
 
@@ -120,7 +109,6 @@ class ConsistencyLevelHeaderIT {
   }
 
   private static String url(String path) {
-    int port = ((WebServerApplicationContext) app).getWebServer().getPort();
-    return "http://127.0.0.1:" + port + path;
+    return ShopHttp.url(app, path);
   }
 }

@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
@@ -25,24 +21,16 @@ import org.springframework.web.client.RestClient;
  * the replica connection it waited on, a write after it still goes to the source, and the next
  * request's JPA read, carrying that write's token, waits for it on the replica.
  */
-@ExtendWith(TestkitExtension.class)
 class JpaOpenInViewIT {
 
-  private static MySqlTopology topology;
-  private static String db;
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("osiv");
+
   private static ConfigurableApplicationContext app;
   private static final RestClient http = RestClient.create();
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    db = ShopApplication.database(topology, "osiv");
-    app = ShopApplication.startWeb(topology, db, "spring.jpa.open-in-view=true");
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
+  static void start() {
+    app = shops.startWeb("spring.jpa.open-in-view=true");
   }
 
   @Test
@@ -55,13 +43,16 @@ class JpaOpenInViewIT {
             .toEntity(String.class);
 
     assertThat(answer.getStatusCode().value()).as(answer.toString()).isEqualTo(200);
-    assertThat(answer.getBody()).isEqualTo(topology.replica().serverUuid());
+    assertThat(answer.getBody()).isEqualTo(shops.topology().replica().serverUuid());
   }
 
   @Test
   void aWriteAfterAJpaReadInTheSameRequestGoesToTheSource() {
-    topology.source().execute("INSERT INTO `" + db + "`.orders VALUES (1, 'ada', 'NEW', 1)");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    shops
+        .topology()
+        .source()
+        .execute("INSERT INTO `" + shops.db() + "`.orders VALUES (1, 'ada', 'NEW', 1)");
+    shops.topology().awaitReplicasCaughtUp(Duration.ofSeconds(10));
 
     ResponseEntity<String> answer =
         http.post()
@@ -72,27 +63,37 @@ class JpaOpenInViewIT {
 
     assertThat(answer.getStatusCode().value()).as(answer.toString()).isEqualTo(200);
     assertThat(answer.getBody()).isEqualTo("NEW->PAID");
-    assertThat(topology.source().queryString("SELECT status FROM `" + db + "`.orders WHERE id = 1"))
+    assertThat(
+            shops
+                .topology()
+                .source()
+                .queryString("SELECT status FROM `" + shops.db() + "`.orders WHERE id = 1"))
         .isEqualTo("PAID");
   }
 
   @Test
   void theNextRequestsJpaReadSeesAJpaWriteOnTheReplicaAfterTheWait() {
-    topology.source().execute("INSERT INTO `" + db + "`.orders VALUES (2, 'grace', 'NEW', 1)");
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
-    topology.replica().pauseApplier();
+    shops
+        .topology()
+        .source()
+        .execute("INSERT INTO `" + shops.db() + "`.orders VALUES (2, 'grace', 'NEW', 1)");
+    shops.topology().awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    shops.topology().replica().pauseApplier();
     try {
       ResponseEntity<String> write =
           http.post().uri(url("/jpa/orders/2/status?value=PAID")).retrieve().toEntity(String.class);
       String token = write.getHeaders().getFirst("Consistency-Token");
       assertThat(token).as("the write's response carries its token").isNotBlank();
       assertThat(
-              topology.replica().queryString("SELECT status FROM `" + db + "`.orders WHERE id = 2"))
+              shops
+                  .topology()
+                  .replica()
+                  .queryString("SELECT status FROM `" + shops.db() + "`.orders WHERE id = 2"))
           .as("a read on the replica without the wait would miss the write")
           .isEqualTo("NEW");
 
       CompletableFuture<Void> resume =
-          topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+          shops.topology().replica().resumeApplierAfter(Duration.ofMillis(300));
       ResponseEntity<String> read =
           http.get()
               .uri(url("/jpa/orders/2/status"))
@@ -106,12 +107,11 @@ class JpaOpenInViewIT {
       assertThat(last.role()).as(last.toString()).isEqualTo(NodeRole.REPLICA);
       assertThat(last.reason()).as(last.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
     } finally {
-      topology.replica().resumeApplier();
+      shops.topology().replica().resumeApplier();
     }
   }
 
   private static String url(String path) {
-    int port = ((WebServerApplicationContext) app).getWebServer().getPort();
-    return "http://127.0.0.1:" + port + path;
+    return ShopHttp.url(app, path);
   }
 }

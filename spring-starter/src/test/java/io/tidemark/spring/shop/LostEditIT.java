@@ -2,16 +2,12 @@ package io.tidemark.spring.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.client.RestClient;
 
@@ -21,35 +17,21 @@ import org.springframework.web.client.RestClient;
  * must not write back a replica's copy that lacks the first user's edit. Neither user's token names
  * the other's write, so only the source has it.
  */
-@ExtendWith(TestkitExtension.class)
 class LostEditIT {
 
   private static final int EDITS = 20;
   private static final AtomicLong ids = new AtomicLong(70_000);
   private static final RestClient http = RestClient.create();
 
-  private static MySqlTopology topology;
-  private static String db;
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("edits");
+
   private static ConfigurableApplicationContext first;
   private static ConfigurableApplicationContext second;
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    db = ShopApplication.database(topology, "edits");
-    first = ShopApplication.startWeb(topology, db);
-    second = ShopApplication.startWeb(topology, db);
-  }
-
-  @AfterAll
-  static void stop() {
-    first.close();
-    second.close();
-  }
-
-  @AfterEach
-  void resume() {
-    topology.replica().resumeApplier();
+  static void start() {
+    first = shops.startWeb();
+    second = shops.startWeb();
   }
 
   @Test
@@ -65,13 +47,15 @@ class LostEditIT {
   @Test
   void withUnsafeMethodReadsOnReplicasTheSameSaveLosesTheEdit() {
     try (ConfigurableApplicationContext onReplicas =
-        ShopApplication.startWeb(topology, db, "tidemark.web.unsafe-method-reads=replica")) {
+        ShopApplication.startWeb(
+            shops.topology(), shops.db(), "tidemark.web.unsafe-method-reads=replica")) {
       assertThat(editsLost(onReplicas)).as("the first user's edit, written over").isEqualTo(1);
     }
   }
 
   /** Whether the second user's save, on {@code by}, wrote over the first user's edit: 1 or 0. */
   private static int editsLost(ConfigurableApplicationContext by) {
+    MySqlTopology topology = shops.topology();
     long id = ids.incrementAndGet();
     post(first, "/orders/" + id + "?customer=ada");
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
@@ -86,13 +70,15 @@ class LostEditIT {
         topology
             .source()
             .queryString(
-                "SELECT CONCAT(status, ' ', customer) FROM `" + db + "`.orders WHERE id = " + id);
+                "SELECT CONCAT(status, ' ', customer) FROM `"
+                    + shops.db()
+                    + "`.orders WHERE id = "
+                    + id);
     assertThat(row).endsWith(" bob");
     return row.equals("PAID bob") ? 0 : 1;
   }
 
   private static void post(ConfigurableApplicationContext app, String path) {
-    int port = ((WebServerApplicationContext) app).getWebServer().getPort();
-    http.post().uri("http://127.0.0.1:" + port + path).retrieve().toBodilessEntity();
+    http.post().uri(ShopHttp.url(app, path)).retrieve().toBodilessEntity();
   }
 }

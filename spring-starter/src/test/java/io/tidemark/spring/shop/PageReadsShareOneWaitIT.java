@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ExecutionRecord;
 import io.tidemark.Reason;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
@@ -24,31 +20,24 @@ import org.springframework.web.client.RestClient;
  * defaults the page waits once, not once per read. Each read's own budget (3 s here) would let it
  * wait nearly that long.
  */
-@ExtendWith(TestkitExtension.class)
 class PageReadsShareOneWaitIT {
 
   private static final AtomicLong ids = new AtomicLong(90_000);
   private static final RestClient http = RestClient.create();
 
-  private static MySqlTopology topology;
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("pagewait");
+
   private static ConfigurableApplicationContext app;
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    String db = ShopApplication.database(topology, "pagewait");
-    app = ShopApplication.startWeb(topology, db);
-  }
-
-  @AfterAll
-  static void stop() {
-    app.close();
+  static void start() {
+    app = shops.startWeb();
   }
 
   @Test
   void theSecondReadOfAPageDoesNotWaitAgain() {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     try {
       ResponseEntity<Void> write =
           http.post().uri(url("/orders/" + id + "?customer=ada")).retrieve().toBodilessEntity();
@@ -78,12 +67,11 @@ class PageReadsShareOneWaitIT {
           .as("the second read's wait: " + second)
           .isLessThan(Duration.ofMillis(50));
     } finally {
-      topology.replica().resumeApplier();
+      shops.topology().replica().resumeApplier();
     }
   }
 
   private static String url(String path) {
-    int port = ((WebServerApplicationContext) app).getWebServer().getPort();
-    return "http://127.0.0.1:" + port + path;
+    return ShopHttp.url(app, path);
   }
 }

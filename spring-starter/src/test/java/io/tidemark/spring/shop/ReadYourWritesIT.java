@@ -13,8 +13,6 @@ import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.shop.ShopApplication.Order;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenCodec;
 import io.tidemark.topology.ExecutionHistory;
@@ -25,11 +23,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -40,42 +36,30 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * not; with JdbcTemplate and with JPA inside {@code @Transactional(readOnly = true)}, and on
  * another thread the context was carried to.
  */
-@ExtendWith(TestkitExtension.class)
 class ReadYourWritesIT {
 
   private static final AtomicLong ids = new AtomicLong();
-  private static MySqlTopology topology;
-  private static String db;
+
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("shop");
+
   private static ConfigurableApplicationContext writer;
   private static ConfigurableApplicationContext reader;
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    db = ShopApplication.database(topology, "shop");
-    writer = ShopApplication.start(topology, db, "tidemark.scope.store=CAFFEINE");
-    reader = ShopApplication.start(topology, db, "tidemark.scope.store=CAFFEINE");
-  }
-
-  @AfterAll
-  static void stop() {
-    writer.close();
-    reader.close();
-  }
-
-  @AfterEach
-  void resumeReplica() {
-    topology.replica().resumeApplier();
+  static void start() {
+    writer = shops.start("tidemark.scope.store=CAFFEINE");
+    reader = shops.start("tidemark.scope.store=CAFFEINE");
   }
 
   @Test
   void readOnAnotherInstanceWaitsForTheWriteOnTheReplica() throws Exception {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     String token = writeOnWriter(id);
     assertThat(plainReplicaRead(id)).as("the replica without the wait is stale").isEmpty();
 
-    CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+    CompletableFuture<Void> resume =
+        shops.topology().replica().resumeApplierAfter(Duration.ofMillis(300));
     Optional<Order> order = readOnReader(token, () -> reads(reader).find(id));
     resume.join();
 
@@ -89,14 +73,14 @@ class ReadYourWritesIT {
   @Test
   void readRunByAContextExecutorOnAnotherThreadWaitsForTheWrite() throws Exception {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     String token = writeOnWriter(id);
     ExecutorService pool = Executors.newSingleThreadExecutor();
     ExecutorService contextExecutor =
         ContextExecutorService.wrap(pool, ContextSnapshotFactory.builder().build());
     try {
       CompletableFuture<Void> resume =
-          topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+          shops.topology().replica().resumeApplierAfter(Duration.ofMillis(300));
       Optional<Order> order =
           readOnReader(
               token,
@@ -116,8 +100,8 @@ class ReadYourWritesIT {
 
   @Test
   void readWithoutWriteRunsOnTheReplicaAndOutsideReadsOnTheSource() {
-    String replica = topology.replica().serverUuid();
-    String source = topology.source().serverUuid();
+    String replica = shops.topology().replica().serverUuid();
+    String source = shops.topology().source().serverUuid();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       assertThat(reads(reader).server()).isEqualTo(replica);
       assertThat(reads(reader).serverOutsideRead()).isEqualTo(source);
@@ -130,7 +114,7 @@ class ReadYourWritesIT {
     ShopApplication.ReplicaInfo info = reader.getBean(ShopApplication.ReplicaInfo.class);
     ExecutionHistory history = reader.getBean(ExecutionHistory.class);
 
-    assertThat(info.server()).isEqualTo(topology.replica().serverUuid());
+    assertThat(info.server()).isEqualTo(shops.topology().replica().serverUuid());
     int reads = history.recent().size();
     assertThat(info.toString()).isEqualTo("replica info");
     assertThat(history.recent()).as("toString is no read").hasSize(reads);
@@ -139,7 +123,7 @@ class ReadYourWritesIT {
   @Test
   void heldBackReplicaFailsWithTheReasonWithinTheBudget() {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     String token = writeOnWriter(id);
 
     long started = System.nanoTime();
@@ -154,7 +138,7 @@ class ReadYourWritesIT {
   @Test
   void heldBackReplicaFallsBackToTheSourceByDefault() {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     String token = writeOnWriter(id);
 
     Optional<Order> order =
@@ -168,9 +152,10 @@ class ReadYourWritesIT {
   @Test
   void jpaReadInsideReadOnlyTransactionWaitsOnThePinnedConnection() {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     String token = writeOnWriter(id);
-    CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+    CompletableFuture<Void> resume =
+        shops.topology().replica().resumeApplierAfter(Duration.ofMillis(300));
 
     Optional<String> status =
         readOnReader(token, () -> reader.getBean(ShopApplication.JpaReads.class).status(id));
@@ -183,7 +168,7 @@ class ReadYourWritesIT {
   @Test
   void readCalledInsideAnOpenTransactionJoinsItOnTheSource() {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       Optional<Order> order =
           writer.getBean(ShopApplication.Writes.class).createAndRead(id, "ada", reads(writer));
@@ -203,9 +188,10 @@ class ReadYourWritesIT {
       assertThat(binding.context().gtids().isEmpty()).as("the inner commit was captured").isFalse();
     }
     assertThat(
-            topology
+            shops
+                .topology()
                 .source()
-                .queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id))
+                .queryString("SELECT COUNT(*) FROM `" + shops.db() + "`.orders WHERE id = " + id))
         .as("committed by its own transaction")
         .isEqualTo("1");
   }
@@ -224,7 +210,7 @@ class ReadYourWritesIT {
   @Test
   void aReadInATransactionWhoseSourceLacksTheTokenFailsNamingLostWrites() {
     ShopApplication.Writes writes = writer.getBean(ShopApplication.Writes.class);
-    String source = topology.source().serverUuid();
+    String source = shops.topology().source().serverUuid();
     try (ConsistencyContext.Binding binding =
         ConsistencyContext.open(GtidSet.parse(source + ":1-100000000"))) {
       ConsistentReadException failure =
@@ -237,9 +223,10 @@ class ReadYourWritesIT {
   @Test
   void scopedWriteIsSeenByAReadUnderTheScope() {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     writer.getBean(ShopApplication.Writes.class).createInScope(id, "grace");
-    CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+    CompletableFuture<Void> resume =
+        shops.topology().replica().resumeApplierAfter(Duration.ofMillis(300));
 
     // The scope store is this instance's (Caffeine): the read runs on the writing instance, with
     // no token of its own.
@@ -254,8 +241,8 @@ class ReadYourWritesIT {
   void revisionRequirementSkipsAnOlderRow() {
     long id = ids.incrementAndGet();
     writeOnWriter(id);
-    topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
-    topology.replica().pauseApplier();
+    shops.topology().awaitReplicasCaughtUp(Duration.ofSeconds(10));
+    shops.topology().replica().pauseApplier();
     writer.getBean(ShopApplication.Writes.class).update(id, "PAID");
 
     // No token: only the revision tells that the replica's row is old.
@@ -296,9 +283,9 @@ class ReadYourWritesIT {
     JdbcTemplate replica =
         new JdbcTemplate(
             new org.springframework.jdbc.datasource.DriverManagerDataSource(
-                topology.replica().jdbcUrl(db),
-                topology.replica().user(),
-                topology.replica().password()));
+                shops.topology().replica().jdbcUrl(shops.db()),
+                shops.topology().replica().user(),
+                shops.topology().replica().password()));
     return replica
         .query(
             "SELECT id, customer, status, revision FROM orders WHERE id = ?",

@@ -7,18 +7,15 @@ import io.tidemark.GtidSet;
 import io.tidemark.Reason;
 import io.tidemark.scope.ScopeKey;
 import io.tidemark.scope.ScopeStore;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.redis.RedisServer;
 import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -26,39 +23,31 @@ import org.springframework.context.ConfigurableApplicationContext;
  * and reads on the other, and a write whose scope Redis cannot take fails typed after its commit
  * instead of answering a success that the scope's reads would contradict.
  */
-@ExtendWith(TestkitExtension.class)
 class RedisScopesIT {
 
   private static final AtomicLong ids = new AtomicLong();
-  private static MySqlTopology topology;
-  private static String db;
+
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("scopes").withRedis();
+
   private static RedisServer redis;
   private static ConfigurableApplicationContext writer;
   private static ConfigurableApplicationContext reader;
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    db = ShopApplication.database(topology, "scopes");
-    redis = RedisServer.start();
+  static void start() {
+    redis = shops.redis();
     String[] store = {"tidemark.scope.store=REDIS", "tidemark.scope.redis-uri=" + redis.uri()};
-    writer = ShopApplication.start(topology, db, store);
-    reader = ShopApplication.start(topology, db, store);
-  }
-
-  @AfterAll
-  static void stop() {
-    writer.close();
-    reader.close();
-    redis.close();
+    writer = shops.start(store);
+    reader = shops.start(store);
   }
 
   @Test
   void aScopedWriteOnOneInstanceIsReadUnderTheScopeOnTheOther() {
     long id = ids.incrementAndGet();
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     writer.getBean(ShopApplication.Writes.class).createInScope(id, "lin");
-    CompletableFuture<Void> resume = topology.replica().resumeApplierAfter(Duration.ofMillis(300));
+    CompletableFuture<Void> resume =
+        shops.topology().replica().resumeApplierAfter(Duration.ofMillis(300));
 
     Optional<ShopApplication.Order> order =
         reader.getBean(ShopApplication.Reads.class).findForCustomer("lin", id);
@@ -102,9 +91,10 @@ class RedisScopesIT {
       redis.thaw();
     }
     assertThat(
-            topology
+            shops
+                .topology()
                 .source()
-                .queryString("SELECT customer FROM `" + db + "`.orders WHERE id = " + id))
+                .queryString("SELECT customer FROM `" + shops.db() + "`.orders WHERE id = " + id))
         .as("the write itself committed")
         .isEqualTo("kim");
   }

@@ -1,5 +1,7 @@
 package io.tidemark.spring.shop;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.tidemark.ReadPolicy;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.Replication;
@@ -16,6 +18,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -133,6 +137,15 @@ class ShopApplication {
                 + "`.orders FOR EACH ROW BEGIN IF NEW.customer = 'slow' THEN DO SLEEP("
                 + seconds
                 + "); END IF; END");
+  }
+
+  /** Waits until {@code count} counts one on {@code topology}'s source. */
+  static void awaitOnSource(MySqlTopology topology, String count) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!"1".equals(topology.source().queryString(count))) {
+      assertThat(System.nanoTime()).as(count).isLessThan(deadline);
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+    }
   }
 
   /**

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
@@ -73,17 +72,13 @@ class SourceConnectionLostHttpIT {
     try {
       CompletableFuture<ResponseEntity<String>> answer =
           CompletableFuture.supplyAsync(
-              () ->
-                  http.post()
-                      .uri(url(writer, "/orders/" + id + "?customer=slow"))
-                      .exchange(
-                          (request, response) ->
-                              ResponseEntity.status(response.getStatusCode())
-                                  .headers(response.getHeaders())
-                                  .body(response.bodyTo(String.class))));
-      await("SELECT COUNT(*) FROM information_schema.processlist WHERE state = 'User sleep'");
+              () -> ShopHttp.post(writer, "/orders/" + id + "?customer=slow"));
+      ShopApplication.awaitOnSource(
+          topology,
+          "SELECT COUNT(*) FROM information_schema.processlist WHERE state = 'User sleep'");
       link.drop(Direction.DOWNSTREAM);
-      await("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id);
+      ShopApplication.awaitOnSource(
+          topology, "SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id);
       link.resetConnections();
       link.heal();
       ResponseEntity<String> write = answer.get(30, TimeUnit.SECONDS);
@@ -140,7 +135,8 @@ class SourceConnectionLostHttpIT {
     }
     CompletableFuture<ResponseEntity<String>> answer =
         CompletableFuture.supplyAsync(() -> post("/orders/" + id + "/transactional?customer=slow"));
-    await("SELECT COUNT(*) FROM information_schema.processlist WHERE state = 'User sleep'");
+    ShopApplication.awaitOnSource(
+        topology, "SELECT COUNT(*) FROM information_schema.processlist WHERE state = 'User sleep'");
     // The insert runs on the server, its transaction open: the connection goes now.
     link.resetConnections();
 
@@ -151,7 +147,9 @@ class SourceConnectionLostHttpIT {
     assertThat(write.getStatusCode().value()).as(write.toString()).isEqualTo(503);
     assertThat(write.getBody()).contains("\"reason\":\"SOURCE_ERROR\"");
     assertThat(write.getHeaders().getFirst("Retry-After")).isNotBlank();
-    await("SELECT COUNT(*) = 0 FROM information_schema.processlist WHERE state = 'User sleep'");
+    ShopApplication.awaitOnSource(
+        topology,
+        "SELECT COUNT(*) = 0 FROM information_schema.processlist WHERE state = 'User sleep'");
     assertThat(source.queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id))
         .as("rolled back by the server")
         .isEqualTo("0");
@@ -165,12 +163,12 @@ class SourceConnectionLostHttpIT {
         ShopApplication.startWeb(topology, db, "tidemark.topology.refresh-interval=1h");
     long id = System.nanoTime();
     try {
-      assertThat(post(instance, "/orders/" + id + "?customer=ada").getStatusCode().value())
+      assertThat(ShopHttp.post(instance, "/orders/" + id + "?customer=ada").getStatusCode().value())
           .isEqualTo(201);
       source.execute("SET GLOBAL super_read_only = ON");
 
       ResponseEntity<String> write =
-          post(instance, "/orders/" + (id + 1) + "/transactional?customer=ada");
+          ShopHttp.post(instance, "/orders/" + (id + 1) + "/transactional?customer=ada");
 
       assertThat(write.getStatusCode().value()).as(write.toString()).isEqualTo(503);
       assertThat(write.getBody())
@@ -184,31 +182,12 @@ class SourceConnectionLostHttpIT {
   }
 
   private static ResponseEntity<String> post(String path) {
-    return post(writer, path);
-  }
-
-  private static ResponseEntity<String> post(ConfigurableApplicationContext instance, String path) {
-    return http.post()
-        .uri(url(instance, path))
-        .exchange(
-            (request, response) ->
-                ResponseEntity.status(response.getStatusCode())
-                    .headers(response.getHeaders())
-                    .body(String.valueOf(response.bodyTo(String.class))));
-  }
-
-  /** Waits until {@code count} counts one on the source. */
-  private static void await(String count) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!"1".equals(source.queryString(count))) {
-      assertThat(System.nanoTime()).as(count).isLessThan(deadline);
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-    }
+    return ShopHttp.post(writer, path);
   }
 
   private static int status(ConfigurableApplicationContext instance, long id, String token) {
     return http.get()
-        .uri(url(instance, "/orders/" + id))
+        .uri(ShopHttp.url(instance, "/orders/" + id))
         .headers(
             h -> {
               if (token != null) {
@@ -216,10 +195,5 @@ class SourceConnectionLostHttpIT {
               }
             })
         .exchange((request, response) -> response.getStatusCode().value());
-  }
-
-  private static String url(ConfigurableApplicationContext instance, String path) {
-    int port = ((WebServerApplicationContext) instance).getWebServer().getPort();
-    return "http://127.0.0.1:" + port + path;
   }
 }

@@ -3,16 +3,12 @@ package io.tidemark.spring.shop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testkit.SkewedClock;
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.client.RestClient;
 
@@ -22,7 +18,6 @@ import org.springframework.web.client.RestClient;
  * they read the source for them; within it they take them. Both readers keep tokens 10 s ({@code
  * tidemark.token.time-to-live}).
  */
-@ExtendWith(TestkitExtension.class)
 class TokenClockSkewIT {
 
   private static final AtomicLong ids = new AtomicLong(System.nanoTime());
@@ -31,26 +26,15 @@ class TokenClockSkewIT {
   private static ConfigurableApplicationContext strict;
   private static ConfigurableApplicationContext tolerant;
 
-  @BeforeAll
-  static void start(MySqlTopology topology) {
-    String db = ShopApplication.database(topology, "clock_skew");
-    drifting = ShopApplication.startWeb(topology, db, "shop.token-clock-skew=0s");
-    strict =
-        ShopApplication.startWeb(
-            topology,
-            db,
-            "tidemark.token.time-to-live=10s",
-            "tidemark.web.read-header=Consistency-Read");
-    tolerant =
-        ShopApplication.startWeb(
-            topology, db, "tidemark.token.time-to-live=10s", "tidemark.token.clock-skew=1m");
-  }
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("clock_skew");
 
-  @AfterAll
-  static void stop() {
-    drifting.close();
-    strict.close();
-    tolerant.close();
+  @BeforeAll
+  static void start() {
+    drifting = shops.startWeb("shop.token-clock-skew=0s");
+    strict =
+        shops.startWeb(
+            "tidemark.token.time-to-live=10s", "tidemark.web.read-header=Consistency-Read");
+    tolerant = shops.startWeb("tidemark.token.time-to-live=10s", "tidemark.token.clock-skew=1m");
   }
 
   @AfterEach
@@ -98,7 +82,7 @@ class TokenClockSkewIT {
     long id = ids.incrementAndGet();
     String token =
         http.post()
-            .uri(url(drifting, "/orders/" + id + "?customer=ada"))
+            .uri(ShopHttp.url(drifting, "/orders/" + id + "?customer=ada"))
             .retrieve()
             .toBodilessEntity()
             .getHeaders()
@@ -110,7 +94,7 @@ class TokenClockSkewIT {
   /** The status and body of reading {@code order} on {@code instance} with its token. */
   private static String read(ConfigurableApplicationContext instance, Written order) {
     return http.get()
-        .uri(url(instance, "/orders/" + order.id()))
+        .uri(ShopHttp.url(instance, "/orders/" + order.id()))
         .header("Consistency-Token", order.token())
         .exchange(
             (request, response) ->
@@ -119,10 +103,5 @@ class TokenClockSkewIT {
                     + response.getHeaders().getFirst("Consistency-Read")
                     + " "
                     + response.bodyTo(String.class));
-  }
-
-  private static String url(ConfigurableApplicationContext instance, String path) {
-    int port = ((WebServerApplicationContext) instance).getWebServer().getPort();
-    return "http://127.0.0.1:" + port + path;
   }
 }

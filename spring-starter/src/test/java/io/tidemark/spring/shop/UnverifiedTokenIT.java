@@ -2,17 +2,12 @@ package io.tidemark.spring.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.junit.TestkitExtension;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import java.net.HttpCookie;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.client.RestClient;
@@ -23,39 +18,27 @@ import org.springframework.web.client.RestClient;
  * other. Its writes cannot be known there, so the other reads the source, never a lagging replica
  * as if the client had written nothing.
  */
-@ExtendWith(TestkitExtension.class)
 class UnverifiedTokenIT {
 
   private static final AtomicLong ids = new AtomicLong(System.nanoTime());
   private static final RestClient http = RestClient.create();
   private static final String COOKIE = "Consistency-Token-shop";
-  private static MySqlTopology topology;
+
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("unverified");
+
   private static ConfigurableApplicationContext first;
   private static ConfigurableApplicationContext second;
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
-    String db = ShopApplication.database(topology, "unverified");
+  static void start() {
     String[] randomSecret = {"tidemark.token.secret=", "tidemark.web.read-header=Consistency-Read"};
-    first = ShopApplication.startWeb(topology, db, randomSecret);
-    second = ShopApplication.startWeb(topology, db, randomSecret);
-  }
-
-  @AfterAll
-  static void stop() {
-    first.close();
-    second.close();
-  }
-
-  @AfterEach
-  void resume() {
-    topology.replica().resumeApplier();
+    first = shops.startWeb(randomSecret);
+    second = shops.startWeb(randomSecret);
   }
 
   @Test
   void aCookieSignedByAnotherInstanceSendsTheReadToTheSourceAndIsReplaced() {
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     long id = ids.incrementAndGet();
     HttpHeaders written = create(id);
     HttpCookie cookie = cookie(written);
@@ -67,7 +50,7 @@ class UnverifiedTokenIT {
     HttpCookie replaced = cookie(read.headers());
     assertThat(replaced.getValue()).isNotEqualTo(cookie.getValue());
 
-    topology.replica().resumeApplier();
+    shops.topology().replica().resumeApplier();
     Answer again = get(second, id, HttpHeaders.COOKIE, COOKIE + "=" + replaced.getValue());
     assertThat(again.status()).isEqualTo(200);
     assertThat(again.headers().getFirst("Consistency-Read"))
@@ -77,7 +60,7 @@ class UnverifiedTokenIT {
 
   @Test
   void aHeaderSignedByAnotherInstanceSendsTheReadToTheSourceNotBack400() {
-    topology.replica().pauseApplier();
+    shops.topology().replica().pauseApplier();
     long id = ids.incrementAndGet();
     String token = create(id).getFirst("Consistency-Token");
 
@@ -100,7 +83,7 @@ class UnverifiedTokenIT {
 
   private static HttpHeaders create(long id) {
     return http.post()
-        .uri(url(first, "/orders/" + id + "?customer=ada"))
+        .uri(ShopHttp.url(first, "/orders/" + id + "?customer=ada"))
         .retrieve()
         .toBodilessEntity()
         .getHeaders();
@@ -109,7 +92,7 @@ class UnverifiedTokenIT {
   private static Answer get(
       ConfigurableApplicationContext instance, long id, String header, String value) {
     return http.get()
-        .uri(url(instance, "/orders/" + id))
+        .uri(ShopHttp.url(instance, "/orders/" + id))
         .header(header, value)
         .exchange(
             (request, response) ->
@@ -125,10 +108,5 @@ class UnverifiedTokenIT {
     HttpCookie cookie = HttpCookie.parse(set.get(0)).get(0);
     assertThat(cookie.getName()).isEqualTo(COOKIE);
     return cookie;
-  }
-
-  private static String url(ConfigurableApplicationContext instance, String path) {
-    int port = ((WebServerApplicationContext) instance).getWebServer().getPort();
-    return "http://127.0.0.1:" + port + path;
   }
 }

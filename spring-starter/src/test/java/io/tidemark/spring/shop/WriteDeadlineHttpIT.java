@@ -2,18 +2,13 @@ package io.tidemark.spring.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlNode;
-import io.tidemark.testkit.mysql.MySqlTopology;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
@@ -24,7 +19,6 @@ import org.springframework.web.client.RestClient;
  * with a typed 503 then, not when the server or the pool lets go; a write cut while it committed is
  * answered as of unknown outcome, with a token that finds it once it is there.
  */
-@ExtendWith(TestkitExtension.class)
 class WriteDeadlineHttpIT {
 
   private static final Duration DEADLINE = Duration.ofSeconds(1);
@@ -32,32 +26,27 @@ class WriteDeadlineHttpIT {
   /** HTTP, the statement floor and the thread hand-over of a loaded 2-core machine. */
   private static final Duration SLACK = Duration.ofMillis(400);
 
+  @RegisterExtension static final ShopInstances shops = new ShopInstances("write_deadline");
+
   private static MySqlNode source;
   private static String db;
   private static ConfigurableApplicationContext instance;
   private static final RestClient http = RestClient.create();
 
   @BeforeAll
-  static void start(MySqlTopology topology) {
-    source = topology.source();
-    db = ShopApplication.database(topology, "write_deadline");
+  static void start() {
+    source = shops.topology().source();
+    db = shops.db();
     // A slow customer's insert runs four seconds on the server, far past the request's deadline.
-    ShopApplication.slowInsertsOfCustomerSlow(topology, db, 4);
+    ShopApplication.slowInsertsOfCustomerSlow(shops.topology(), db, 4);
     instance =
-        ShopApplication.startWeb(
-            topology,
-            db,
+        shops.startWeb(
             "tidemark.web.request-timeout=" + DEADLINE.toMillis() + "ms",
             "spring.datasource.hikari.maximum-pool-size=1");
     // The first request also starts Spring MVC's servlet, before the request's deadline begins.
     assertThat(
             post("/orders/" + System.nanoTime() + "?customer=ada").answer().getStatusCode().value())
         .isEqualTo(201);
-  }
-
-  @AfterAll
-  static void stop() {
-    instance.close();
   }
 
   @Test
@@ -67,7 +56,9 @@ class WriteDeadlineHttpIT {
     Timed write = post("/orders/" + id + "/transactional?customer=slow");
 
     assertRefusedInTime(write);
-    await("SELECT COUNT(*) = 0 FROM information_schema.processlist WHERE state = 'User sleep'");
+    ShopApplication.awaitOnSource(
+        shops.topology(),
+        "SELECT COUNT(*) = 0 FROM information_schema.processlist WHERE state = 'User sleep'");
     assertThat(source.queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id))
         .as("rolled back by the server")
         .isEqualTo("0");
@@ -80,7 +71,9 @@ class WriteDeadlineHttpIT {
     ShopApplication.Writes writes = instance.getBean(ShopApplication.Writes.class);
     CompletableFuture<Void> holder =
         CompletableFuture.runAsync(() -> writes.createInNewTransaction(id, "slow"));
-    await("SELECT COUNT(*) FROM information_schema.processlist WHERE state = 'User sleep'");
+    ShopApplication.awaitOnSource(
+        shops.topology(),
+        "SELECT COUNT(*) FROM information_schema.processlist WHERE state = 'User sleep'");
 
     Timed write = post("/orders/" + (id + 1) + "/transactional?customer=ada");
 
@@ -113,7 +106,9 @@ class WriteDeadlineHttpIT {
     assertThat(write.answer().getBody()).contains("\"reason\":\"COMMIT_OUTCOME_UNKNOWN\"");
     String token = write.answer().getHeaders().getFirst("Consistency-Token");
     assertThat(token).as("the answer carries a token").isNotBlank();
-    await("SELECT COUNT(*) = 0 FROM information_schema.processlist WHERE state = 'User sleep'");
+    ShopApplication.awaitOnSource(
+        shops.topology(),
+        "SELECT COUNT(*) = 0 FROM information_schema.processlist WHERE state = 'User sleep'");
     boolean committed =
         "1".equals(source.queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id));
     assertThat(status(id, token))
@@ -126,35 +121,14 @@ class WriteDeadlineHttpIT {
 
   private static Timed post(String path) {
     long sent = System.nanoTime();
-    ResponseEntity<String> answer =
-        http.post()
-            .uri(url(path))
-            .exchange(
-                (request, response) ->
-                    ResponseEntity.status(response.getStatusCode())
-                        .headers(response.getHeaders())
-                        .body(String.valueOf(response.bodyTo(String.class))));
+    ResponseEntity<String> answer = ShopHttp.post(instance, path);
     return new Timed(answer, Duration.ofNanos(System.nanoTime() - sent));
   }
 
   private static int status(long id, String token) {
     return http.get()
-        .uri(url("/orders/" + id))
+        .uri(ShopHttp.url(instance, "/orders/" + id))
         .header("Consistency-Token", token)
         .exchange((request, response) -> response.getStatusCode().value());
-  }
-
-  /** Waits until {@code count} counts one on the source. */
-  private static void await(String count) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!"1".equals(source.queryString(count))) {
-      assertThat(System.nanoTime()).as(count).isLessThan(deadline);
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-    }
-  }
-
-  private static String url(String path) {
-    int port = ((WebServerApplicationContext) instance).getWebServer().getPort();
-    return "http://127.0.0.1:" + port + path;
   }
 }

@@ -2,7 +2,6 @@ package io.tidemark.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,16 +26,7 @@ class BootLineTests {
   @ParameterizedTest
   @ValueSource(strings = {"3.4.12", "3.0.0", "4.0.7", "4.1.2"})
   void anotherLineStopsTheStartNamingTheStarterToTake(String version) {
-    assertThatThrownBy(() -> BootVersionCheck.check(version))
-        .isInstanceOf(TidemarkStartupException.class)
-        .hasMessage(
-            "This build of Tidemark's starter is for Spring Boot 3.5; this application runs Spring"
-                + " Boot "
-                + version
-                + ".")
-        .satisfies(
-            e ->
-                assertThat(((TidemarkStartupException) e).action())
-                    .contains("tidemark-spring-boot-starter for Spring Boot 4"));
+    BootLineRefusal.assertStopsNaming(
+        version, "Spring Boot 3.5", "tidemark-spring-boot-starter for Spring Boot 4");
   }
 }
