@@ -4,26 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
-import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.junit.SharedServers;
 import io.tidemark.testkit.redis.RedisCluster;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract for Caffeine copies in front of a three-node Redis Cluster. */
-@ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NearCacheClusterScopeStoreIT extends ScopeStoreContract {
 
   @RegisterExtension final RedisClients clients = new RedisClients();
-  private RedisCluster cluster;
-
-  @BeforeAll
-  void connect(RedisCluster cluster) {
-    this.cluster = cluster;
-  }
+  private final RedisCluster cluster = SharedServers.redisCluster();
 
   @Override
   NearCacheScopeStore store(ScopeStoreConfig config) {

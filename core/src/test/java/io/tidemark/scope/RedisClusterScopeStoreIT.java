@@ -4,29 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
-import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.junit.SharedServers;
 import io.tidemark.testkit.redis.RedisCluster;
 import io.tidemark.testkit.redis.RedisServer;
 import java.util.HashSet;
 import java.util.Set;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract on a real three-node Redis Cluster, two stores on two cluster connections. */
-@ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisClusterScopeStoreIT extends ScopeStoreContract {
 
   @RegisterExtension final RedisClients clients = new RedisClients();
-  private RedisCluster cluster;
-
-  @BeforeAll
-  void connect(RedisCluster cluster) {
-    this.cluster = cluster;
-  }
+  private final RedisCluster cluster = SharedServers.redisCluster();
 
   @Override
   ScopeStore store(ScopeStoreConfig config) {

@@ -4,29 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
-import io.tidemark.testkit.junit.TestkitExtension;
+import io.tidemark.testkit.junit.SharedServers;
 import io.tidemark.testkit.redis.RedisSentinel;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The contract on a Sentinel-managed Redis, two stores on two connections that Lettuce opens to the
  * primary the sentinels name.
  */
-@ExtendWith(TestkitExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisSentinelScopeStoreIT extends ScopeStoreContract {
 
   @RegisterExtension final RedisClients clients = new RedisClients();
-  private RedisSentinel sentinel;
-
-  @BeforeAll
-  void connect(RedisSentinel sentinel) {
-    this.sentinel = sentinel;
-  }
+  private final RedisSentinel sentinel = SharedServers.redisSentinel();
 
   @Override
   ScopeStore store(ScopeStoreConfig config) {

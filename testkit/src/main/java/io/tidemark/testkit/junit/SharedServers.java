@@ -6,12 +6,14 @@ import io.tidemark.testkit.mariadb.MariaDbTopology;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.postgres.PostgresBinaries;
 import io.tidemark.testkit.postgres.PostgresTopology;
+import io.tidemark.testkit.redis.RedisCluster;
+import io.tidemark.testkit.redis.RedisSentinel;
 import io.tidemark.testkit.redis.RedisServer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The topologies and Redis that tests of one JVM share, started on first use on the configured
- * {@link Backend}, stopped at JVM exit.
+ * The topologies and Redis deployments that tests of one JVM share, started on first use on the
+ * configured {@link Backend}, stopped at JVM exit.
  */
 public final class SharedServers {
 
@@ -19,6 +21,8 @@ public final class SharedServers {
   private static @Nullable RedisServer redis;
   private static @Nullable PostgresTopology postgres;
   private static @Nullable MariaDbTopology mariadb;
+  private static @Nullable RedisCluster redisCluster;
+  private static @Nullable RedisSentinel redisSentinel;
 
   private SharedServers() {}
 
@@ -72,5 +76,27 @@ public final class SharedServers {
           redis.backend(), redis.version(), redis.port());
     }
     return redis;
+  }
+
+  /** The shared Redis Cluster: three primaries, as local processes. */
+  public static synchronized RedisCluster redisCluster() {
+    if (redisCluster == null) {
+      redisCluster = RedisCluster.start();
+      System.out.printf(
+          "tidemark-testkit: backend=local processes, redis cluster %s, %s%n",
+          redisCluster.version(), redisCluster);
+    }
+    return redisCluster;
+  }
+
+  /** The shared Redis primary with its replica and sentinels, as local processes. */
+  public static synchronized RedisSentinel redisSentinel() {
+    if (redisSentinel == null) {
+      redisSentinel = RedisSentinel.start();
+      System.out.printf(
+          "tidemark-testkit: backend=local processes, redis %s, %s%n",
+          redisSentinel.version(), redisSentinel);
+    }
+    return redisSentinel;
   }
 }

@@ -46,12 +46,10 @@ public final class TestkitExtension implements ParameterResolver {
       return SharedServers.topology();
     }
     if (parameter.getParameter().getType() == RedisCluster.class) {
-      return store.computeIfAbsent(
-          RedisCluster.class, key -> startRedisCluster(), RedisCluster.class);
+      return SharedServers.redisCluster();
     }
     if (parameter.getParameter().getType() == RedisSentinel.class) {
-      return store.computeIfAbsent(
-          RedisSentinel.class, key -> startRedisSentinel(), RedisSentinel.class);
+      return SharedServers.redisSentinel();
     }
     if (parameter.getParameter().getType() == RabbitServer.class) {
       return store.computeIfAbsent(RabbitServer.class, key -> startRabbit(), RabbitServer.class);
@@ -66,20 +64,5 @@ public final class TestkitExtension implements ParameterResolver {
         "tidemark-testkit: backend=local processes, rabbitmq %s on port %d up in %d ms%n",
         rabbit.version(), rabbit.port(), (System.nanoTime() - started) / 1_000_000);
     return rabbit;
-  }
-
-  private static RedisSentinel startRedisSentinel() {
-    RedisSentinel sentinel = RedisSentinel.start();
-    System.out.printf(
-        "tidemark-testkit: backend=local processes, redis %s, %s%n", sentinel.version(), sentinel);
-    return sentinel;
-  }
-
-  private static RedisCluster startRedisCluster() {
-    RedisCluster cluster = RedisCluster.start();
-    System.out.printf(
-        "tidemark-testkit: backend=local processes, redis cluster %s, %s%n",
-        cluster.version(), cluster);
-    return cluster;
   }
 }
