@@ -5,6 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -106,6 +108,42 @@ public abstract class DatabaseNode<R extends Enum<R>> {
     } catch (SQLException e) {
       throw new TestkitException(name + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * What {@code sql} answers, the first column of its first row: for a query a running server
+   * always answers, such as of a server variable.
+   *
+   * @throws TestkitException when it answered nothing
+   */
+  protected final String value(String sql) {
+    String value = queryString(sql);
+    if (value == null) {
+      throw new TestkitException(name + ": " + sql + " answered nothing");
+    }
+    return value;
+  }
+
+  /**
+   * {@code delay} in whole seconds, the unit a replica's applier delay is set in.
+   *
+   * @throws IllegalArgumentException when {@code delay} is negative or not whole seconds
+   */
+  protected static long delaySeconds(Duration delay) {
+    if (delay.isNegative() || delay.toNanos() % 1_000_000_000L != 0) {
+      throw new IllegalArgumentException(
+          "replication delay must be whole non-negative seconds: " + delay);
+    }
+    return delay.toSeconds();
+  }
+
+  /**
+   * Runs {@code action} {@code delay} from now, on another thread: a write made meanwhile then
+   * reaches a replica at a known time, while the test waits for it.
+   */
+  protected static CompletableFuture<Void> after(Duration delay, Runnable action) {
+    return CompletableFuture.runAsync(
+        action, CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
   }
 
   /** Suspends the server (SIGSTOP; a container is paused): connections hang, nothing answers. */

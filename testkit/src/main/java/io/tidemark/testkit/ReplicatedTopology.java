@@ -2,8 +2,10 @@ package io.tidemark.testkit;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 
 /**
  * What every database's topology shares: one writable node and nodes that replicate from it, in a
@@ -27,6 +29,36 @@ public abstract class ReplicatedTopology<N extends DatabaseNode<?>> implements A
     this.nodes = List.copyOf(nodes);
     this.writable = nodes.get(0);
     ProcessReaper.closeAtShutdown(this);
+  }
+
+  /**
+   * One node per name: {@code writable}, then {@code follower1} to {@code follower<followers>},
+   * each made by {@code make} from its index in that order and its name.
+   */
+  protected static <T> List<T> perNode(
+      String writable, String follower, int followers, BiFunction<Integer, String, T> make) {
+    List<T> made = new ArrayList<>();
+    for (int i = 0; i <= followers; i++) {
+      made.add(make.apply(i, i == 0 ? writable : follower + i));
+    }
+    return made;
+  }
+
+  /**
+   * {@code topology} once {@code bringUp} brought it up, its start timed from {@code started} (as
+   * {@link System#nanoTime()} told); when bringing it up fails, the topology is closed and the
+   * failure rethrown.
+   */
+  protected static <T extends ReplicatedTopology<?>> T started(
+      T topology, long started, Runnable bringUp) {
+    try {
+      bringUp.run();
+    } catch (RuntimeException e) {
+      topology.close();
+      throw e;
+    }
+    topology.startedIn(Duration.ofNanos(System.nanoTime() - started));
+    return topology;
   }
 
   /** Every node, whatever its role, in name order. */
@@ -72,6 +104,19 @@ public abstract class ReplicatedTopology<N extends DatabaseNode<?>> implements A
   /** The nodes replicating from the writable node now, in name order. */
   protected final List<N> followers() {
     return nodes.stream().filter(this::follows).toList();
+  }
+
+  /**
+   * Checks that {@code node} is one of this topology's and replicates now, as a failover to it
+   * needs.
+   *
+   * @param what what such a node is called, such as {@code replica}
+   * @throws IllegalArgumentException when it is not
+   */
+  protected final void requireFollower(N node, String what) {
+    if (!nodes.contains(node) || !follows(node)) {
+      throw new IllegalArgumentException(node + " is not a " + what + " of this topology");
+    }
   }
 
   /**

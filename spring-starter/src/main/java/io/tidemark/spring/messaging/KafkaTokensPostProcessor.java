@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.kafka.config.AbstractKafkaListenerContainerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.listener.BatchInterceptor;
@@ -21,31 +20,29 @@ import org.springframework.util.StringUtils;
  * each listener container factory bean, so that the user's own interceptors see the context when
  * they intercept.
  */
-final class KafkaTokensPostProcessor implements BeanPostProcessor {
-
-  private final Supplier<MessageTokens> tokens;
+@SuppressWarnings("rawtypes")
+final class KafkaTokensPostProcessor
+    extends BrokerTokensPostProcessor<
+        DefaultKafkaProducerFactory, AbstractKafkaListenerContainerFactory> {
 
   KafkaTokensPostProcessor(Supplier<MessageTokens> tokens) {
-    this.tokens = tokens;
+    super(tokens, DefaultKafkaProducerFactory.class, AbstractKafkaListenerContainerFactory.class);
   }
 
   @Override
-  public Object postProcessAfterInitialization(Object bean, String beanName) {
-    if (bean instanceof DefaultKafkaProducerFactory<?, ?> producers) {
-      producers.updateConfigs(
-          Map.of(
-              ProducerConfig.INTERCEPTOR_CLASSES_CONFIG,
-              withTokens(producers.getConfigurationProperties()),
-              TokenProducerInterceptor.TOKENS,
-              tokens));
-    } else if (bean instanceof AbstractKafkaListenerContainerFactory<?, ?, ?> listeners) {
-      addTo(listeners);
-    }
-    return bean;
+  @SuppressWarnings("unchecked")
+  void addToSender(DefaultKafkaProducerFactory producers) {
+    producers.updateConfigs(
+        Map.of(
+            ProducerConfig.INTERCEPTOR_CLASSES_CONFIG,
+            withTokens(producers.getConfigurationProperties()),
+            TokenProducerInterceptor.TOKENS,
+            tokens));
   }
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private void addTo(AbstractKafkaListenerContainerFactory listeners) {
+  @Override
+  @SuppressWarnings("unchecked")
+  void addToListeners(AbstractKafkaListenerContainerFactory listeners) {
     KafkaListenerTokens ours = new KafkaListenerTokens(tokens);
     RecordInterceptor records = listeners.getRecordInterceptor();
     listeners.setRecordInterceptor(

@@ -7,7 +7,6 @@ import org.aopalliance.aop.Advice;
 import org.springframework.amqp.core.MessagePostProcessor;
 import org.springframework.amqp.rabbit.config.AbstractRabbitListenerContainerFactory;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
-import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
  * Adds the token to RabbitMQ: {@link RabbitPublishTokens} after the before-publish post-processors
@@ -22,25 +21,16 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  * before it merged or marked, which can only send its reads to the source or make them wait for
  * more, never read stale.
  */
-final class RabbitTokensPostProcessor implements BeanPostProcessor {
-
-  private final Supplier<MessageTokens> tokens;
+@SuppressWarnings("rawtypes")
+final class RabbitTokensPostProcessor
+    extends BrokerTokensPostProcessor<RabbitTemplate, AbstractRabbitListenerContainerFactory> {
 
   RabbitTokensPostProcessor(Supplier<MessageTokens> tokens) {
-    this.tokens = tokens;
+    super(tokens, RabbitTemplate.class, AbstractRabbitListenerContainerFactory.class);
   }
 
   @Override
-  public Object postProcessAfterInitialization(Object bean, String beanName) {
-    if (bean instanceof RabbitTemplate template) {
-      addTo(template);
-    } else if (bean instanceof AbstractRabbitListenerContainerFactory<?> listeners) {
-      addTo(listeners);
-    }
-    return bean;
-  }
-
-  private void addTo(RabbitTemplate template) {
+  void addToSender(RabbitTemplate template) {
     Collection<MessagePostProcessor> processors = template.getBeforePublishPostProcessors();
     if (processors == null
         || processors.stream().noneMatch(RabbitPublishTokens.class::isInstance)) {
@@ -48,7 +38,8 @@ final class RabbitTokensPostProcessor implements BeanPostProcessor {
     }
   }
 
-  private void addTo(AbstractRabbitListenerContainerFactory<?> listeners) {
+  @Override
+  void addToListeners(AbstractRabbitListenerContainerFactory listeners) {
     Advice[] chain = listeners.getAdviceChain();
     if (chain == null) {
       listeners.setAdviceChain(new RabbitListenerTokens(tokens));

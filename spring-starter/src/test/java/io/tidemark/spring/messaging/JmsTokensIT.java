@@ -1,17 +1,13 @@
 package io.tidemark.spring.messaging;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.tidemark.ConsistencyContext;
-import io.tidemark.Reason;
 import io.tidemark.spring.Replication;
+import io.tidemark.spring.messaging.MessagingApplication.Instances;
 import io.tidemark.spring.messaging.MessagingApplication.Send;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageListener;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.activemq.artemis.api.core.SimpleString;
@@ -52,15 +48,13 @@ class JmsTokensIT extends BrokerTokensContract {
 
   private static EmbeddedActiveMQ broker;
   private static Replication replication;
-  private static ConfigurableApplicationContext producer;
-  private static ConfigurableApplicationContext consumer;
+  private static Instances instances;
 
   @BeforeParameterizedClassInvocation
   static void start(Replication.Database database) throws Exception {
     replication = database.start("jms", MessagingApplication.ORDERS);
     broker = new EmbeddedActiveMQ().setConfiguration(brokerConfiguration()).start();
-    producer = start(false);
-    consumer = start(true);
+    instances = new Instances(replication, start(false), start(true));
   }
 
   private static Configuration brokerConfiguration() throws Exception {
@@ -96,25 +90,14 @@ class JmsTokensIT extends BrokerTokensContract {
   @AfterParameterizedClassInvocation
   static void stop() throws Exception {
     try (Replication started = replication) {
-      producer.close();
-      consumer.close();
+      instances.close();
       broker.stop();
     }
   }
 
   @Override
-  Replication replication() {
-    return replication;
-  }
-
-  @Override
-  ConfigurableApplicationContext producer() {
-    return producer;
-  }
-
-  @Override
-  ConfigurableApplicationContext consumer() {
-    return consumer;
+  Instances instances() {
+    return instances;
   }
 
   @Override
@@ -140,29 +123,8 @@ class JmsTokensIT extends BrokerTokensContract {
 
   @Test
   void aRedeliveredMessageAndItsDeadLetterAreReadWithItsToken() {
-    JmsTemplate jms = producer.getBean(JmsTemplate.class);
-    MessagingApplication.Orders orders = producer.getBean(MessagingApplication.Orders.class);
-    Received received = consumer.getBean(Received.class);
-    long retried = System.nanoTime();
-    long dead = retried + 1;
-    replication.pauseReplica();
-    try {
-      try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
-        orders.create(retried);
-        orders.create(dead);
-        jms.convertAndSend("orders-retry", Long.toString(retried));
-        jms.convertAndSend("orders-retry", JmsBroker.DEAD + dead);
-      }
-    } finally {
-      replication.resumeReplicaAfter(Duration.ofMillis(300));
-    }
-
-    for (int i = 0; i < 2; i++) {
-      Received.Outcome outcome = received.next();
-      assertThat(outcome.found()).isEqualTo(1);
-      assertThat(outcome.dirty()).isFalse();
-      assertThat(outcome.reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
-    }
+    JmsTemplate jms = instances.producer().getBean(JmsTemplate.class);
+    deliverRetriedAndDead(payload -> jms.convertAndSend("orders-retry", payload));
   }
 
   /**
@@ -174,9 +136,6 @@ class JmsTokensIT extends BrokerTokensContract {
   static class JmsBroker {
 
     private static final String PROPERTY = "ConsistencyToken";
-
-    /** Marks a message whose listener always fails, so that it ends as a dead letter. */
-    static final String DEAD = "dead:";
 
     private final Received received;
     private final Set<String> failedOnce = ConcurrentHashMap.newKeySet();

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.Reason;
 import io.tidemark.spring.Replication;
+import io.tidemark.spring.messaging.MessagingApplication.Instances;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,8 +36,7 @@ class KafkaTokensIT extends BrokerTokensContract {
 
   private static EmbeddedKafkaKraftBroker broker;
   private static Replication replication;
-  private static ConfigurableApplicationContext producer;
-  private static ConfigurableApplicationContext consumer;
+  private static Instances instances;
 
   @BeforeAll
   static void start() {
@@ -56,9 +55,11 @@ class KafkaTokensIT extends BrokerTokensContract {
     broker.brokerProperty("transaction.state.log.replication.factor", "1");
     broker.brokerProperty("transaction.state.log.min.isr", "1");
     broker.afterPropertiesSet();
-    producer = start("messaging.listen=false");
-    consumer =
-        start("messaging.listen=true", "spring.kafka.consumer.isolation-level=read-committed");
+    instances =
+        new Instances(
+            replication,
+            start("messaging.listen=false"),
+            start("messaging.listen=true", "spring.kafka.consumer.isolation-level=read-committed"));
   }
 
   private static ConfigurableApplicationContext start(String... extra) {
@@ -72,24 +73,13 @@ class KafkaTokensIT extends BrokerTokensContract {
 
   @AfterAll
   static void stop() {
-    producer.close();
-    consumer.close();
+    instances.close();
     broker.destroy();
   }
 
   @Override
-  Replication replication() {
-    return replication;
-  }
-
-  @Override
-  ConfigurableApplicationContext producer() {
-    return producer;
-  }
-
-  @Override
-  ConfigurableApplicationContext consumer() {
-    return consumer;
+  Instances instances() {
+    return instances;
   }
 
   @Override
@@ -114,16 +104,16 @@ class KafkaTokensIT extends BrokerTokensContract {
   @Test
   void aRecordWithoutATokenIsReadOnTheReplicaWithoutAWait() {
     @SuppressWarnings("unchecked")
-    KafkaTemplate<String, String> kafka = producer.getBean(KafkaTemplate.class);
+    KafkaTemplate<String, String> kafka = instances.producer().getBean(KafkaTemplate.class);
     long id = System.nanoTime();
     try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
-      producer.getBean(MessagingApplication.Orders.class).create(id);
+      instances.producer().getBean(MessagingApplication.Orders.class).create(id);
     }
     replication.awaitCaughtUp();
 
     kafka.send("orders", Long.toString(id)).join(); // from a thread without a context
 
-    Received.Outcome outcome = consumer.getBean(Received.class).next();
+    Received.Outcome outcome = instances.consumer().getBean(Received.class).next();
     assertThat(outcome.found()).isEqualTo(1);
     assertThat(outcome.dirty()).isFalse();
     assertThat(outcome.reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
@@ -132,29 +122,8 @@ class KafkaTokensIT extends BrokerTokensContract {
   @Test
   void aRetriedRecordAndItsDeadLetterAreReadWithItsToken() {
     @SuppressWarnings("unchecked")
-    KafkaTemplate<String, String> kafka = producer.getBean(KafkaTemplate.class);
-    MessagingApplication.Orders orders = producer.getBean(MessagingApplication.Orders.class);
-    Received received = consumer.getBean(Received.class);
-    long retried = System.nanoTime();
-    long dead = retried + 1;
-    replication.pauseReplica();
-    try {
-      try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
-        orders.create(retried);
-        orders.create(dead);
-        kafka.send("orders-retry", Long.toString(retried)).join();
-        kafka.send("orders-retry", KafkaBroker.DEAD + dead).join();
-      }
-    } finally {
-      replication.resumeReplicaAfter(Duration.ofMillis(300));
-    }
-
-    for (int i = 0; i < 2; i++) {
-      Received.Outcome outcome = received.next();
-      assertThat(outcome.found()).isEqualTo(1);
-      assertThat(outcome.dirty()).isFalse();
-      assertThat(outcome.reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
-    }
+    KafkaTemplate<String, String> kafka = instances.producer().getBean(KafkaTemplate.class);
+    deliverRetriedAndDead(payload -> kafka.send("orders-retry", payload).join());
   }
 
   @Override
@@ -169,9 +138,6 @@ class KafkaTokensIT extends BrokerTokensContract {
   /** The broker's part of the application: Boot's template and two listeners. */
   @Configuration(proxyBeanMethods = false)
   static class KafkaBroker {
-
-    /** Marks a record whose listener always fails, so that it ends as a dead letter. */
-    static final String DEAD = "dead:";
 
     private final Received received;
     private final Set<String> failedOnce = ConcurrentHashMap.newKeySet();

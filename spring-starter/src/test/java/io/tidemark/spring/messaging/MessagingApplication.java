@@ -102,6 +102,24 @@ class MessagingApplication {
     TO_BATCH
   }
 
+  /** The database and the two instances a delivery goes between: one publishes, one listens. */
+  record Instances(
+      Replication replication,
+      ConfigurableApplicationContext producer,
+      ConfigurableApplicationContext consumer) {
+
+    /** These instances, but {@code other} publishes. */
+    Instances publishingWith(ConfigurableApplicationContext other) {
+      return new Instances(replication, other, consumer);
+    }
+
+    /** Closes both instances; the database is its starter's to close. */
+    void close() {
+      producer.close();
+      consumer.close();
+    }
+  }
+
   /** What the consumer's rounds saw. */
   record Tally(
       int messages, int stale, int onReplica, int onSource, Map<Reason, Integer> reasons) {}
@@ -109,19 +127,14 @@ class MessagingApplication {
   private static final AtomicLong ids = new AtomicLong(System.nanoTime() % 1_000_000_000L);
 
   /**
-   * {@code rounds} times: pauses the replica's applier, has {@code producer} write and publish
-   * {@code perRound} orders as {@code send} says, each in a unit of work of its own, resumes the
-   * applier a little later, and collects what {@code consumer}'s listener read.
+   * {@code rounds} times: pauses the replica's applier, has the producer write and publish {@code
+   * perRound} orders as {@code send} says, each in a unit of work of its own, resumes the applier a
+   * little later, and collects what the consumer's listener read.
    */
-  static Tally deliver(
-      Replication replication,
-      ConfigurableApplicationContext producer,
-      ConfigurableApplicationContext consumer,
-      Send send,
-      int rounds,
-      int perRound) {
-    Orders orders = producer.getBean(Orders.class);
-    Received received = consumer.getBean(Received.class);
+  static Tally deliver(Instances instances, Send send, int rounds, int perRound) {
+    Replication replication = instances.replication();
+    Orders orders = instances.producer().getBean(Orders.class);
+    Received received = instances.consumer().getBean(Received.class);
     long started = System.nanoTime();
     int messages = 0;
     int stale = 0;
@@ -165,7 +178,7 @@ class MessagingApplication {
     assertThat(received.pending()).as("outcomes beyond the messages sent").isZero();
     System.out.printf(
         "figures: %s %s: %d messages, %d stale, %d on a replica, %d on the source, %d ms%n",
-        consumer.getEnvironment().getProperty("messaging.broker"),
+        instances.consumer().getEnvironment().getProperty("messaging.broker"),
         send,
         messages,
         stale,
@@ -184,26 +197,23 @@ class MessagingApplication {
       Replication replication, ConfigurableApplicationContext context) {
     replication.stopReceiving();
     try {
-      return deliver(replication, context, context, Send.AFTER_WRITE, 1, 50);
+      return deliver(new Instances(replication, context, context), Send.AFTER_WRITE, 1, 50);
     } finally {
       replication.startReceiving();
     }
   }
 
   /**
-   * Has {@code producer} write two orders with the replica's applier paused and publish them, from
-   * a thread without a context, with an expired and a forged token; {@code consumer}'s listener
-   * must read both on the source, and count each rejection against {@code technology}.
+   * Has the producer write two orders with the replica's applier paused and publish them, from a
+   * thread without a context, with an expired and a forged token; the consumer's listener must read
+   * both on the source, and count each rejection against {@code technology}.
    */
-  static void deliverRejected(
-      Replication replication,
-      ConfigurableApplicationContext producer,
-      ConfigurableApplicationContext consumer,
-      String technology) {
-    MeterRegistry meters = consumer.getBean(MeterRegistry.class);
-    Received received = consumer.getBean(Received.class);
-    Orders orders = producer.getBean(Orders.class);
-    Publisher publisher = producer.getBean(Publisher.class);
+  static void deliverRejected(Instances instances, String technology) {
+    Replication replication = instances.replication();
+    MeterRegistry meters = instances.consumer().getBean(MeterRegistry.class);
+    Received received = instances.consumer().getBean(Received.class);
+    Orders orders = instances.producer().getBean(Orders.class);
+    Publisher publisher = instances.producer().getBean(Publisher.class);
     long expired = ids.incrementAndGet();
     long forged = ids.incrementAndGet();
     replication.pauseReplica();

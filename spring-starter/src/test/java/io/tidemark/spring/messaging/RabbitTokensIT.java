@@ -2,14 +2,12 @@ package io.tidemark.spring.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.ConsistencyContext;
-import io.tidemark.Reason;
 import io.tidemark.spring.Replication;
+import io.tidemark.spring.messaging.MessagingApplication.Instances;
 import io.tidemark.spring.messaging.MessagingApplication.Send;
 import io.tidemark.spring.messaging.MessagingApplication.Tally;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.rabbitmq.RabbitServer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,15 +40,14 @@ class RabbitTokensIT extends BrokerTokensContract {
 
   private static RabbitServer rabbit;
   private static Replication replication;
-  private static ConfigurableApplicationContext producer;
-  private static ConfigurableApplicationContext consumer;
+  private static Instances instances;
 
   @BeforeAll
   static void start(RabbitServer broker) {
     replication = Replication.Database.MYSQL.start("rabbit", MessagingApplication.ORDERS);
     rabbit = broker;
-    producer = start("messaging.listen=false");
-    consumer = start("messaging.listen=true");
+    instances =
+        new Instances(replication, start("messaging.listen=false"), start("messaging.listen=true"));
   }
 
   private static ConfigurableApplicationContext start(String... extra) {
@@ -65,23 +62,12 @@ class RabbitTokensIT extends BrokerTokensContract {
 
   @AfterAll
   static void stop() {
-    producer.close();
-    consumer.close();
+    instances.close();
   }
 
   @Override
-  Replication replication() {
-    return replication;
-  }
-
-  @Override
-  ConfigurableApplicationContext producer() {
-    return producer;
-  }
-
-  @Override
-  ConfigurableApplicationContext consumer() {
-    return consumer;
+  Instances instances() {
+    return instances;
   }
 
   @Override
@@ -105,10 +91,10 @@ class RabbitTokensIT extends BrokerTokensContract {
 
   @Test
   void aBatchListenerReadsWithTheUnionOfItsMessagesTokens() {
-    int before = consumer.getBean(RabbitBroker.class).batchCalls();
+    int before = instances.consumer().getBean(RabbitBroker.class).batchCalls();
     deliverToBatch();
 
-    assertThat(consumer.getBean(RabbitBroker.class).batchCalls() - before)
+    assertThat(instances.consumer().getBean(RabbitBroker.class).batchCalls() - before)
         .as("listener calls for 300 messages")
         .isLessThan(300);
   }
@@ -127,30 +113,19 @@ class RabbitTokensIT extends BrokerTokensContract {
                 "spring.rabbitmq.listener.simple.retry.initial-interval=10ms")) {
       // Boot's stateless retry: each message's second attempt, in the same listener call.
       Tally tally =
-          MessagingApplication.deliver(replication, sender, retrying, Send.AFTER_WRITE, 1, 100);
+          MessagingApplication.deliver(
+              new Instances(replication, sender, retrying), Send.AFTER_WRITE, 1, 100);
 
       assertThat(retrying.getBean(RabbitBroker.class).failedAttempts()).isEqualTo(100);
       assertThat(tally.stale()).isZero();
       assertThat(tally.onReplica()).as(tally.reasons().toString()).isEqualTo(100);
 
       // Both attempts fail: the broker dead-letters the message with its headers.
-      MessagingApplication.Orders orders = sender.getBean(MessagingApplication.Orders.class);
       MessagingApplication.Publisher publisher =
           sender.getBean(MessagingApplication.Publisher.class);
       long dead = System.nanoTime();
-      replication.pauseReplica();
-      try {
-        try (ConsistencyContext.Binding unit = ConsistencyContext.open()) {
-          orders.create(dead);
-          publisher.publish(RabbitBroker.DEAD + dead);
-        }
-      } finally {
-        replication.resumeReplicaAfter(Duration.ofMillis(300));
-      }
-      Received.Outcome outcome = retrying.getBean(Received.class).next();
-      assertThat(outcome.found()).isEqualTo(1);
-      assertThat(outcome.dirty()).isFalse();
-      assertThat(outcome.reason()).isIn(Reason.REPLICA_AFTER_WAIT, Reason.REPLICA_CAUGHT_UP);
+      writeAndSend(sender, () -> publisher.publish(DEAD + dead), dead);
+      assertNextReadOnTheReplicaWithItsToken(retrying);
     }
   }
 
@@ -160,9 +135,6 @@ class RabbitTokensIT extends BrokerTokensContract {
    */
   @Configuration(proxyBeanMethods = false)
   static class RabbitBroker {
-
-    /** Marks a message whose listener always fails, so that it ends as a dead letter. */
-    static final String DEAD = "dead:";
 
     private final Received received;
     private final boolean failFirstAttempt;

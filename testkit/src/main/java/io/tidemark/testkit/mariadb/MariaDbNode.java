@@ -140,12 +140,9 @@ public final class MariaDbNode extends DatabaseNode<MariaDbNode.Role> {
    * @throws IllegalArgumentException when {@code delay} is negative or not whole seconds
    */
   public void delayApplier(Duration delay) {
-    if (delay.isNegative() || delay.toNanos() % 1_000_000_000L != 0) {
-      throw new IllegalArgumentException(
-          "replication delay must be whole non-negative seconds: " + delay);
-    }
+    long seconds = delaySeconds(delay);
     // MariaDB changes a replication setting with both threads stopped only.
-    execute("STOP SLAVE", "CHANGE MASTER TO MASTER_DELAY = " + delay.toSeconds(), "START SLAVE");
+    execute("STOP SLAVE", "CHANGE MASTER TO MASTER_DELAY = " + seconds, "START SLAVE");
   }
 
   /** Stops receiving (the IO thread): nothing new arrives from the source. */
@@ -196,13 +193,5 @@ public final class MariaDbNode extends DatabaseNode<MariaDbNode.Role> {
 
   MariaDbServerProcess process() {
     return process;
-  }
-
-  private String value(String sql) {
-    String value = queryString(sql);
-    if (value == null) {
-      throw new TestkitException(name() + ": " + sql + " answered nothing");
-    }
-    return value;
   }
 }

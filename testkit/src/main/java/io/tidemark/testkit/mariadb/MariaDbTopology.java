@@ -7,7 +7,6 @@ import io.tidemark.testkit.TestkitException;
 import io.tidemark.testkit.mariadb.MariaDbNode.Role;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -60,43 +59,43 @@ public final class MariaDbTopology extends ReplicatedTopology<MariaDbNode> {
       long started = System.nanoTime();
       MariaDbBinaries binaries = MariaDbBinaries.resolve();
       Path home = ProcessReaper.newFolder("mariadb");
-      List<MariaDbNode> nodes = new ArrayList<>();
-      for (int i = 0; i <= replicas; i++) {
-        String name = i == 0 ? "source" : "replica" + i;
-        MariaDbServerProcess process =
-            new MariaDbServerProcess(binaries, home.resolve(name), FreePorts.next(), i + 1);
-        nodes.add(new MariaDbNode(name, process, i == 0 ? Role.SOURCE : Role.REPLICA));
-      }
+      List<MariaDbNode> nodes =
+          perNode(
+              "source",
+              "replica",
+              replicas,
+              (i, name) ->
+                  new MariaDbNode(
+                      name,
+                      new MariaDbServerProcess(
+                          binaries, home.resolve(name), FreePorts.next(), i + 1),
+                      i == 0 ? Role.SOURCE : Role.REPLICA));
       MariaDbTopology topology = new MariaDbTopology(binaries, home, nodes);
-      try {
-        for (MariaDbNode node : nodes) {
-          node.process().initialize();
-          node.process().launch(node.role() == Role.REPLICA);
-        }
-        for (MariaDbNode node : nodes) {
-          node.process().awaitReady(node.jdbcUrl());
-        }
-        MariaDbNode source = topology.source();
-        source.execute(
-            "CREATE USER '"
-                + MariaDbServerProcess.REPLICATION_USER
-                + "'@'%' IDENTIFIED BY '"
-                + MariaDbServerProcess.REPLICATION_PASSWORD
-                + "'",
-            "GRANT REPLICATION SLAVE ON *.* TO '"
-                + MariaDbServerProcess.REPLICATION_USER
-                + "'@'%'");
-        for (MariaDbNode replica : topology.replicas()) {
-          replica.replicateFrom(source, Duration.ofSeconds(30));
-        }
-        topology.awaitReplicasCaughtUp(Duration.ofSeconds(30));
-      } catch (RuntimeException e) {
-        topology.close();
-        throw e;
-      }
-      topology.startedIn(Duration.ofNanos(System.nanoTime() - started));
-      return topology;
+      return started(topology, started, topology::bringUp);
     }
+  }
+
+  /** Starts every server, wires replication and waits until the replicas have caught up. */
+  private void bringUp() {
+    for (MariaDbNode node : nodes()) {
+      node.process().initialize();
+      node.process().launch(node.role() == Role.REPLICA);
+    }
+    for (MariaDbNode node : nodes()) {
+      node.process().awaitReady(node.jdbcUrl());
+    }
+    MariaDbNode source = source();
+    source.execute(
+        "CREATE USER '"
+            + MariaDbServerProcess.REPLICATION_USER
+            + "'@'%' IDENTIFIED BY '"
+            + MariaDbServerProcess.REPLICATION_PASSWORD
+            + "'",
+        "GRANT REPLICATION SLAVE ON *.* TO '" + MariaDbServerProcess.REPLICATION_USER + "'@'%'");
+    for (MariaDbNode replica : replicas()) {
+      replica.replicateFrom(source, Duration.ofSeconds(30));
+    }
+    awaitReplicasCaughtUp(Duration.ofSeconds(30));
   }
 
   /** The writable source. */
@@ -136,9 +135,7 @@ public final class MariaDbTopology extends ReplicatedTopology<MariaDbNode> {
    * applied one of them cannot follow it (stop its receiver before the lost writes to avoid that).
    */
   public void promote(MariaDbNode replica) {
-    if (!nodes().contains(replica) || replica.role() != Role.REPLICA) {
-      throw new IllegalArgumentException(replica + " is not a replica of this topology");
-    }
+    requireFollower(replica, "replica");
     MariaDbNode former = source();
     former.kill();
     replica.becomeSource();

@@ -6,7 +6,6 @@ import io.tidemark.testkit.FreePorts;
 import io.tidemark.testkit.ProcessReaper;
 import io.tidemark.testkit.ServerVersion;
 import io.tidemark.testkit.TestkitException;
-import io.tidemark.testkit.mysql.MySqlNode.Role;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,12 +30,11 @@ final class ContainerTopology {
     long started = System.nanoTime();
     String image = Backend.mysqlImage();
     Path home = ProcessReaper.newFolder("mysql");
-    List<MySqlContainerServer> servers = new ArrayList<>();
-    for (int i = 0; i <= replicas; i++) {
-      String name = i == 0 ? "source" : "replica" + i;
-      servers.add(
-          new MySqlContainerServer(image, name, home.resolve(name), FreePorts.next(), i + 1));
-    }
+    List<MySqlContainerServer> servers =
+        MySqlTopology.perNode(
+            replicas,
+            (i, name) ->
+                new MySqlContainerServer(image, name, home.resolve(name), FreePorts.next(), i + 1));
     try {
       List<CompletableFuture<Void>> launches = new ArrayList<>();
       for (int i = 0; i < servers.size(); i++) {
@@ -50,16 +48,13 @@ final class ContainerTopology {
       FileTrees.deleteRecursively(home);
       throw e.getCause() instanceof TestkitException cause ? cause : e;
     }
-    List<MySqlNode> nodes = new ArrayList<>();
-    for (int i = 0; i < servers.size(); i++) {
-      MySqlContainerServer server = servers.get(i);
-      nodes.add(
-          new MySqlNode(
-              i == 0 ? "source" : "replica" + i,
-              server,
-              version(server.port()),
-              i == 0 ? Role.SOURCE : Role.REPLICA));
-    }
+    List<MySqlNode> nodes =
+        MySqlTopology.perNode(
+            replicas,
+            (i, name) -> {
+              MySqlContainerServer server = servers.get(i);
+              return new MySqlNode(name, server, version(server.port()), MySqlTopology.roleAt(i));
+            });
     String version = nodes.get(0).version().toString();
     return MySqlTopology.wired(
         "containers, image " + image + " (MySQL " + version + ") on " + engine(),

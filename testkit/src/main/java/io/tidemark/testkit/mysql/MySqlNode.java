@@ -16,7 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One MySQL server of a {@link MySqlTopology}: how to reach it, what it has executed, and the
@@ -208,9 +207,7 @@ public final class MySqlNode extends DatabaseNode<MySqlNode.Role> {
    * then reaches this replica at a known time, while the test waits for it.
    */
   public CompletableFuture<Void> resumeApplierAfter(Duration delay) {
-    return CompletableFuture.runAsync(
-        this::resumeApplier,
-        CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
+    return after(delay, this::resumeApplier);
   }
 
   /** Stops the receiver (IO) thread: no new events arrive from the source. */
@@ -229,14 +226,9 @@ public final class MySqlNode extends DatabaseNode<MySqlNode.Role> {
    * @throws IllegalArgumentException when {@code delay} is negative or not whole seconds
    */
   public void delayApplier(Duration delay) {
-    if (delay.isNegative() || delay.toNanos() % 1_000_000_000L != 0) {
-      throw new IllegalArgumentException(
-          "replication delay must be whole non-negative seconds: " + delay);
-    }
+    long seconds = delaySeconds(delay);
     execute(
-        dialect.stop(Thread.APPLIER),
-        dialect.changeDelay(delay.toSeconds()),
-        dialect.start(Thread.APPLIER));
+        dialect.stop(Thread.APPLIER), dialect.changeDelay(seconds), dialect.start(Thread.APPLIER));
   }
 
   /**
@@ -333,14 +325,5 @@ public final class MySqlNode extends DatabaseNode<MySqlNode.Role> {
 
   MySqlServer process() {
     return process;
-  }
-
-  /** What {@code sql} answers, which it always does on a running server. */
-  private String value(String sql) {
-    String value = queryString(sql);
-    if (value == null) {
-      throw new TestkitException(name() + ": " + sql + " answered nothing");
-    }
-    return value;
   }
 }

@@ -9,8 +9,8 @@ import io.tidemark.testkit.TestkitException;
 import io.tidemark.testkit.mysql.MySqlNode.Role;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -90,14 +90,16 @@ public final class MySqlTopology extends ReplicatedTopology<MySqlNode> {
       long started = System.nanoTime();
       MySqlBinaries bin = binaries != null ? binaries : MySqlBinaries.resolve();
       Path home = ProcessReaper.newFolder("mysql");
-      List<MySqlNode> nodes = new ArrayList<>();
-      for (int i = 0; i <= replicas; i++) {
-        String name = i == 0 ? "source" : "replica" + i;
-        Path nodeHome = home.resolve(name);
-        DataDirectoryTemplate.copyTo(bin, nodeHome.resolve("data"));
-        MySqlServerProcess process = new MySqlServerProcess(bin, nodeHome, FreePorts.next(), i + 1);
-        nodes.add(new MySqlNode(name, process, bin.version(), i == 0 ? Role.SOURCE : Role.REPLICA));
-      }
+      List<MySqlNode> nodes =
+          perNode(
+              replicas,
+              (i, name) -> {
+                Path nodeHome = home.resolve(name);
+                DataDirectoryTemplate.copyTo(bin, nodeHome.resolve("data"));
+                MySqlServerProcess process =
+                    new MySqlServerProcess(bin, nodeHome, FreePorts.next(), i + 1);
+                return new MySqlNode(name, process, bin.version(), roleAt(i));
+              });
       MySqlTopology topology = new MySqlTopology(bin, "local processes, " + bin, home, nodes);
       return started(
           topology,
@@ -127,18 +129,16 @@ public final class MySqlTopology extends ReplicatedTopology<MySqlNode> {
   }
 
   /**
-   * {@code topology} once {@code bringUp} brought it up, timed from {@code started}; when that
-   * fails, the topology is closed and the failure rethrown.
+   * One node per name, {@code source} and then {@code replica1} to {@code replica<replicas>}, made
+   * by {@code make} from its index and name.
    */
-  private static MySqlTopology started(MySqlTopology topology, long started, Runnable bringUp) {
-    try {
-      bringUp.run();
-    } catch (RuntimeException e) {
-      topology.close();
-      throw e;
-    }
-    topology.startedIn(Duration.ofNanos(System.nanoTime() - started));
-    return topology;
+  static <T> List<T> perNode(int replicas, BiFunction<Integer, String, T> make) {
+    return perNode("source", "replica", replicas, make);
+  }
+
+  /** The role the node at {@code index} of {@link #perNode(int, BiFunction)} starts as. */
+  static Role roleAt(int index) {
+    return index == 0 ? Role.SOURCE : Role.REPLICA;
   }
 
   /** Points every replica at the source and waits until they replicate. */
@@ -209,9 +209,7 @@ public final class MySqlTopology extends ReplicatedTopology<MySqlNode> {
    * received are lost, as in a real asynchronous failover.
    */
   public void promote(MySqlNode replica, FormerSource fate) {
-    if (!nodes().contains(replica) || replica.role() != Role.REPLICA) {
-      throw new IllegalArgumentException(replica + " is not a replica of this topology");
-    }
+    requireFollower(replica, "replica");
     MySqlNode former = source();
     if (fate == FormerSource.KILLED) {
       former.kill();

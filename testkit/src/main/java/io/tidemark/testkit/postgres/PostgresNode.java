@@ -9,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One PostgreSQL server of a {@link PostgresTopology}: how to reach it, where its WAL stands, and
@@ -130,9 +129,7 @@ public final class PostgresNode extends DatabaseNode<PostgresNode.Role> {
    * reaches this standby at a known time, while the test waits for it.
    */
   public CompletableFuture<Void> resumeReplayAfter(Duration delay) {
-    return CompletableFuture.runAsync(
-        this::resumeReplay,
-        CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
+    return after(delay, this::resumeReplay);
   }
 
   /** Stops the WAL receiver: no new WAL arrives from the primary. */

@@ -8,7 +8,6 @@ import io.tidemark.testkit.TestkitException;
 import io.tidemark.testkit.postgres.PostgresNode.Role;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -77,38 +76,40 @@ public final class PostgresTopology extends ReplicatedTopology<PostgresNode> {
       long started = System.nanoTime();
       PostgresBinaries binaries = PostgresBinaries.resolve();
       Path home = ProcessReaper.newFolder("postgres");
-      List<PostgresNode> nodes = new ArrayList<>();
-      for (int i = 0; i <= standbys; i++) {
-        String name = i == 0 ? "primary" : "standby" + i;
-        nodes.add(
-            new PostgresNode(
-                name,
-                new PostgresServerProcess(binaries, home.resolve(name), FreePorts.next()),
-                i == 0 ? Role.PRIMARY : Role.STANDBY));
-      }
+      List<PostgresNode> nodes =
+          perNode(
+              "primary",
+              "standby",
+              standbys,
+              (i, name) ->
+                  new PostgresNode(
+                      name,
+                      new PostgresServerProcess(binaries, home.resolve(name), FreePorts.next()),
+                      i == 0 ? Role.PRIMARY : Role.STANDBY));
       PostgresTopology topology = new PostgresTopology(binaries, home, nodes);
-      try {
-        PostgresNode primary = nodes.get(0);
-        primary.process().initialize();
-        primary.process().launch();
-        primary.process().awaitReady(primary.jdbcUrl());
-        for (PostgresNode standby : topology.standbys()) {
-          standby.process().cloneFrom(primary.process(), standby.name());
-          standby.process().launch();
-        }
-        for (PostgresNode standby : topology.standbys()) {
-          standby.process().awaitReady(standby.jdbcUrl());
-        }
-        topology.awaitStreaming(Duration.ofSeconds(30));
-        if (synchronous > 0) {
-          topology.replicateSynchronously(synchronous, Duration.ofSeconds(30));
-        }
-      } catch (RuntimeException e) {
-        topology.close();
-        throw e;
-      }
-      topology.startedIn(Duration.ofNanos(System.nanoTime() - started));
-      return topology;
+      return started(topology, started, () -> topology.bringUp(synchronous));
+    }
+  }
+
+  /**
+   * Starts the primary, clones and starts the standbys, waits until they stream, and makes {@code
+   * synchronous} of them synchronous.
+   */
+  private void bringUp(int synchronous) {
+    PostgresNode primary = primary();
+    primary.process().initialize();
+    primary.process().launch();
+    primary.process().awaitReady(primary.jdbcUrl());
+    for (PostgresNode standby : standbys()) {
+      standby.process().cloneFrom(primary.process(), standby.name());
+      standby.process().launch();
+    }
+    for (PostgresNode standby : standbys()) {
+      standby.process().awaitReady(standby.jdbcUrl());
+    }
+    awaitStreaming(Duration.ofSeconds(30));
+    if (synchronous > 0) {
+      replicateSynchronously(synchronous, Duration.ofSeconds(30));
     }
   }
 
@@ -190,9 +191,7 @@ public final class PostgresTopology extends ReplicatedTopology<PostgresNode> {
    * asynchronous failover.
    */
   public void promote(PostgresNode standby) {
-    if (!nodes().contains(standby) || standby.role() != Role.STANDBY) {
-      throw new IllegalArgumentException(standby + " is not a standby of this topology");
-    }
+    requireFollower(standby, "standby");
     PostgresNode former = primary();
     former.kill();
     former.becomeFormerPrimary();

@@ -1,7 +1,6 @@
 package io.tidemark.testkit.redis;
 
 import io.tidemark.testkit.FreePorts;
-import io.tidemark.testkit.Poll;
 import io.tidemark.testkit.TestkitException;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -82,19 +81,12 @@ public final class RedisCluster implements AutoCloseable {
   /** Waits until every running node reports {@code cluster_state:ok}. */
   public void awaitOk() {
     boolean ok =
-        Poll.until(
-            () ->
-                nodes.stream()
-                    .filter(RedisServer::isRunning)
-                    .allMatch(
-                        node -> {
-                          try {
-                            String info = node.command("CLUSTER", "INFO");
-                            return info != null && info.contains("cluster_state:ok");
-                          } catch (TestkitException notYet) {
-                            return false;
-                          }
-                        }),
+        RedisServer.awaitEveryRunning(
+            nodes,
+            node -> {
+              String info = node.command("CLUSTER", "INFO");
+              return info != null && info.contains("cluster_state:ok");
+            },
             READY_TIMEOUT);
     if (!ok) {
       throw new TestkitException("redis cluster " + this + " not ok within " + READY_TIMEOUT);

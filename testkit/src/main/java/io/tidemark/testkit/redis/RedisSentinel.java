@@ -1,6 +1,5 @@
 package io.tidemark.testkit.redis;
 
-import io.tidemark.testkit.Poll;
 import io.tidemark.testkit.TestkitException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,19 +68,8 @@ public final class RedisSentinel implements AutoCloseable {
   public void awaitPrimary() {
     String expected = primary.host() + ":" + primary.port();
     boolean named =
-        Poll.until(
-            () ->
-                sentinels.stream()
-                    .filter(RedisServer::isRunning)
-                    .allMatch(
-                        sentinel -> {
-                          try {
-                            return expected.equals(primaryAddress(sentinel));
-                          } catch (TestkitException notYet) {
-                            return false;
-                          }
-                        }),
-            READY_TIMEOUT);
+        RedisServer.awaitEveryRunning(
+            sentinels, sentinel -> expected.equals(primaryAddress(sentinel)), READY_TIMEOUT);
     if (!named) {
       throw new TestkitException(
           "sentinels of " + this + " did not name " + expected + " within " + READY_TIMEOUT);

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -99,6 +100,27 @@ public final class RedisServer implements AutoCloseable {
         new RedisServer(
             home, FreePorts.next(), List.of(configuration.toString()), List.of("--sentinel"));
     return launched(server);
+  }
+
+  /**
+   * Waits up to {@code timeout} until every one of {@code servers} that runs passes {@code check},
+   * a command that fails meaning not yet; returns whether they all did.
+   */
+  static boolean awaitEveryRunning(
+      List<RedisServer> servers, Predicate<RedisServer> check, Duration timeout) {
+    return Poll.until(
+        () ->
+            servers.stream()
+                .filter(RedisServer::isRunning)
+                .allMatch(
+                    server -> {
+                      try {
+                        return check.test(server);
+                      } catch (TestkitException notYet) {
+                        return false;
+                      }
+                    }),
+        timeout);
   }
 
   private static RedisServer launched(RedisServer server) {
