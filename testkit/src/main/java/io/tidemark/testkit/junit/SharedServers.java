@@ -9,6 +9,8 @@ import io.tidemark.testkit.postgres.PostgresTopology;
 import io.tidemark.testkit.redis.RedisCluster;
 import io.tidemark.testkit.redis.RedisSentinel;
 import io.tidemark.testkit.redis.RedisServer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,86 +19,113 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SharedServers {
 
-  private static @Nullable MySqlTopology topology;
-  private static @Nullable RedisServer redis;
-  private static @Nullable PostgresTopology postgres;
-  private static @Nullable MariaDbTopology mariadb;
-  private static @Nullable RedisCluster redisCluster;
-  private static @Nullable RedisSentinel redisSentinel;
+  private static final Shared<MySqlTopology> TOPOLOGY =
+      new Shared<>(
+          () -> MySqlTopology.builder().start(),
+          topology ->
+              "backend=%s, 1 source + %d replica(s) up in %d ms"
+                  .formatted(
+                      topology.backend(),
+                      topology.replicas().size(),
+                      topology.startTime().toMillis()));
+
+  private static final Shared<PostgresTopology> POSTGRES =
+      new Shared<>(
+          () -> PostgresTopology.builder().standbys(1).start(),
+          postgres ->
+              "postgres %s, 1 primary + %d standby(s) up in %d ms"
+                  .formatted(
+                      postgres.binaries().version(),
+                      postgres.standbys().size(),
+                      postgres.startTime().toMillis()));
+
+  private static final Shared<MariaDbTopology> MARIADB =
+      new Shared<>(
+          () -> MariaDbTopology.builder().start(),
+          mariadb ->
+              "mariadb %s, 1 source + %d replica(s) up in %d ms"
+                  .formatted(
+                      mariadb.binaries().version(),
+                      mariadb.replicas().size(),
+                      mariadb.startTime().toMillis()));
+
+  private static final Shared<RedisServer> REDIS =
+      new Shared<>(
+          RedisServer::start,
+          redis ->
+              "backend=%s (redis %s) on port %d"
+                  .formatted(redis.backend(), redis.version(), redis.port()));
+
+  private static final Shared<RedisCluster> REDIS_CLUSTER =
+      new Shared<>(
+          RedisCluster::start,
+          cluster ->
+              "backend=local processes, redis cluster %s, %s"
+                  .formatted(cluster.version(), cluster));
+
+  private static final Shared<RedisSentinel> REDIS_SENTINEL =
+      new Shared<>(
+          RedisSentinel::start,
+          sentinel ->
+              "backend=local processes, redis %s, %s".formatted(sentinel.version(), sentinel));
 
   private SharedServers() {}
 
   /** The shared topology: one source and one replica. */
-  public static synchronized MySqlTopology topology() {
-    if (topology == null) {
-      topology = MySqlTopology.builder().start();
-      System.out.printf(
-          "tidemark-testkit: backend=%s, 1 source + %d replica(s) up in %d ms%n",
-          topology.backend(), topology.replicas().size(), topology.startTime().toMillis());
-    }
-    return topology;
+  public static MySqlTopology topology() {
+    return TOPOLOGY.get();
   }
 
   /**
    * The shared PostgreSQL topology: one primary and one hot standby, as local processes of the
    * binaries {@link PostgresBinaries} finds.
    */
-  public static synchronized PostgresTopology postgres() {
-    if (postgres == null) {
-      postgres = PostgresTopology.builder().standbys(1).start();
-      System.out.printf(
-          "tidemark-testkit: postgres %s, 1 primary + %d standby(s) up in %d ms%n",
-          postgres.binaries().version(),
-          postgres.standbys().size(),
-          postgres.startTime().toMillis());
-    }
-    return postgres;
+  public static PostgresTopology postgres() {
+    return POSTGRES.get();
   }
 
   /**
    * The shared MariaDB topology: one source and one replica, as local processes of the binaries
    * {@link MariaDbBinaries} finds.
    */
-  public static synchronized MariaDbTopology mariadb() {
-    if (mariadb == null) {
-      mariadb = MariaDbTopology.builder().start();
-      System.out.printf(
-          "tidemark-testkit: mariadb %s, 1 source + %d replica(s) up in %d ms%n",
-          mariadb.binaries().version(), mariadb.replicas().size(), mariadb.startTime().toMillis());
-    }
-    return mariadb;
+  public static MariaDbTopology mariadb() {
+    return MARIADB.get();
   }
 
   /** The shared Redis. */
-  public static synchronized RedisServer redis() {
-    if (redis == null) {
-      redis = RedisServer.start();
-      System.out.printf(
-          "tidemark-testkit: backend=%s (redis %s) on port %d%n",
-          redis.backend(), redis.version(), redis.port());
-    }
-    return redis;
+  public static RedisServer redis() {
+    return REDIS.get();
   }
 
   /** The shared Redis Cluster: three primaries, as local processes. */
-  public static synchronized RedisCluster redisCluster() {
-    if (redisCluster == null) {
-      redisCluster = RedisCluster.start();
-      System.out.printf(
-          "tidemark-testkit: backend=local processes, redis cluster %s, %s%n",
-          redisCluster.version(), redisCluster);
-    }
-    return redisCluster;
+  public static RedisCluster redisCluster() {
+    return REDIS_CLUSTER.get();
   }
 
   /** The shared Redis primary with its replica and sentinels, as local processes. */
-  public static synchronized RedisSentinel redisSentinel() {
-    if (redisSentinel == null) {
-      redisSentinel = RedisSentinel.start();
-      System.out.printf(
-          "tidemark-testkit: backend=local processes, redis %s, %s%n",
-          redisSentinel.version(), redisSentinel);
+  public static RedisSentinel redisSentinel() {
+    return REDIS_SENTINEL.get();
+  }
+
+  /** One server, started on first use and then the same; its start is told on the console. */
+  private static final class Shared<T> {
+    private final Supplier<T> start;
+    private final Function<T, String> started;
+    private @Nullable T server;
+
+    Shared(Supplier<T> start, Function<T, String> started) {
+      this.start = start;
+      this.started = started;
     }
-    return redisSentinel;
+
+    synchronized T get() {
+      T running = server;
+      if (running == null) {
+        running = start.get();
+        System.out.println("tidemark-testkit: " + started.apply(running));
+        server = running;
+      }
+      return running;
+    }
   }
 }
