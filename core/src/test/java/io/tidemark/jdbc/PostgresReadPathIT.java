@@ -585,15 +585,7 @@ class PostgresReadPathIT extends ReadPathContract {
         pending.add(clients.submit(() -> reader.read(options, c -> status(c, id))));
         Thread.sleep(20);
       }
-      int most = Pools.mostInUse(pool, Duration.ofMillis(500));
-      standby.resumeReplay();
-
-      for (int i = 0; i < reads; i++) {
-        ReadResult<String> read = pending.get(i).get(10, TimeUnit.SECONDS);
-        assertThat(read.value()).isEqualTo("created " + i);
-        assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
-      }
-      assertThat(most).as("replica connections held while the reads waited").isEqualTo(1);
+      assertReadsWaitingInTurnHeldOneConnection(pool, pending, "created ", Duration.ofSeconds(10));
     } finally {
       clients.shutdownNow();
     }

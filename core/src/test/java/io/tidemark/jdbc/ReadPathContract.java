@@ -18,6 +18,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -451,6 +452,28 @@ abstract class ReadPathContract {
                       }))
           .isInstanceOf(SQLException.class);
     }
+  }
+
+  /**
+   * Reads that waited in turn, while applying was paused, for writes each of its own: while they
+   * waited {@code pool} lent one connection between them, and once applying resumes read {@code i}
+   * returns the status {@code prefix + i} from the replica within {@code timeout}.
+   */
+  void assertReadsWaitingInTurnHeldOneConnection(
+      HikariDataSource pool,
+      List<Future<ReadResult<String>>> reads,
+      String prefix,
+      Duration timeout)
+      throws Exception {
+    int most = Pools.mostInUse(pool, Duration.ofMillis(500));
+    resumeApplying();
+
+    for (int i = 0; i < reads.size(); i++) {
+      ReadResult<String> read = reads.get(i).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(read.value()).isEqualTo(prefix + i);
+      assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
+    }
+    assertThat(most).as("replica connections held while the reads waited").isEqualTo(1);
   }
 
   /** The contract's table as MySQL and MariaDB create it, in database {@code db}. */

@@ -960,15 +960,7 @@ class ReadPathIT extends ReadPathContract {
         }
         Thread.sleep(20);
       }
-      int most = Pools.mostInUse(pool, Duration.ofMillis(500));
-      replica.resumeApplier();
-
-      for (int i = 0; i < readers; i++) {
-        ReadResult<String> read = reads.get(i).get(20, TimeUnit.SECONDS);
-        assertThat(read.value()).isEqualTo("own-" + i);
-        assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
-      }
-      assertThat(most).as("replica connections held while the reads waited").isEqualTo(1);
+      assertReadsWaitingInTurnHeldOneConnection(pool, reads, "own-", Duration.ofSeconds(20));
     } finally {
       clients.shutdownNow();
     }
