@@ -429,11 +429,7 @@ class PostgresReadPathIT extends ReadPathContract {
     try (HikariDataSource single = orders.singleConnectionReplicaPool(standby)) {
       long before = create("before");
       topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
-      try (Connection c = single.getConnection();
-          Statement s = c.createStatement()) {
-        s.execute("BEGIN ISOLATION LEVEL REPEATABLE READ");
-        assertThat(status(c, before)).isEqualTo("before");
-      }
+      leaveATransactionOpen(single, "BEGIN ISOLATION LEVEL REPEATABLE READ", before, "before");
       standby.pauseReplay();
       try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         long id = create("created");

@@ -17,6 +17,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -480,6 +481,19 @@ abstract class ReadPathContract {
       assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
     }
     assertThat(most).as("replica connections held while the reads waited").isEqualTo(1);
+  }
+
+  /**
+   * Leaves the transaction {@code begin} starts open on the connection {@code pool} lends, having
+   * read order {@code id} in it with {@code status}: the next read on it would see that snapshot.
+   */
+  static void leaveATransactionOpen(DataSource pool, String begin, long id, String status)
+      throws SQLException {
+    try (Connection c = pool.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(begin);
+      assertThat(status(c, id)).isEqualTo(status);
+    }
   }
 
   /** The contract's table as MySQL and MariaDB create it, in database {@code db}. */

@@ -776,11 +776,7 @@ class ReadPathIT extends ReadPathContract {
       try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         long id = create("old");
         topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
-        try (Connection c = onePool.getConnection();
-            Statement s = c.createStatement()) {
-          s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
-          assertThat(status(c, id)).isEqualTo("old");
-        }
+        leaveATransactionOpen(onePool, "START TRANSACTION WITH CONSISTENT SNAPSHOT", id, "old");
         update(id, "new");
         topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
         try (Connection c = onePool.getConnection()) {
