@@ -1,5 +1,7 @@
 package io.tidemark.jdbc;
 
+import static io.tidemark.ShopRows.insert;
+import static io.tidemark.ShopRows.value;
 import static io.tidemark.jdbc.Refusals.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,12 +10,10 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
+import io.tidemark.ShopRows;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.mysql.MySqlTopology.FormerSource;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -22,7 +22,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -175,7 +174,7 @@ class ReadPathFailoverIT {
   private static MySqlTopology startWithShop() {
     MySqlTopology topology = MySqlTopology.builder().start();
     try {
-      topology.source().execute("CREATE DATABASE shop", "CREATE TABLE shop.t (id INT, v TEXT)");
+      ShopRows.create(topology.source());
       topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
       return topology;
     } catch (RuntimeException e) {
@@ -205,24 +204,6 @@ class ReadPathFailoverIT {
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
     }
     return true;
-  }
-
-  private static void insert(CapturingDataSource source, int id, String value) throws SQLException {
-    try (Connection c = source.getConnection();
-        PreparedStatement ps = c.prepareStatement("INSERT INTO shop.t VALUES (?, ?)")) {
-      ps.setInt(1, id);
-      ps.setString(2, value);
-      ps.executeUpdate();
-    }
-  }
-
-  private static @Nullable String value(Connection c, int id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM shop.t WHERE id = ?")) {
-      ps.setInt(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
-    }
   }
 
   /** A reader on the promoted node alone, as its source too, whose reads give up after 300 ms. */
