@@ -56,6 +56,9 @@ class ConsistentReaderTests {
   private static final String REPLICA_UUID = "3e11fa47-71ca-11e1-9e33-c80aa9429562";
   private static final String WRITES = SOURCE_UUID + ":1-7";
   private static final GtidSet TOKEN = GtidSet.parse(WRITES);
+  private static final String PROMOTED = "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb";
+  private static final GtidSet WITH_THE_PROMOTED_SOURCES_FIRST_WRITE =
+      GtidSet.parse(WRITES + "," + PROMOTED + ":1");
   private static final String STATUS = "SELECT status FROM orders WHERE id = 101";
   private static final String REVISION = "SELECT revision FROM orders WHERE id = 101";
   private static final Duration SHORT = Duration.ofMillis(300);
@@ -730,30 +733,20 @@ class ConsistentReaderTests {
       throws SQLException {
     ConsistentReader reader = reader().build();
     ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
-      reader.read(options, c -> status(c));
-    }
+    readOnceWithTheToken(reader, options);
     // A failover: the new source's first write, in a token, within the same instant.
-    String promoted = "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb";
-    sourceServer.executed(promoted + ":1");
+    sourceServer.executed(PROMOTED + ":1");
 
-    try (ConsistencyContext.Binding binding =
-        ConsistencyContext.open(GtidSet.parse(WRITES + "," + promoted + ":1"))) {
-      ReadResult<String> read = reader.read(options, c -> status(c));
-
-      assertThat(read.value()).isEqualTo("PAID");
-      assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-    }
+    assertTheTokenAfterAFailoverIsServedBySource(reader, options, "PAID");
   }
 
   @Test
   void aUuidUnknownToTheSourceAsLastSeenIsLookedUpOnTheSourceSeenAfresh() throws SQLException {
     // A failover this instance has not seen yet: the former source lacks the new one's first GTID.
-    String promoted = "bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb";
     FakeConnection newSource =
         new FakeConnection(
-            new FakeMysql(promoted, ticker)
-                .executed(WRITES + "," + promoted + ":1")
+            new FakeMysql(PROMOTED, ticker)
+                .executed(WRITES + "," + PROMOTED + ":1")
                 .answering(STATUS, "SHIPPED"));
     AtomicBoolean failoverSeen = new AtomicBoolean();
     NodeRoutes routes =
@@ -781,15 +774,30 @@ class ConsistentReaderTests {
         };
     ConsistentReader reader = ConsistentReader.builder(routes).ticker(ticker).build();
     ReadOptions options = ReadOptions.defaults().withTimeout(SHORT);
+    readOnceWithTheToken(reader, options);
+
+    assertTheTokenAfterAFailoverIsServedBySource(reader, options, "SHIPPED");
+  }
+
+  /** A first read with the token, after which the reader knows the token's source. */
+  private static void readOnceWithTheToken(ConsistentReader reader, ReadOptions options)
+      throws SQLException {
     try (ConsistencyContext.Binding binding = ConsistencyContext.open(TOKEN)) {
       reader.read(options, c -> status(c));
     }
+  }
 
+  /**
+   * A read whose token holds the promoted source's first write: no replica has it, so a source
+   * serves it, the one whose {@code value} is returned.
+   */
+  private static void assertTheTokenAfterAFailoverIsServedBySource(
+      ConsistentReader reader, ReadOptions options, String value) throws SQLException {
     try (ConsistencyContext.Binding binding =
-        ConsistencyContext.open(GtidSet.parse(WRITES + "," + promoted + ":1"))) {
+        ConsistencyContext.open(WITH_THE_PROMOTED_SOURCES_FIRST_WRITE)) {
       ReadResult<String> read = reader.read(options, c -> status(c));
 
-      assertThat(read.value()).isEqualTo("SHIPPED");
+      assertThat(read.value()).isEqualTo(value);
       assertThat(read.record().reason()).isEqualTo(Reason.SOURCE_FALLBACK);
     }
   }

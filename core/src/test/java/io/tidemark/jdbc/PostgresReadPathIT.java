@@ -429,11 +429,7 @@ class PostgresReadPathIT extends ReadPathContract {
     try (HikariDataSource single = orders.singleConnectionReplicaPool(standby)) {
       long before = create("before");
       topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
-      try (Connection c = single.getConnection();
-          Statement s = c.createStatement()) {
-        s.execute("BEGIN ISOLATION LEVEL REPEATABLE READ");
-        assertThat(status(c, before)).isEqualTo("before");
-      }
+      leaveATransactionOpen(single, "BEGIN ISOLATION LEVEL REPEATABLE READ", before, "before");
       standby.pauseReplay();
       try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         long id = create("created");
@@ -585,15 +581,7 @@ class PostgresReadPathIT extends ReadPathContract {
         pending.add(clients.submit(() -> reader.read(options, c -> status(c, id))));
         Thread.sleep(20);
       }
-      int most = Pools.mostInUse(pool, Duration.ofMillis(500));
-      standby.resumeReplay();
-
-      for (int i = 0; i < reads; i++) {
-        ReadResult<String> read = pending.get(i).get(10, TimeUnit.SECONDS);
-        assertThat(read.value()).isEqualTo("created " + i);
-        assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
-      }
-      assertThat(most).as("replica connections held while the reads waited").isEqualTo(1);
+      assertReadsWaitingInTurnHeldOneConnection(pool, pending, "created ", Duration.ofSeconds(10));
     } finally {
       clients.shutdownNow();
     }

@@ -17,7 +17,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -93,11 +95,8 @@ abstract class ReadPathContract {
         assertThat(Dialect.of(c).hasExecuted(c, token)).isTrue();
       }
       try (Connection c = replicaPool().getConnection()) {
-        assertThat(Dialect.of(c).hasExecuted(c, token)).isFalse();
         assertThat(status(c, id)).isNull();
-        resumeApplying();
-        assertThat(Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
-        assertThat(status(c, id)).isEqualTo("created");
+        assertAppliedOnlyOnceResumed(c, token, id, "created");
       }
     }
   }
@@ -115,10 +114,7 @@ abstract class ReadPathContract {
       }
       GtidSet token = binding.context().gtids();
       try (Connection c = replicaPool().getConnection()) {
-        assertThat(Dialect.of(c).hasExecuted(c, token)).isFalse();
-        resumeApplying();
-        assertThat(Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
-        assertThat(status(c, id)).isEqualTo("in a transaction");
+        assertAppliedOnlyOnceResumed(c, token, id, "in a transaction");
       }
     }
   }
@@ -438,6 +434,18 @@ abstract class ReadPathContract {
     }
   }
 
+  /**
+   * The replica behind {@code c} lacks {@code token} while applying is paused, and once applying
+   * resumes reaches it, with order {@code id} in {@code status}.
+   */
+  void assertAppliedOnlyOnceResumed(Connection c, GtidSet token, long id, String status)
+      throws SQLException {
+    assertThat(Dialect.of(c).hasExecuted(c, token)).isFalse();
+    resumeApplying();
+    assertThat(Dialect.of(c).await(c, token, TimeUnit.SECONDS.toNanos(10))).isTrue();
+    assertThat(status(c, id)).isEqualTo(status);
+  }
+
   /** A write of order {@code id} in a read on the replica fails; returns the failure to look at. */
   AbstractThrowableAssert<?, ? extends Throwable> assertAWriteInAReplicaReadFails(long id) {
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
@@ -450,6 +458,41 @@ abstract class ReadPathContract {
                         return null;
                       }))
           .isInstanceOf(SQLException.class);
+    }
+  }
+
+  /**
+   * Reads that waited in turn, while applying was paused, for writes each of its own: while they
+   * waited {@code pool} lent one connection between them, and once applying resumes read {@code i}
+   * returns the status {@code prefix + i} from the replica within {@code timeout}.
+   */
+  void assertReadsWaitingInTurnHeldOneConnection(
+      HikariDataSource pool,
+      List<Future<ReadResult<String>>> reads,
+      String prefix,
+      Duration timeout)
+      throws Exception {
+    int most = Pools.mostInUse(pool, Duration.ofMillis(500));
+    resumeApplying();
+
+    for (int i = 0; i < reads.size(); i++) {
+      ReadResult<String> read = reads.get(i).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(read.value()).isEqualTo(prefix + i);
+      assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
+    }
+    assertThat(most).as("replica connections held while the reads waited").isEqualTo(1);
+  }
+
+  /**
+   * Leaves the transaction {@code begin} starts open on the connection {@code pool} lends, having
+   * read order {@code id} in it with {@code status}: the next read on it would see that snapshot.
+   */
+  static void leaveATransactionOpen(DataSource pool, String begin, long id, String status)
+      throws SQLException {
+    try (Connection c = pool.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(begin);
+      assertThat(status(c, id)).isEqualTo(status);
     }
   }
 

@@ -1,18 +1,19 @@
 package io.tidemark.jdbc;
 
+import static io.tidemark.ShopRows.insert;
+import static io.tidemark.ShopRows.value;
 import static io.tidemark.jdbc.Refusals.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
+import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.Reason;
+import io.tidemark.ShopRows;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.mysql.MySqlTopology.FormerSource;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -20,7 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.jspecify.annotations.Nullable;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -110,11 +111,9 @@ class ReadPathFailoverIT {
         topology.promote(promoted, FormerSource.KILLED);
 
         try (HikariDataSource newSource = Pools.plain(promoted, "shop", 2)) {
-          ConsistentReader reader = ConsistentReader.builder(newSource, newSource).build();
-          ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(300));
-          assertRefused(
-              Reason.TOKEN_NOT_ON_SOURCE,
-              () -> reader.read(options, c -> value(c, 1)),
+          ConsistentReader reader = readerOn(newSource);
+          assertTokenNotOnTheSource(
+              reader,
               e -> {
                 assertThat(e.required()).isEqualTo(binding.context().gtids());
                 assertThat(e.lost())
@@ -124,9 +123,8 @@ class ReadPathFailoverIT {
                     .isNotEqualTo(GtidSet.EMPTY);
                 assertThat(e.waited()).as("the replica was waited for").isPositive();
               });
-          assertRefused(
-              Reason.TOKEN_NOT_ON_SOURCE,
-              () -> reader.read(options, c -> value(c, 1)),
+          assertTokenNotOnTheSource(
+              reader,
               e ->
                   assertThat(e.waited())
                       .as("known lost: the source is asked without a replica wait")
@@ -156,18 +154,15 @@ class ReadPathFailoverIT {
         promoted.execute("SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF");
 
         try (HikariDataSource newSource = Pools.plain(promoted, "shop", 2)) {
-          ConsistentReader reader = ConsistentReader.builder(newSource, newSource).build();
-          ReadOptions options = reader.defaults().withTimeout(Duration.ofMillis(300));
-          assertRefused(
-              Reason.TOKEN_NOT_ON_SOURCE,
-              () -> reader.read(options, c -> value(c, 1)),
-              e -> assertThat(e.lost()).as("nothing is lost").isEqualTo(GtidSet.EMPTY));
+          ConsistentReader reader = readerOn(newSource);
+          assertTokenNotOnTheSource(
+              reader, e -> assertThat(e.lost()).as("nothing is lost").isEqualTo(GtidSet.EMPTY));
           assertThat(reader.lostWrites()).isEqualTo(GtidSet.EMPTY);
 
           promoted.resumeApplier();
           assertThat(
                   reader
-                      .read(options.withTimeout(Duration.ofSeconds(10)), c -> value(c, 1))
+                      .read(reader.defaults().withTimeout(Duration.ofSeconds(10)), c -> value(c, 1))
                       .value())
               .isEqualTo("acknowledged");
         }
@@ -179,7 +174,7 @@ class ReadPathFailoverIT {
   private static MySqlTopology startWithShop() {
     MySqlTopology topology = MySqlTopology.builder().start();
     try {
-      topology.source().execute("CREATE DATABASE shop", "CREATE TABLE shop.t (id INT, v TEXT)");
+      ShopRows.create(topology.source());
       topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
       return topology;
     } catch (RuntimeException e) {
@@ -211,21 +206,18 @@ class ReadPathFailoverIT {
     return true;
   }
 
-  private static void insert(CapturingDataSource source, int id, String value) throws SQLException {
-    try (Connection c = source.getConnection();
-        PreparedStatement ps = c.prepareStatement("INSERT INTO shop.t VALUES (?, ?)")) {
-      ps.setInt(1, id);
-      ps.setString(2, value);
-      ps.executeUpdate();
-    }
+  /** A reader on the promoted node alone, as its source too, whose reads give up after 300 ms. */
+  private static ConsistentReader readerOn(HikariDataSource promoted) {
+    return ConsistentReader.builder(promoted, promoted)
+        .defaults(ReadOptions.defaults().withTimeout(Duration.ofMillis(300)))
+        .build();
   }
 
-  private static @Nullable String value(Connection c, int id) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM shop.t WHERE id = ?")) {
-      ps.setInt(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
-    }
+  /**
+   * A read of row 1 is refused since the token's writes are not on the source; why, by {@code why}.
+   */
+  private static void assertTokenNotOnTheSource(
+      ConsistentReader reader, Consumer<ConsistentReadException> why) {
+    assertRefused(Reason.TOKEN_NOT_ON_SOURCE, () -> reader.read(c -> value(c, 1)), why);
   }
 }

@@ -776,11 +776,7 @@ class ReadPathIT extends ReadPathContract {
       try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         long id = create("old");
         topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
-        try (Connection c = onePool.getConnection();
-            Statement s = c.createStatement()) {
-          s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
-          assertThat(status(c, id)).isEqualTo("old");
-        }
+        leaveATransactionOpen(onePool, "START TRANSACTION WITH CONSISTENT SNAPSHOT", id, "old");
         update(id, "new");
         topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
         try (Connection c = onePool.getConnection()) {
@@ -960,15 +956,7 @@ class ReadPathIT extends ReadPathContract {
         }
         Thread.sleep(20);
       }
-      int most = Pools.mostInUse(pool, Duration.ofMillis(500));
-      replica.resumeApplier();
-
-      for (int i = 0; i < readers; i++) {
-        ReadResult<String> read = reads.get(i).get(20, TimeUnit.SECONDS);
-        assertThat(read.value()).isEqualTo("own-" + i);
-        assertThat(read.record().role()).isEqualTo(NodeRole.REPLICA);
-      }
-      assertThat(most).as("replica connections held while the reads waited").isEqualTo(1);
+      assertReadsWaitingInTurnHeldOneConnection(pool, reads, "own-", Duration.ofSeconds(20));
     } finally {
       clients.shutdownNow();
     }

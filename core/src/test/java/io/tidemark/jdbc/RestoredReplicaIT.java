@@ -27,15 +27,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TestkitExtension.class)
 class RestoredReplicaIT {
 
-  private static MySqlTopology topology;
   private static MySqlNode replica;
   private static HikariDataSource sourcePool;
   private static HikariDataSource replicaPool;
   private static CapturingDataSource source;
 
   @BeforeAll
-  static void start(MySqlTopology shared) {
-    topology = shared;
+  static void start(MySqlTopology topology) {
     replica = topology.replica();
     String db = Rows.createTable(topology, "restored");
     sourcePool = Pools.tracking(topology.source(), db, 2);

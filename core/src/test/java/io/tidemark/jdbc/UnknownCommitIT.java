@@ -40,14 +40,12 @@ class UnknownCommitIT {
 
   private static final String LINK = "unknown-commit";
 
-  private static MySqlTopology topology;
   private static MySqlNode source;
   private static String db;
   private static int nextId;
 
   @BeforeAll
-  static void createTable(MySqlTopology shared) {
-    topology = shared;
+  static void createTable(MySqlTopology topology) {
     source = topology.source();
     db = topology.createDatabase("unknown_commit");
     source.execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY)");

@@ -79,27 +79,15 @@ class NearCacheScopeStoreTests {
 
   @Test
   void aReadOvertakenByAnInvalidationIsNotKept() {
-    redis.merge(scope, OLD);
     // The slow read got OLD; before it returns, another instance merges and its message arrives.
-    duringNextRead =
-        () -> {
-          redis.merge(scope, NEW);
-          near.invalidate(scope);
-        };
-    assertThat(near.get(scope).gtids()).isEqualTo(OLD);
+    assertThat(readOvertakenBy(() -> near.invalidate(scope)).gtids()).isEqualTo(OLD);
     assertThat(near.get(scope).gtids()).as("the old read was not cached").isEqualTo(NEW);
     assertThat(sharedReads).hasValue(2);
   }
 
   @Test
   void aReadOvertakenByAReconnectIsNotKept() {
-    redis.merge(scope, OLD);
-    duringNextRead =
-        () -> {
-          redis.merge(scope, NEW);
-          near.invalidateAll();
-        };
-    near.get(scope);
+    readOvertakenBy(near::invalidateAll);
     assertThat(near.get(scope).gtids()).isEqualTo(NEW);
   }
 
@@ -155,5 +143,19 @@ class NearCacheScopeStoreTests {
     assertThat(store.get(scope).status()).isEqualTo(ScopeState.Status.UNKNOWN);
     assertThat(sharedReads).hasValue(2);
     assertThat(store.stats().unknownReads()).isEqualTo(2);
+  }
+
+  /**
+   * A read of the scope holding OLD, during which another instance merges NEW and then {@code
+   * overtaking} happens; returns what the read got.
+   */
+  private ScopeState readOvertakenBy(Runnable overtaking) {
+    redis.merge(scope, OLD);
+    duringNextRead =
+        () -> {
+          redis.merge(scope, NEW);
+          overtaking.run();
+        };
+    return near.get(scope);
   }
 }

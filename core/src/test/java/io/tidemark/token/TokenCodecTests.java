@@ -220,11 +220,7 @@ class TokenCodecTests {
     String encoded = codec.encode(threeUuids());
     Duration limit = TokenConfig.DEFAULT_TIME_TO_LIVE.plus(TokenConfig.DEFAULT_CLOCK_SKEW);
 
-    clock.advance(limit);
-    assertThatCode(() -> codec.verify(encoded, "orders")).doesNotThrowAnyException();
-    clock.advance(Duration.ofSeconds(1));
-    assertThatThrownBy(() -> codec.verify(encoded, "orders"))
-        .satisfies(rejectedWith(Check.EXPIRED));
+    assertAcceptedUntilThenExpired(codec, encoded, limit, Duration.ofSeconds(1));
   }
 
   @Test
@@ -263,11 +259,8 @@ class TokenCodecTests {
                 .build());
     String encoded = precise.encode(precise.issue("orders", GtidSet.parse(A + ":1")));
 
-    clock.advance(Duration.ofMillis(1_001));
-    assertThatCode(() -> precise.verify(encoded, "orders")).doesNotThrowAnyException();
-    clock.advance(Duration.ofMillis(1));
-    assertThatThrownBy(() -> precise.verify(encoded, "orders"))
-        .satisfies(rejectedWith(Check.EXPIRED));
+    assertAcceptedUntilThenExpired(
+        precise, encoded, Duration.ofMillis(1_001), Duration.ofMillis(1));
   }
 
   @Test
@@ -472,5 +465,18 @@ class TokenCodecTests {
         .isInstanceOfSatisfying(
             TokenOverflowException.class,
             e -> assertThat(e.reason()).isEqualTo(TokenOverflowException.Limit.TOO_LARGE));
+  }
+
+  /**
+   * {@code verifier} accepts {@code encoded} once {@code age} passed, and refuses it as expired
+   * after.
+   */
+  private void assertAcceptedUntilThenExpired(
+      TokenCodec verifier, String encoded, Duration age, Duration more) {
+    clock.advance(age);
+    assertThatCode(() -> verifier.verify(encoded, "orders")).doesNotThrowAnyException();
+    clock.advance(more);
+    assertThatThrownBy(() -> verifier.verify(encoded, "orders"))
+        .satisfies(rejectedWith(Check.EXPIRED));
   }
 }

@@ -88,32 +88,23 @@ class TokenExchangeTests {
 
   @Test
   void writesReportedLostTravelInTheTokenToTheNextInstance() {
-    ConsistencyContext told = ConsistencyContext.create(GtidSet.parse(A + ":1-3"), null);
-    told.forgetLost(GtidSet.parse(A + ":3"));
+    ConsistencyContext told = toldLost("1-3", "3");
 
-    ConsistencyContext next = exchange.receive("default=" + exchange.ownToken(told), null);
-
-    assertThat(next.gtids()).isEqualTo(GtidSet.parse(A + ":1-2"));
-    assertThat(next.lost()).isEqualTo(GtidSet.parse(A + ":3"));
+    assertTheNextInstanceHas(told, "1-2", "3");
   }
 
   @Test
   void aCommitReusingTheNumberOfAWriteReportedLostIsInTheToken() {
-    ConsistencyContext told = ConsistencyContext.create(GtidSet.parse(A + ":1-4"), null);
-    told.forgetLost(GtidSet.parse(A + ":3-4"));
+    ConsistencyContext told = toldLost("1-4", "3-4");
 
     // A former source rejoined under its server_uuid and numbers its next commit 3 again.
     told.committed(GtidSet.parse(A + ":3"));
-    ConsistencyContext next = exchange.receive("default=" + exchange.ownToken(told), null);
-
-    assertThat(next.gtids()).isEqualTo(GtidSet.parse(A + ":1-3"));
-    assertThat(next.lost()).isEqualTo(GtidSet.parse(A + ":4"));
+    assertTheNextInstanceHas(told, "1-3", "4");
   }
 
   @Test
   void aTokenWhoseEveryWriteWasReportedLostIsStillAnsweredSoTheClientReplacesIt() {
-    ConsistencyContext told = ConsistencyContext.create(GtidSet.parse(A + ":3"), null);
-    told.forgetLost(GtidSet.parse(A + ":3"));
+    ConsistencyContext told = toldLost("3", "3");
 
     String token = exchange.ownToken(told);
 
@@ -173,5 +164,23 @@ class TokenExchangeTests {
 
   private ConsistencyToken verified(String token) {
     return codec.verify(token, "default");
+  }
+
+  /** A context that executed {@code intervals} of server A and was told {@code lost} were lost. */
+  private static ConsistencyContext toldLost(String intervals, String lost) {
+    ConsistencyContext told = ConsistencyContext.create(GtidSet.parse(A + ":" + intervals), null);
+    told.forgetLost(GtidSet.parse(A + ":" + lost));
+    return told;
+  }
+
+  /**
+   * The context the next instance makes of {@code told}'s own token holds {@code intervals} of
+   * server A, and {@code lost} of it as reported lost.
+   */
+  private void assertTheNextInstanceHas(ConsistencyContext told, String intervals, String lost) {
+    ConsistencyContext next = exchange.receive("default=" + exchange.ownToken(told), null);
+
+    assertThat(next.gtids()).isEqualTo(GtidSet.parse(A + ":" + intervals));
+    assertThat(next.lost()).isEqualTo(GtidSet.parse(A + ":" + lost));
   }
 }

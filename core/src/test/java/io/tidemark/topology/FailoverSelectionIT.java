@@ -1,10 +1,10 @@
 package io.tidemark.topology;
 
+import static io.tidemark.topology.Conditions.assertSplitBrain;
 import static io.tidemark.topology.Conditions.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.GtidSet;
-import io.tidemark.Reason;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.mysql.MySqlTopology.FormerSource;
@@ -66,10 +66,7 @@ class FailoverSelectionIT {
         oldSource.execute("SET GLOBAL super_read_only = OFF", "SET GLOBAL read_only = OFF");
         view.refreshNow().join();
 
-        NodeSelector.Choice splitBrain = selector.writer();
-        assertThat(splitBrain.chosen()).isFalse();
-        assertThat(splitBrain.reason()).isEqualTo(Reason.SPLIT_BRAIN);
-        assertThat(splitBrain.detail()).contains("source", "replica1");
+        assertSplitBrain(selector, "source", "replica1");
       }
     }
   }

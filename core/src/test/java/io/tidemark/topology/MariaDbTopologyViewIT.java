@@ -1,6 +1,8 @@
 package io.tidemark.topology;
 
+import static io.tidemark.topology.Conditions.assertCaughtUpReplicasAreRead;
 import static io.tidemark.topology.Conditions.assertReadsPassOverTheLaggingReplica;
+import static io.tidemark.topology.Conditions.probedAlone;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.Closing;
@@ -55,23 +57,16 @@ class MariaDbTopologyViewIT {
   void rolesComeFromTheServersAndCaughtUpReplicasAreRead() {
     source.execute("INSERT INTO app.t VALUES (1)");
     topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
-    TopologySnapshot snapshot = view.refreshNow().join();
 
-    assertThat(snapshot.writable()).extracting(NodeState::name).containsExactly(source.name());
+    TopologySnapshot snapshot =
+        assertCaughtUpReplicasAreRead(view, source.name(), replica1.name(), replica2.name());
     NodeState sourceState = snapshot.node(source.name()).orElseThrow();
     assertThat(sourceState.replica()).isFalse();
     for (MariaDbNode replica : List.of(replica1, replica2)) {
       NodeState state = snapshot.node(replica.name()).orElseThrow();
-      assertThat(state.readable()).as(replica.name()).isTrue();
-      assertThat(state.replicating()).isTrue();
       assertThat(state.replicatesFrom()).isEqualTo(sourceState.serverUuid());
       assertThat(state.gtidExecuted()).isEqualTo(sourceState.gtidExecuted());
-      assertThat(state.lag()).isZero();
     }
-    NodeSelector selector = new NodeSelector(view, Duration.ofSeconds(1));
-    assertThat(selector.writer().node().name()).isEqualTo(source.name());
-    assertThat(selector.replicaFor(sourceState.gtidExecuted()).node().name())
-        .isIn(replica1.name(), replica2.name());
   }
 
   @Test
@@ -102,16 +97,11 @@ class MariaDbTopologyViewIT {
 
   @Test
   void aUserWithoutSlaveMonitorGetsTheStatementThatGrantsIt() {
-    try (TopologyView probes =
-        TopologyView.builder(
-                List.of(new NodeConfig(replica2.name(), url(replica2, false), "bare", "bare")))
-            .build()) {
-      NodeState state = probes.refreshNow().join().node(replica2.name()).orElseThrow();
+    NodeState state =
+        probedAlone(new NodeConfig(replica2.name(), url(replica2, false), "bare", "bare"));
 
-      assertThat(state.availability()).isEqualTo(Availability.PRIVILEGES_MISSING);
-      assertThat(state.grants())
-          .containsExactly("GRANT SLAVE MONITOR ON *.* TO 'bare'@'127.0.0.1';");
-    }
+    assertThat(state.availability()).isEqualTo(Availability.PRIVILEGES_MISSING);
+    assertThat(state.grants()).containsExactly("GRANT SLAVE MONITOR ON *.* TO 'bare'@'127.0.0.1';");
   }
 
   @Test

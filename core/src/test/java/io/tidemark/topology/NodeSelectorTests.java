@@ -1,5 +1,6 @@
 package io.tidemark.topology;
 
+import static io.tidemark.topology.Conditions.assertSplitBrain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -37,10 +38,7 @@ class NodeSelectorTests {
 
     nodes.add(source("db1"));
     nodes.add(source("db3"));
-    NodeSelector.Choice splitBrain = selector.writer();
-    assertThat(splitBrain.chosen()).isFalse();
-    assertThat(splitBrain.reason()).isEqualTo(Reason.SPLIT_BRAIN);
-    assertThat(splitBrain.detail()).contains("db1", "db3");
+    assertSplitBrain(selector, "db1", "db3");
   }
 
   @Test

@@ -1,7 +1,10 @@
 package io.tidemark.topology;
 
+import static io.tidemark.topology.Conditions.assertCaughtUpReplicasAreRead;
 import static io.tidemark.topology.Conditions.assertReadsPassOverTheLaggingReplica;
+import static io.tidemark.topology.Conditions.assertSplitBrain;
 import static io.tidemark.topology.Conditions.awaitTrue;
+import static io.tidemark.topology.Conditions.probedAlone;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.Closing;
@@ -59,21 +62,13 @@ class PostgresTopologyViewIT {
   void rolesComeFromTheServersAndCaughtUpStandbysAreRead() {
     primary.execute("INSERT INTO t VALUES (1)");
     topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
-    TopologySnapshot snapshot = view.refreshNow().join();
 
-    assertThat(snapshot.writable()).extracting(NodeState::name).containsExactly(primary.name());
+    TopologySnapshot snapshot =
+        assertCaughtUpReplicasAreRead(view, primary.name(), standby1.name(), standby2.name());
     for (PostgresNode standby : List.of(standby1, standby2)) {
-      NodeState state = snapshot.node(standby.name()).orElseThrow();
-      assertThat(state.readable()).as(standby.name()).isTrue();
-      assertThat(state.replicating()).isTrue();
-      assertThat(state.lag()).isZero();
-      assertThat(state.serverUuid()).contains(":" + standby.port() + "@");
+      assertThat(snapshot.node(standby.name()).orElseThrow().serverUuid())
+          .contains(":" + standby.port() + "@");
     }
-    NodeSelector selector = new NodeSelector(view, Duration.ofSeconds(1));
-    assertThat(selector.writer().node().name()).isEqualTo(primary.name());
-    GtidSet primaryExecuted = snapshot.node(primary.name()).orElseThrow().gtidExecuted();
-    assertThat(selector.replicaFor(primaryExecuted).node().name())
-        .isIn(standby1.name(), standby2.name());
   }
 
   @Test
@@ -119,21 +114,16 @@ class PostgresTopologyViewIT {
   void aRoleWithoutTheGrantsTidemarkNeedsGetsTheStatementsThatGrantThem() {
     primary.execute("CREATE ROLE bare LOGIN");
     topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
-    try (TopologyView probes =
-        TopologyView.builder(
-                List.of(new NodeConfig(standby2.name(), standby2.jdbcUrl(), "bare", "")))
-            .build()) {
-      NodeState state = probes.refreshNow().join().node(standby2.name()).orElseThrow();
+    NodeState state = probedAlone(new NodeConfig(standby2.name(), standby2.jdbcUrl(), "bare", ""));
 
-      assertThat(state.available()).isTrue();
-      assertThat(state.detail())
-          .contains("WAL receiver is hidden from this role")
-          .contains("cannot read timeline histories in database postgres");
-      assertThat(state.grants())
-          .containsExactly(
-              "GRANT pg_monitor TO bare;", "GRANT EXECUTE ON FUNCTION pg_read_file(text) TO bare;");
-      assertThat(state.gtidExecuted().isEmpty()).isTrue();
-    }
+    assertThat(state.available()).isTrue();
+    assertThat(state.detail())
+        .contains("WAL receiver is hidden from this role")
+        .contains("cannot read timeline histories in database postgres");
+    assertThat(state.grants())
+        .containsExactly(
+            "GRANT pg_monitor TO bare;", "GRANT EXECUTE ON FUNCTION pg_read_file(text) TO bare;");
+    assertThat(state.gtidExecuted().isEmpty()).isTrue();
   }
 
   @Test
@@ -180,10 +170,8 @@ class PostgresTopologyViewIT {
     primary.restart();
     view.refreshNow().join();
 
-    NodeSelector.Choice writer = new NodeSelector(view, Duration.ofSeconds(5)).writer();
-    assertThat(writer.chosen()).isFalse();
-    assertThat(writer.reason()).isEqualTo(Reason.SPLIT_BRAIN);
-    assertThat(writer.detail()).contains(primary.name(), standby1.name());
+    assertSplitBrain(
+        new NodeSelector(view, Duration.ofSeconds(5)), primary.name(), standby1.name());
   }
 
   private static NodeConfig config(PostgresNode node) {

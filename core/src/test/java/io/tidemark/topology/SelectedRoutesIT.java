@@ -10,6 +10,7 @@ import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
 import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
+import io.tidemark.ShopRows;
 import io.tidemark.jdbc.CapturingDataSource;
 import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.jdbc.ReadListener;
@@ -18,16 +19,12 @@ import io.tidemark.jdbc.ReadResult;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.mysql.MySqlTopology.FormerSource;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /** Writes and reads routed by the view, with no configuration change across role changes. */
@@ -171,7 +168,7 @@ class SelectedRoutesIT {
     }
 
     Cluster(Duration maxLag, Duration refreshInterval) {
-      oldSource.execute("CREATE DATABASE shop", "CREATE TABLE shop.t (id INT, v TEXT)");
+      ShopRows.create(oldSource);
       topology.awaitReplicasCaughtUp(Duration.ofSeconds(10));
       for (MySqlNode node : topology.nodes()) {
         pools.put(node.name(), pool(node));
@@ -191,33 +188,19 @@ class SelectedRoutesIT {
     }
 
     void write(int id, String value) throws SQLException {
-      try (Connection c = writer.getConnection();
-          PreparedStatement ps = c.prepareStatement("INSERT INTO shop.t VALUES (?, ?)")) {
-        ps.setInt(1, id);
-        ps.setString(2, value);
-        ps.executeUpdate();
-      }
+      ShopRows.insert(writer, id, value);
     }
 
     ReadResult<String> read(int id, ReadPolicy policy) throws SQLException {
       ReadOptions options =
           reader.defaults().withPolicy(policy).withTimeout(Duration.ofMillis(800));
-      return reader.read(options, c -> value(c, id));
+      return reader.read(options, c -> ShopRows.value(c, id));
     }
 
     void awaitLagging(String node) {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
       while (view.refreshNow().join().node(node).orElseThrow().lag().toMillis() <= 600) {
         assertThat(System.nanoTime()).as("%s lagging within 15 s", node).isLessThan(deadline);
-      }
-    }
-
-    private static @Nullable String value(Connection c, int id) throws SQLException {
-      try (PreparedStatement ps = c.prepareStatement("SELECT v FROM shop.t WHERE id = ?")) {
-        ps.setInt(1, id);
-        try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? rs.getString(1) : null;
-        }
       }
     }
 
