@@ -25,11 +25,6 @@ class NearCacheClusterScopeStoreIT extends ScopeStoreContract {
         config);
   }
 
-  @Override
-  ScopeStore secondStore(ScopeStoreConfig config) {
-    return store(config);
-  }
-
   @Test
   void mergesOnEveryNodeReachTheCopiesByInvalidation() {
     ScopeStoreConfig frozen = NearCopies.neverExpiring(config());

@@ -26,11 +26,6 @@ class NearCacheScopeStoreIT extends ScopeStoreContract {
     return near;
   }
 
-  @Override
-  ScopeStore secondStore(ScopeStoreConfig config) {
-    return store(config);
-  }
-
   @Test
   void anotherInstancesMergeReachesTheCopyByInvalidation() {
     ScopeStoreConfig frozen = NearCopies.neverExpiring(config());

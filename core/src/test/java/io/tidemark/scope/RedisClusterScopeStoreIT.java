@@ -25,11 +25,6 @@ class RedisClusterScopeStoreIT extends ScopeStoreContract {
     return RedisScopeStore.create(clients.connect(cluster), config);
   }
 
-  @Override
-  ScopeStore secondStore(ScopeStoreConfig config) {
-    return RedisScopeStore.create(clients.connect(cluster), config);
-  }
-
   @Test
   void scopesSpreadOverEveryNodeAndEachScopeStaysInOneSlot() {
     RedisScopeStore store = (RedisScopeStore) store(config());

@@ -14,9 +14,4 @@ class RedisScopeStoreIT extends ScopeStoreContract {
   ScopeStore store(ScopeStoreConfig config) {
     return RedisScopeStore.create(clients.connect(), config);
   }
-
-  @Override
-  ScopeStore secondStore(ScopeStoreConfig config) {
-    return RedisScopeStore.create(clients.connect(), config);
-  }
 }

@@ -25,11 +25,6 @@ class RedisSentinelScopeStoreIT extends ScopeStoreContract {
     return RedisScopeStore.create(clients.connect(sentinel), config);
   }
 
-  @Override
-  ScopeStore secondStore(ScopeStoreConfig config) {
-    return RedisScopeStore.create(clients.connect(sentinel), config);
-  }
-
   @Test
   void scopesLandOnThePrimaryTheSentinelsName() {
     RedisScopeStore store = (RedisScopeStore) store(config());

@@ -28,8 +28,13 @@ abstract class ScopeStoreContract {
   /** A store on the backend under test. */
   abstract ScopeStore store(ScopeStoreConfig config);
 
-  /** Another store on the same backend, as a second instance of the service would have. */
-  abstract ScopeStore secondStore(ScopeStoreConfig config);
+  /**
+   * Another store on the same backend, as a second instance of the service would have: by default
+   * one more that {@link #store} makes, on a connection of its own.
+   */
+  ScopeStore secondStore(ScopeStoreConfig config) {
+    return store(config);
+  }
 
   /** Lets {@code time} pass for the stores: on their clock, or on the wall clock for Redis. */
   void elapse(Duration time) throws InterruptedException {
