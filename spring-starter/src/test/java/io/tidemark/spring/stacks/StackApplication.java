@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
@@ -80,16 +79,8 @@ public final class StackApplication implements AutoCloseable {
       Class<?> main, Nodes nodes, String prefix, String... settings) {
     String db = nodes.createOrders(prefix);
     Replication replication = nodes.on(db);
-    Map<String, Object> properties = new TreeMap<>();
-    properties.put("spring.datasource.url", replication.sourceUrl());
-    properties.put("spring.datasource.username", replication.user());
-    properties.put("spring.datasource.password", replication.password());
-    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
-    properties.put("tidemark.cluster", "stacks");
-    properties.put("tidemark.token.secret", "a-secret-these-tests-share-0123456789");
-    properties.put("tidemark.replicas[0].name", "replica-1");
-    properties.put("tidemark.replicas[0].url", replication.replicaUrl());
-    properties.put("tidemark.topology.refresh-interval", "200ms");
+    Map<String, Object> properties =
+        replication.applicationProperties("stacks", "a-secret-these-tests-share-0123456789");
     // Room for the replica to catch up on a busy machine: a fallback to the source fails the test.
     properties.put("tidemark.read.timeout", "5s");
     ConfigurableApplicationContext context =
