@@ -57,6 +57,11 @@ public class OrdersApplication {
         .run();
   }
 
+  /** The latest read of {@code app}'s read path. */
+  public static ExecutionRecord lastRead(ConfigurableApplicationContext app) {
+    return app.getBean(ExecutionHistory.class).recent().get(0);
+  }
+
   /** Checks {@code read} ran on {@code role} for {@code reason}. */
   public static void assertRead(ExecutionRecord read, NodeRole role, Reason reason) {
     assertThat(read.role()).as(read.toString()).isEqualTo(role);
