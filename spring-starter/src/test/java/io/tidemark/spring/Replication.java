@@ -7,6 +7,7 @@ import io.tidemark.testkit.postgres.PostgresNode;
 import io.tidemark.testkit.postgres.PostgresTopology;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -59,6 +60,21 @@ public interface Replication extends AutoCloseable {
       throw new IllegalStateException("cannot run on the source: " + statement, e);
     }
     awaitCaughtUp();
+  }
+
+  /**
+   * Whether order {@code id} of the test's {@code orders} table is on the replica, asked on it
+   * directly: a replica that has not applied the insert answers {@code false}.
+   */
+  default boolean replicaHasOrder(long id) {
+    try (Connection c = DriverManager.getConnection(replicaUrl(), user(), password());
+        Statement s = c.createStatement();
+        ResultSet rows = s.executeQuery("SELECT count(*) FROM orders WHERE id = " + id)) {
+      rows.next();
+      return rows.getLong(1) > 0;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /**

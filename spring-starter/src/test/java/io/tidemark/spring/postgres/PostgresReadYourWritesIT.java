@@ -13,6 +13,7 @@ import io.tidemark.spring.OrdersApplication;
 import io.tidemark.spring.OrdersApplication.Beans;
 import io.tidemark.spring.OrdersApplication.Orders;
 import io.tidemark.spring.OrdersApplication.Paused;
+import io.tidemark.spring.Replication;
 import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import io.tidemark.testkit.postgres.PostgresNode;
 import io.tidemark.testkit.postgres.PostgresTopology;
@@ -195,6 +196,6 @@ class PostgresReadYourWritesIT {
   }
 
   private static boolean standbyHas(long id) {
-    return PostgresOrders.has(topology.standby(), db, id);
+    return Replication.postgres(topology, db).replicaHasOrder(id);
   }
 }

@@ -7,7 +7,6 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.Replication;
-import io.tidemark.spring.postgres.PostgresOrders;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.postgres.PostgresNode;
@@ -176,7 +175,7 @@ public final class StackApplication implements AutoCloseable {
       assertThat(binding.context().gtids().isEmpty())
           .as("the write's position was captured")
           .isFalse();
-      assertThat(nodes.replicaHas(db, id))
+      assertThat(replication.replicaHasOrder(id))
           .as("a read on the replica without the wait would miss the write")
           .isFalse();
       int before = history.recent().size();
@@ -199,7 +198,7 @@ public final class StackApplication implements AutoCloseable {
 
   /** Whether the replica has applied order {@code id}, asked on it directly. */
   public boolean replicaHas(long id) {
-    return nodes.replicaHas(db, id);
+    return replication.replicaHasOrder(id);
   }
 
   @Override
@@ -217,8 +216,6 @@ public final class StackApplication implements AutoCloseable {
      * stack test.
      */
     Replication on(String db);
-
-    boolean replicaHas(String db, long id);
 
     /** Starts logging the replica's statements, if it can; returns from when. */
     String logStatements();
@@ -277,15 +274,6 @@ public final class StackApplication implements AutoCloseable {
     public Replication on(String db) {
       return Replication.mysql(topology, db);
     }
-
-    @Override
-    public boolean replicaHas(String db, long id) {
-      return !"0"
-          .equals(
-              topology
-                  .replica()
-                  .queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id));
-    }
   }
 
   private record PostgresNodes(PostgresTopology topology) implements Nodes {
@@ -315,11 +303,6 @@ public final class StackApplication implements AutoCloseable {
     @Override
     public Replication on(String db) {
       return Replication.postgres(topology, db);
-    }
-
-    @Override
-    public boolean replicaHas(String db, long id) {
-      return PostgresOrders.has(topology.standby(), db, id);
     }
 
     private static Connection connect(PostgresNode node, String db) throws SQLException {
