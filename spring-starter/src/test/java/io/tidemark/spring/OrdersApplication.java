@@ -7,6 +7,7 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.autoconfigure.TidemarkStartupException;
+import io.tidemark.topology.ExecutionHistory;
 import java.util.Map;
 import java.util.TreeMap;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -56,6 +57,11 @@ public class OrdersApplication {
         .run();
   }
 
+  /** The latest read of {@code app}'s read path. */
+  public static ExecutionRecord lastRead(ConfigurableApplicationContext app) {
+    return app.getBean(ExecutionHistory.class).recent().get(0);
+  }
+
   /** Checks {@code read} ran on {@code role} for {@code reason}. */
   public static void assertRead(ExecutionRecord read, NodeRole role, Reason reason) {
     assertThat(read.role()).as(read.toString()).isEqualTo(role);
@@ -82,6 +88,27 @@ public class OrdersApplication {
         closeable.close();
       }
     }
+  }
+
+  /** What the tests use of a started application: its service and the history of its reads. */
+  public record Beans(Orders orders, ExecutionHistory history) {
+
+    public static Beans of(ConfigurableApplicationContext app) {
+      return new Beans(app.getBean(Orders.class), app.getBean(ExecutionHistory.class));
+    }
+
+    /** The latest read of the read path. */
+    public ExecutionRecord lastRead() {
+      return history.recent().get(0);
+    }
+  }
+
+  /** A replica held back from applying what it receives, until closed. */
+  @FunctionalInterface
+  public interface Paused extends AutoCloseable {
+    /** Resumes applying. */
+    @Override
+    void close();
   }
 
   /** The application's service. */

@@ -7,9 +7,12 @@ import io.tidemark.testkit.postgres.PostgresNode;
 import io.tidemark.testkit.postgres.PostgresTopology;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -57,6 +60,40 @@ public interface Replication extends AutoCloseable {
       throw new IllegalStateException("cannot run on the source: " + statement, e);
     }
     awaitCaughtUp();
+  }
+
+  /**
+   * Whether order {@code id} of the test's {@code orders} table is on the replica, asked on it
+   * directly: a replica that has not applied the insert answers {@code false}.
+   */
+  default boolean replicaHasOrder(long id) {
+    try (Connection c = DriverManager.getConnection(replicaUrl(), user(), password());
+        Statement s = c.createStatement();
+        ResultSet rows = s.executeQuery("SELECT count(*) FROM orders WHERE id = " + id)) {
+      rows.next();
+      return rows.getLong(1) > 0;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * The properties that start a test application on it, as Tidemark cluster {@code cluster} with
+   * tokens signed by {@code secret}: the data source on the source, the replica as Tidemark's one
+   * replica. A new map, for the application's own properties to join or override.
+   */
+  default Map<String, Object> applicationProperties(String cluster, String secret) {
+    Map<String, Object> properties = new TreeMap<>();
+    properties.put("spring.datasource.url", sourceUrl());
+    properties.put("spring.datasource.username", user());
+    properties.put("spring.datasource.password", password());
+    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
+    properties.put("tidemark.cluster", cluster);
+    properties.put("tidemark.token.secret", secret);
+    properties.put("tidemark.replicas[0].name", "replica-1");
+    properties.put("tidemark.replicas[0].url", replicaUrl());
+    properties.put("tidemark.topology.refresh-interval", "200ms");
+    return properties;
   }
 
   /** The databases the tests run on. */

@@ -10,11 +10,11 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.OrdersApplication;
-import io.tidemark.spring.OrdersApplication.Orders;
+import io.tidemark.spring.OrdersApplication.Beans;
+import io.tidemark.spring.OrdersApplication.Paused;
 import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import io.tidemark.testkit.mariadb.MariaDbNode;
 import io.tidemark.testkit.mariadb.MariaDbTopology;
-import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,24 +73,23 @@ class MariaDbReadYourWritesIT {
   /** The replica applies each transaction a second after its commit: it lags, and replicates. */
   @Test
   void aReadAfterAWriteWaitsOnTheLaggingReplicaForIt() {
-    Orders orders = app.getBean(Orders.class);
-    ExecutionHistory history = app.getBean(ExecutionHistory.class);
+    Beans beans = Beans.of(app);
     MariaDbNode replica = topology.replica();
     replica.delayApplier(Duration.ofSeconds(1));
     // Restarted, the replica reconnects to its source; until the view sees it replicate again
     // (refreshed every 200 ms), it is not read.
     awaitReplicating(replica);
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = orders.create("ada");
+      long id = beans.orders().create("ada");
       assertThat(binding.context().gtids().isEmpty()).as("the commit was captured").isFalse();
       assertThat(replicaHas(id))
           .as("a read on the replica without the wait would miss it")
           .isFalse();
 
-      String customer = orders.customer(id);
+      String customer = beans.orders().customer(id);
 
       assertThat(customer).isEqualTo("ada");
-      ExecutionRecord read = history.recent().get(0);
+      ExecutionRecord read = beans.lastRead();
       assertRead(read, NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
       assertThat(read.waited()).as(read.toString()).isGreaterThan(Duration.ofMillis(300));
     } finally {
@@ -104,8 +103,7 @@ class MariaDbReadYourWritesIT {
    */
   @Test
   void noReadAfterAWriteIsStaleWhileTheReplicaLags() {
-    Orders orders = app.getBean(Orders.class);
-    ExecutionHistory history = app.getBean(ExecutionHistory.class);
+    Beans beans = Beans.of(app);
     MariaDbNode replica = topology.replica();
     AtomicBoolean lagging = new AtomicBoolean(true);
     CompletableFuture<Void> sawtooth =
@@ -124,9 +122,9 @@ class MariaDbReadYourWritesIT {
       for (int i = 0; i < 40; i++) {
         try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
           String customer = "lag-" + i;
-          long id = orders.create(customer);
-          String read = orders.customerOrNull(id);
-          reads.add(history.recent().get(0));
+          long id = beans.orders().create(customer);
+          String read = beans.orders().customerOrNull(id);
+          reads.add(beans.lastRead());
           if (!customer.equals(read)) {
             stale.add(customer + " read as " + read);
           }
@@ -149,47 +147,37 @@ class MariaDbReadYourWritesIT {
    */
   @Test
   void aWaitThatRunsOutLogsNothing(CapturedOutput output) {
-    Orders orders = app.getBean(Orders.class);
-    ExecutionHistory history = app.getBean(ExecutionHistory.class);
-    MariaDbNode replica = topology.replica();
-    replica.pauseApplier();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = orders.create("grace");
+    Beans beans = Beans.of(app);
+    try (Paused paused = pauseReplica();
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = beans.orders().create("grace");
       int logged = output.length();
 
-      assertThat(orders.customer(id)).isEqualTo("grace");
+      assertThat(beans.orders().customer(id)).isEqualTo("grace");
 
-      ExecutionRecord read = history.recent().get(0);
+      ExecutionRecord read = beans.lastRead();
       assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.SOURCE_FALLBACK);
       assertThat(read.waited()).as(read.toString()).isPositive();
       assertThat(output.toString().substring(logged)).doesNotContain("WARN");
-    } finally {
-      replica.resumeApplier();
     }
   }
 
   @Test
   void inTheAutomaticModeAReadOnlyTransactionWaitsOnTheReplica() {
     try (ConfigurableApplicationContext automatic = run(USER, "tidemark.read.automatic=true")) {
-      Orders orders = automatic.getBean(Orders.class);
-      ExecutionHistory history = automatic.getBean(ExecutionHistory.class);
-      MariaDbNode replica = topology.replica();
-      replica.pauseApplier();
-      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-        long id = orders.create("barbara");
+      Beans beans = Beans.of(automatic);
+      try (Paused paused = pauseReplica();
+          ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+        long id = beans.orders().create("barbara");
         CompletableFuture<Void> resume =
             CompletableFuture.runAsync(
-                replica::resumeApplier,
-                CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
+                paused::close, CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
 
-        String customer = orders.customerReadOnly(id, "");
+        String customer = beans.orders().customerReadOnly(id, "");
         resume.join();
 
         assertThat(customer).isEqualTo("barbara");
-        ExecutionRecord read = history.recent().get(0);
-        assertRead(read, NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
-      } finally {
-        replica.resumeApplier();
+        assertRead(beans.lastRead(), NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
       }
     }
   }
@@ -214,6 +202,12 @@ class MariaDbReadYourWritesIT {
 
   private static ConfigurableApplicationContext run(String user, String... settings) {
     return OrdersApplication.run(url(topology.source()), url(topology.replica()), user, settings);
+  }
+
+  private static Paused pauseReplica() {
+    MariaDbNode replica = topology.replica();
+    replica.pauseApplier();
+    return replica::resumeApplier;
   }
 
   private static void awaitReplicating(MariaDbNode replica) {

@@ -10,11 +10,13 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.OrdersApplication;
+import io.tidemark.spring.OrdersApplication.Beans;
 import io.tidemark.spring.OrdersApplication.Orders;
+import io.tidemark.spring.OrdersApplication.Paused;
+import io.tidemark.spring.Replication;
 import io.tidemark.spring.autoconfigure.TidemarkStartupException;
 import io.tidemark.testkit.postgres.PostgresNode;
 import io.tidemark.testkit.postgres.PostgresTopology;
-import io.tidemark.topology.ExecutionHistory;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -71,29 +73,25 @@ class PostgresReadYourWritesIT {
 
   @Test
   void aReadAfterAWriteWaitsOnTheStandbyForIt() {
-    Orders orders = app.getBean(Orders.class);
-    ExecutionHistory history = app.getBean(ExecutionHistory.class);
-    PostgresNode standby = topology.standby();
-    standby.pauseReplay();
-    try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = orders.create("ada");
+    Beans beans = Beans.of(app);
+    try (Paused paused = pauseStandby();
+        ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      long id = beans.orders().create("ada");
       assertThat(binding.context().gtids().isEmpty()).as("the commit was captured").isFalse();
       assertThat(standbyHas(id))
           .as("a read on the standby without the wait would miss it")
           .isFalse();
-      int before = history.recent().size();
-      CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(300));
+      int before = beans.history().recent().size();
+      CompletableFuture<Void> resume = topology.standby().resumeReplayAfter(Duration.ofMillis(300));
 
-      String customer = orders.customer(id);
+      String customer = beans.orders().customer(id);
       resume.join();
 
       assertThat(customer).isEqualTo("ada");
-      List<ExecutionRecord> records = history.recent();
+      List<ExecutionRecord> records = beans.history().recent();
       ExecutionRecord read = records.get(0);
       assertThat(records).hasSize(before + 1);
       assertRead(read, NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
-    } finally {
-      standby.resumeReplay();
     }
   }
 
@@ -103,8 +101,8 @@ class PostgresReadYourWritesIT {
    */
   @Test
   void aSerializableReadTransactionIsServedByThePrimary() {
-    Orders orders = app.getBean(Orders.class);
-    ExecutionHistory history = app.getBean(ExecutionHistory.class);
+    Beans beans = Beans.of(app);
+    Orders orders = beans.orders();
     long id;
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       id = orders.create("grace");
@@ -112,11 +110,10 @@ class PostgresReadYourWritesIT {
     topology.awaitStandbysCaughtUp(Duration.ofSeconds(10));
 
     assertThat(orders.customerSerializable(id)).isEqualTo("grace");
-    ExecutionRecord read = history.recent().get(0);
-    assertRead(read, NodeRole.SOURCE, Reason.SOURCE_FALLBACK);
+    assertRead(beans.lastRead(), NodeRole.SOURCE, Reason.SOURCE_FALLBACK);
 
     assertThat(orders.customer(id)).isEqualTo("grace");
-    ExecutionRecord next = history.recent().get(0);
+    ExecutionRecord next = beans.lastRead();
     assertThat(next.role()).as("the standby still serves: " + next).isEqualTo(NodeRole.REPLICA);
   }
 
@@ -127,20 +124,20 @@ class PostgresReadYourWritesIT {
   @Test
   void inTheAutomaticModeAReadOnlyTransactionWaitsOnTheStandbyAndAHintedOneRunsOnThePrimary() {
     try (ConfigurableApplicationContext automatic = run(ROLE, "tidemark.read.automatic=true")) {
-      Orders orders = automatic.getBean(Orders.class);
-      ExecutionHistory history = automatic.getBean(ExecutionHistory.class);
-      PostgresNode standby = topology.standby();
-      standby.pauseReplay();
-      try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
+      Beans beans = Beans.of(automatic);
+      Orders orders = beans.orders();
+      try (Paused paused = pauseStandby();
+          ConsistencyContext.Binding binding = ConsistencyContext.open()) {
         long id = orders.create("barbara");
         assertThat(standbyHas(id)).as("the standby without the wait misses it").isFalse();
-        CompletableFuture<Void> resume = standby.resumeReplayAfter(Duration.ofMillis(300));
+        CompletableFuture<Void> resume =
+            topology.standby().resumeReplayAfter(Duration.ofMillis(300));
 
         String customer = orders.customerReadOnly(id, "");
         resume.join();
-        ExecutionRecord read = history.recent().get(0);
+        ExecutionRecord read = beans.lastRead();
         String hinted = orders.customerReadOnly(id, "/* tidemark:source */ ");
-        ExecutionRecord hint = history.recent().get(0);
+        ExecutionRecord hint = beans.lastRead();
 
         assertThat(customer).isEqualTo("barbara");
         assertRead(read, NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
@@ -149,8 +146,6 @@ class PostgresReadYourWritesIT {
         assertThat(orders.text("/* tidemark:source */ SELECT current_query()"))
             .as("the text the primary was sent")
             .isEqualTo(" SELECT current_query()");
-      } finally {
-        standby.resumeReplay();
       }
     }
   }
@@ -194,7 +189,13 @@ class PostgresReadYourWritesIT {
         topology.primary().jdbcUrl(db), topology.standby().jdbcUrl(db), user, settings);
   }
 
+  private static Paused pauseStandby() {
+    PostgresNode standby = topology.standby();
+    standby.pauseReplay();
+    return standby::resumeReplay;
+  }
+
   private static boolean standbyHas(long id) {
-    return PostgresOrders.has(topology.standby(), db, id);
+    return Replication.postgres(topology, db).replicaHasOrder(id);
   }
 }

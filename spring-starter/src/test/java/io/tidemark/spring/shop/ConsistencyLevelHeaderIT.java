@@ -1,11 +1,12 @@
 package io.tidemark.spring.shop;
 
+import static io.tidemark.spring.OrdersApplication.assertRead;
+import static io.tidemark.spring.OrdersApplication.lastRead;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
-import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,9 +55,7 @@ class ConsistencyLevelHeaderIT {
       assertThat(plain.getStatusCode().value()).as("no token: the replica's state").isEqualTo(404);
       assertThat(global.getStatusCode().value()).as(global.toString()).isEqualTo(200);
       assertThat(global.getBody()).contains("ada");
-      ExecutionRecord read = app.getBean(ExecutionHistory.class).recent().get(0);
-      assertThat(read.role()).as(read.toString()).isEqualTo(NodeRole.REPLICA);
-      assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertRead(lastRead(app), NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
     } finally {
       shops.topology().replica().resumeApplier();
     }
@@ -67,9 +66,7 @@ class ConsistencyLevelHeaderIT {
     long id = ids.incrementAndGet();
     shops.topology().replica().pauseApplier();
     try {
-      ResponseEntity<Void> write =
-          http.post().uri(url("/orders/" + id + "?customer=grace")).retrieve().toBodilessEntity();
-      String token = write.getHeaders().getFirst("Consistency-Token");
+      String token = ShopHttp.create(app, id, "grace");
 
       ResponseEntity<String> eventual =
           http.get()
@@ -81,7 +78,7 @@ class ConsistencyLevelHeaderIT {
               .toEntity(String.class);
 
       assertThat(eventual.getStatusCode().value()).as("the replica lacks the write").isEqualTo(404);
-      ExecutionRecord read = app.getBean(ExecutionHistory.class).recent().get(0);
+      ExecutionRecord read = lastRead(app);
       assertThat(read.reason()).as(read.toString()).isEqualTo(Reason.REPLICA_NO_TOKEN);
       assertThat(eventual.getHeaders().getFirst("Consistency-Token"))
           .as("the answer keeps the client's token")

@@ -1,11 +1,11 @@
 package io.tidemark.spring.shop;
 
+import static io.tidemark.spring.OrdersApplication.assertRead;
+import static io.tidemark.spring.OrdersApplication.lastRead;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
-import io.tidemark.topology.ExecutionHistory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeAll;
@@ -103,9 +103,7 @@ class JpaOpenInViewIT {
       resume.join();
 
       assertThat(read.getBody()).isEqualTo("PAID");
-      ExecutionRecord last = app.getBean(ExecutionHistory.class).recent().get(0);
-      assertThat(last.role()).as(last.toString()).isEqualTo(NodeRole.REPLICA);
-      assertThat(last.reason()).as(last.toString()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+      assertRead(lastRead(app), NodeRole.REPLICA, Reason.REPLICA_AFTER_WAIT);
     } finally {
       shops.topology().replica().resumeApplier();
     }

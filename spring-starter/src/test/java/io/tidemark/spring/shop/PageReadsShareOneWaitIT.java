@@ -39,9 +39,7 @@ class PageReadsShareOneWaitIT {
     long id = ids.incrementAndGet();
     shops.topology().replica().pauseApplier();
     try {
-      ResponseEntity<Void> write =
-          http.post().uri(url("/orders/" + id + "?customer=ada")).retrieve().toBodilessEntity();
-      String token = write.getHeaders().getFirst("Consistency-Token");
+      String token = ShopHttp.create(app, id, "ada");
       ExecutionHistory history = app.getBean(ExecutionHistory.class);
       int before = history.recent().size();
 

@@ -1,5 +1,6 @@
 package io.tidemark.spring.shop;
 
+import static io.tidemark.spring.OrdersApplication.lastRead;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -64,7 +65,7 @@ class ReadYourWritesIT {
     resume.join();
 
     assertThat(order).map(Order::customer).contains("ada");
-    ExecutionRecord record = lastRecord(reader);
+    ExecutionRecord record = lastRead(reader);
     assertThat(record.role()).isEqualTo(NodeRole.REPLICA);
     assertThat(record.reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
     assertThat(record.waited()).isGreaterThan(Duration.ofMillis(200));
@@ -90,7 +91,7 @@ class ReadYourWritesIT {
       resume.join();
 
       assertThat(order).map(Order::customer).contains("ada");
-      ExecutionRecord record = lastRecord(reader);
+      ExecutionRecord record = lastRead(reader);
       assertThat(record.reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
       assertThat(record.waited()).isGreaterThan(Duration.ofMillis(200));
     } finally {
@@ -106,7 +107,7 @@ class ReadYourWritesIT {
       assertThat(reads(reader).server()).isEqualTo(replica);
       assertThat(reads(reader).serverOutsideRead()).isEqualTo(source);
     }
-    assertThat(lastRecord(reader).reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
+    assertThat(lastRead(reader).reason()).isEqualTo(Reason.REPLICA_NO_TOKEN);
   }
 
   @Test
@@ -145,8 +146,8 @@ class ReadYourWritesIT {
         readOnReader(token, () -> reads(reader).findAtLeast(id, Long.MIN_VALUE + 1));
 
     assertThat(order).isPresent();
-    assertThat(lastRecord(reader).reason()).isEqualTo(Reason.SOURCE_FALLBACK);
-    assertThat(lastRecord(reader).role()).isEqualTo(NodeRole.SOURCE);
+    assertThat(lastRead(reader).reason()).isEqualTo(Reason.SOURCE_FALLBACK);
+    assertThat(lastRead(reader).role()).isEqualTo(NodeRole.SOURCE);
   }
 
   @Test
@@ -162,7 +163,7 @@ class ReadYourWritesIT {
     resume.join();
 
     assertThat(status).contains("NEW");
-    assertThat(lastRecord(reader).reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+    assertThat(lastRead(reader).reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
   }
 
   @Test
@@ -234,7 +235,7 @@ class ReadYourWritesIT {
     resume.join();
 
     assertThat(order).isPresent();
-    assertThat(lastRecord(writer).reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
+    assertThat(lastRead(writer).reason()).isEqualTo(Reason.REPLICA_AFTER_WAIT);
   }
 
   @Test
@@ -252,7 +253,7 @@ class ReadYourWritesIT {
     }
 
     assertThat(order).map(Order::status).contains("PAID");
-    assertThat(lastRecord(reader).role()).isEqualTo(NodeRole.SOURCE);
+    assertThat(lastRead(reader).role()).isEqualTo(NodeRole.SOURCE);
   }
 
   @Test
@@ -297,9 +298,5 @@ class ReadYourWritesIT {
 
   private static ShopApplication.Reads reads(ConfigurableApplicationContext context) {
     return context.getBean(ShopApplication.Reads.class);
-  }
-
-  private static ExecutionRecord lastRecord(ConfigurableApplicationContext context) {
-    return context.getBean(ExecutionHistory.class).recent().get(0);
   }
 }

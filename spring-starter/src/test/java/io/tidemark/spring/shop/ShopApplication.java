@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -97,17 +96,8 @@ class ShopApplication {
 
   private static ConfigurableApplicationContext start(
       WebApplicationType web, Replication replication, String... extra) {
-    Map<String, Object> properties = new TreeMap<>();
-    properties.put("spring.datasource.url", replication.sourceUrl());
-    properties.put("spring.datasource.username", replication.user());
-    properties.put("spring.datasource.password", replication.password());
-    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
+    Map<String, Object> properties = replication.applicationProperties("shop", SECRET);
     properties.put("spring.jpa.hibernate.ddl-auto", "none");
-    properties.put("tidemark.cluster", "shop");
-    properties.put("tidemark.token.secret", SECRET);
-    properties.put("tidemark.replicas[0].name", "replica-1");
-    properties.put("tidemark.replicas[0].url", replication.replicaUrl());
-    properties.put("tidemark.topology.refresh-interval", "200ms");
     properties.put("server.port", "0");
     for (String pair : extra) {
       int equals = pair.indexOf('=');

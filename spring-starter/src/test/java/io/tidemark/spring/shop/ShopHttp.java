@@ -18,6 +18,18 @@ final class ShopHttp {
     return "http://127.0.0.1:" + port + path;
   }
 
+  /**
+   * Creates order {@code id} of {@code customer} on {@code instance}; returns its answer's token.
+   */
+  static String create(ConfigurableApplicationContext instance, long id, String customer) {
+    return http.post()
+        .uri(url(instance, "/orders/" + id + "?customer=" + customer))
+        .retrieve()
+        .toBodilessEntity()
+        .getHeaders()
+        .getFirst("Consistency-Token");
+  }
+
   /** Posts to {@code path}; the answer whatever its status, as a problem's body is asserted on. */
   static ResponseEntity<String> post(ConfigurableApplicationContext instance, String path) {
     return http.post()

@@ -80,12 +80,7 @@ class ShopHttpIT {
   }
 
   private static String create(long id) {
-    ResponseEntity<Void> created =
-        http.post()
-            .uri(ShopHttp.url(first, "/orders/" + id + "?customer=ada"))
-            .retrieve()
-            .toBodilessEntity();
-    String token = created.getHeaders().getFirst("Consistency-Token");
+    String token = ShopHttp.create(first, id, "ada");
     assertThat(token).as("the write's response carries its token").isNotBlank();
     return token;
   }

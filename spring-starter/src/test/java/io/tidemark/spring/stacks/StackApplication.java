@@ -7,7 +7,6 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.Replication;
-import io.tidemark.spring.postgres.PostgresOrders;
 import io.tidemark.testkit.mysql.MySqlNode;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.postgres.PostgresNode;
@@ -23,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
@@ -80,16 +78,8 @@ public final class StackApplication implements AutoCloseable {
       Class<?> main, Nodes nodes, String prefix, String... settings) {
     String db = nodes.createOrders(prefix);
     Replication replication = nodes.on(db);
-    Map<String, Object> properties = new TreeMap<>();
-    properties.put("spring.datasource.url", replication.sourceUrl());
-    properties.put("spring.datasource.username", replication.user());
-    properties.put("spring.datasource.password", replication.password());
-    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
-    properties.put("tidemark.cluster", "stacks");
-    properties.put("tidemark.token.secret", "a-secret-these-tests-share-0123456789");
-    properties.put("tidemark.replicas[0].name", "replica-1");
-    properties.put("tidemark.replicas[0].url", replication.replicaUrl());
-    properties.put("tidemark.topology.refresh-interval", "200ms");
+    Map<String, Object> properties =
+        replication.applicationProperties("stacks", "a-secret-these-tests-share-0123456789");
     // Room for the replica to catch up on a busy machine: a fallback to the source fails the test.
     properties.put("tidemark.read.timeout", "5s");
     ConfigurableApplicationContext context =
@@ -185,7 +175,7 @@ public final class StackApplication implements AutoCloseable {
       assertThat(binding.context().gtids().isEmpty())
           .as("the write's position was captured")
           .isFalse();
-      assertThat(nodes.replicaHas(db, id))
+      assertThat(replication.replicaHasOrder(id))
           .as("a read on the replica without the wait would miss the write")
           .isFalse();
       int before = history.recent().size();
@@ -208,7 +198,7 @@ public final class StackApplication implements AutoCloseable {
 
   /** Whether the replica has applied order {@code id}, asked on it directly. */
   public boolean replicaHas(long id) {
-    return nodes.replicaHas(db, id);
+    return replication.replicaHasOrder(id);
   }
 
   @Override
@@ -226,8 +216,6 @@ public final class StackApplication implements AutoCloseable {
      * stack test.
      */
     Replication on(String db);
-
-    boolean replicaHas(String db, long id);
 
     /** Starts logging the replica's statements, if it can; returns from when. */
     String logStatements();
@@ -286,15 +274,6 @@ public final class StackApplication implements AutoCloseable {
     public Replication on(String db) {
       return Replication.mysql(topology, db);
     }
-
-    @Override
-    public boolean replicaHas(String db, long id) {
-      return !"0"
-          .equals(
-              topology
-                  .replica()
-                  .queryString("SELECT COUNT(*) FROM `" + db + "`.orders WHERE id = " + id));
-    }
   }
 
   private record PostgresNodes(PostgresTopology topology) implements Nodes {
@@ -324,11 +303,6 @@ public final class StackApplication implements AutoCloseable {
     @Override
     public Replication on(String db) {
       return Replication.postgres(topology, db);
-    }
-
-    @Override
-    public boolean replicaHas(String db, long id) {
-      return PostgresOrders.has(topology.standby(), db, id);
     }
 
     private static Connection connect(PostgresNode node, String db) throws SQLException {

@@ -85,11 +85,27 @@ final class PeerServices {
         .run();
   }
 
-  /** Closes the instances that were started. */
-  static void stop(@Nullable ConfigurableApplicationContext... instances) {
-    for (ConfigurableApplicationContext instance : instances) {
-      if (instance != null) {
-        instance.close();
+  /** Closes the instances, where they were started. */
+  static void stop(@Nullable Peers peers) {
+    if (peers != null) {
+      peers.caller().close();
+      peers.callee().close();
+    }
+  }
+
+  /** Two instances of one service: the caller, whose peer is the callee. */
+  record Peers(ConfigurableApplicationContext caller, ConfigurableApplicationContext callee) {
+
+    /** Starts the callee, then the caller, each as {@link PeerServices#start} starts it. */
+    static Peers start(Class<?> service, MySqlTopology topology, String db, String... settings) {
+      ConfigurableApplicationContext callee =
+          PeerServices.start(service, topology, db, "callee", null, settings);
+      try {
+        return new Peers(
+            PeerServices.start(service, topology, db, "caller", url(callee), settings), callee);
+      } catch (RuntimeException e) {
+        callee.close();
+        throw e;
       }
     }
   }

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
 import io.tidemark.spring.autoconfigure.TestTokens;
+import io.tidemark.spring.web.PeerServices.Peers;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.token.TokenCodec;
@@ -19,7 +20,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
@@ -30,9 +30,9 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
 
 /**
- * Two instances of a service on one MySQL cluster, A and B, with the whole starter on real servers
- * and the replica's applier delayed, so that a read on the replica without the right token would
- * miss the write. A writes, calls B, which writes, and A then reads B's write under
+ * Two instances of a service on one MySQL cluster, A calling B, with the whole starter on real
+ * servers and the replica's applier delayed, so that a read on the replica without the right token
+ * would miss the write. A writes, calls B, which writes, and A then reads B's write under
  * {@code @ReadYourWrites}: fresh, on the replica after a wait, because B's answer carried B's token
  * into A's context. The client then reads B's write from A with A's answer token, again fresh on
  * the replica.
@@ -43,8 +43,9 @@ class TokenPropagationIT {
   private static final Duration DELAY = Duration.ofSeconds(2);
 
   private static MySqlTopology topology;
-  private static ConfigurableApplicationContext a;
-  private static ConfigurableApplicationContext b;
+
+  /** A is the caller, B the callee. */
+  private static Peers peers;
 
   @BeforeAll
   static void start(MySqlTopology shared) {
@@ -55,20 +56,27 @@ class TokenPropagationIT {
             "web",
             "CREATE TABLE {db}.orders (id INT PRIMARY KEY)",
             "CREATE TABLE {db}.payments (id INT PRIMARY KEY, status VARCHAR(20))");
-    b = start(db, "b", null);
-    a = start(db, "a", url(b));
+    peers =
+        Peers.start(
+            Service.class,
+            topology,
+            db,
+            "tidemark.read.timeout=10s",
+            // A's POST reads what B wrote: on the replica, as the token B answered lets it, not on
+            // the source, where the reads of a request about to write go by default.
+            "tidemark.web.unsafe-method-reads=replica");
   }
 
   @AfterAll
   static void stop() {
-    PeerServices.stop(a, b);
+    PeerServices.stop(peers);
   }
 
   @Test
   void aReadsWhatBWroteOnTheReplicaAndSoDoesTheClientAfterwards() throws Exception {
     topology.replica().delayApplier(DELAY);
     try {
-      HttpResponse<String> chain = send("POST", url(a) + "/orders/1", null);
+      HttpResponse<String> chain = send("POST", url(peers.caller()) + "/orders/1", null);
 
       assertThat(chain.statusCode()).isEqualTo(200);
       // B's answer, as A printed it: "<B's token GTIDs> | <payment A read> <where> <why>"
@@ -78,7 +86,7 @@ class TokenPropagationIT {
       String token = chain.headers().firstValue(NAME).orElseThrow();
       assertThat(verified(token).containsAll(writtenByB)).isTrue();
 
-      HttpResponse<String> later = send("GET", url(a) + "/payments/1", token);
+      HttpResponse<String> later = send("GET", url(peers.caller()) + "/payments/1", token);
 
       assertThat(later.body())
           .isIn("paid replica REPLICA_AFTER_WAIT", "paid replica REPLICA_CAUGHT_UP");
@@ -93,7 +101,7 @@ class TokenPropagationIT {
     String forged =
         TestTokens.header(stranger, "default", topology.source().serverUuid() + ":1-1000000");
 
-    HttpResponse<String> response = send("GET", url(a) + "/payments/1", forged);
+    HttpResponse<String> response = send("GET", url(peers.caller()) + "/payments/1", forged);
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body()).endsWith(" source SOURCE_BY_POLICY");
@@ -104,23 +112,10 @@ class TokenPropagationIT {
   void answersASignedTokenNamingASourceTheClusterDoesNotKnowWith400() throws Exception {
     String unknown = TestTokens.header("default", TestTokens.A + ":1-5");
 
-    HttpResponse<String> response = send("GET", url(a) + "/payments/1", unknown);
+    HttpResponse<String> response = send("GET", url(peers.caller()) + "/payments/1", unknown);
 
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.body()).contains("\"reason\":\"TOKEN_REJECTED\"");
-  }
-
-  private static ConfigurableApplicationContext start(String db, String name, String peer) {
-    return PeerServices.start(
-        Service.class,
-        topology,
-        db,
-        name,
-        peer,
-        "tidemark.read.timeout=10s",
-        // A's POST reads what B wrote: on the replica, as the token B answered lets it, not on
-        // the source, where the reads of a request about to write go by default.
-        "tidemark.web.unsafe-method-reads=replica");
   }
 
   /** The service both instances run. */

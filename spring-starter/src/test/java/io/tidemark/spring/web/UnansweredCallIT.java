@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
 import io.tidemark.GtidSet;
+import io.tidemark.spring.web.PeerServices.Peers;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import java.net.http.HttpResponse;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
@@ -53,34 +53,32 @@ class UnansweredCallIT {
   private static final CountDownLatch release = new CountDownLatch(1);
 
   private static MySqlTopology topology;
-  private static ConfigurableApplicationContext caller;
-  private static ConfigurableApplicationContext callee;
+  private static Peers peers;
 
   @BeforeAll
   static void start(MySqlTopology shared) {
     topology = shared;
     String db = database(topology, "unanswered", "CREATE TABLE {db}.notes (id INT PRIMARY KEY)");
-    callee = start(db, "callee", null);
-    caller = start(db, "caller", url(callee));
+    peers = Peers.start(Service.class, topology, db, "tidemark.read.timeout=1s");
   }
 
   @AfterAll
   static void stop() {
     release.countDown();
-    PeerServices.stop(caller, callee);
+    PeerServices.stop(peers);
   }
 
   @Test
   void theCallersAnswerCoversWhatTheCalleeCommittedBeforeTheCallTimedOut() throws Exception {
     topology.replica().pauseApplier();
     try {
-      HttpResponse<String> answer = send("POST", url(caller) + "/orders/1", null);
+      HttpResponse<String> answer = send("POST", url(peers.caller()) + "/orders/1", null);
       release.countDown();
 
       assertThat(answer.statusCode()).isEqualTo(200);
       String token = answer.headers().firstValue(NAME).orElse(null);
 
-      HttpResponse<String> read = send("GET", url(caller) + "/notes/1", token);
+      HttpResponse<String> read = send("GET", url(peers.caller()) + "/notes/1", token);
 
       assertThat(read.body())
           .as("the client's read with the caller's token")
@@ -93,17 +91,13 @@ class UnansweredCallIT {
       assertThat(parts[0]).isEqualTo("no answer: ResourceAccessException");
       assertThat(parts[1])
           .contains("POST")
-          .contains("localhost:" + port(callee))
+          .contains("localhost:" + port(peers.callee()))
           .doesNotContain("/notes")
           .doesNotContain("secret");
     } finally {
       release.countDown();
       topology.replica().resumeApplier();
     }
-  }
-
-  private static ConfigurableApplicationContext start(String db, String name, String peer) {
-    return PeerServices.start(Service.class, topology, db, name, peer, "tidemark.read.timeout=1s");
   }
 
   /** The service both run. */

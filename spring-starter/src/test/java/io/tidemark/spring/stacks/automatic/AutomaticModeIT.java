@@ -8,17 +8,14 @@ import io.tidemark.NodeRole;
 import io.tidemark.Reason;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
+import io.tidemark.spring.stacks.orders.OrderEntity;
 import io.tidemark.topology.ExecutionHistory;
-import jakarta.persistence.Entity;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
-import jakarta.persistence.Id;
-import jakarta.persistence.Table;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.jpa.repository.JpaRepository;
@@ -54,7 +51,7 @@ class AutomaticModeIT extends AutomaticReadsContract {
         afterSaving("grace", id -> orders().findByCustomer("grace"));
 
     assertThat(read.waitedOnTheReplica().value())
-        .extracting(o -> o.customer)
+        .extracting(OrderEntity::customer)
         .containsExactly("grace");
   }
 
@@ -232,9 +229,11 @@ class AutomaticModeIT extends AutomaticReadsContract {
           postgres.readAfterWrite(
               () -> write(postgres, "hedy"), id -> customers.rename(id, "hedy lamarr"));
 
-      assertThat(inherited.waitedOnTheReplica().value()).map(o -> o.customer).contains("mary");
+      assertThat(inherited.waitedOnTheReplica().value())
+          .map(OrderEntity::customer)
+          .contains("mary");
       assertThat(derived.waitedOnTheReplica().value())
-          .extracting(o -> o.customer)
+          .extracting(OrderEntity::customer)
           .containsExactly("frances");
       assertThat(service.waitedOnTheReplica().value()).isEqualTo("jean");
       assertThat(outside.waitedOnTheReplica().value()).isEqualTo("grete");
@@ -253,6 +252,7 @@ class AutomaticModeIT extends AutomaticReadsContract {
   @SpringBootConfiguration
   @EnableAutoConfiguration
   @EnableJpaRepositories(considerNestedRepositories = true)
+  @AutoConfigurationPackage(basePackageClasses = OrderEntity.class)
   @Import(Customers.class)
   static class Application {}
 
@@ -312,28 +312,12 @@ class AutomaticModeIT extends AutomaticReadsContract {
     // end::hint[]
   }
 
-  @Entity(name = "AutomaticOrder")
-  @Table(name = "orders")
-  static class OrderEntity {
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
-    Long id;
-
-    String customer;
-
-    OrderEntity() {}
-
-    OrderEntity(String customer) {
-      this.customer = customer;
-    }
-  }
-
   interface Orders extends JpaRepository<OrderEntity, Long> {
     List<OrderEntity> findByCustomer(String customer);
 
     @Transactional
     @Modifying
-    @Query("UPDATE AutomaticOrder o SET o.customer = ?2 WHERE o.id = ?1")
+    @Query("UPDATE OrderEntity o SET o.customer = ?2 WHERE o.id = ?1")
     int rename(long id, String customer);
   }
 }

@@ -6,8 +6,8 @@ import io.tidemark.spring.stacks.StackApplication;
 import io.tidemark.spring.stacks.StackIT;
 import io.tidemark.spring.stacks.automatic.AutomaticModeIT.Application;
 import io.tidemark.spring.stacks.automatic.AutomaticModeIT.Customers;
-import io.tidemark.spring.stacks.automatic.AutomaticModeIT.OrderEntity;
 import io.tidemark.spring.stacks.automatic.AutomaticModeIT.Orders;
+import io.tidemark.spring.stacks.orders.OrderEntity;
 import java.util.Optional;
 import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ abstract class AutomaticReadsContract extends StackIT {
   void anInheritedRepositoryMethodWaitsOnTheReplica() {
     StackApplication.Read<Optional<OrderEntity>> read = afterSaving("ada", orders()::findById);
 
-    assertThat(read.waitedOnTheReplica().value()).map(o -> o.customer).contains("ada");
+    assertThat(read.waitedOnTheReplica().value()).map(OrderEntity::customer).contains("ada");
   }
 
   @Test
@@ -41,7 +41,7 @@ abstract class AutomaticReadsContract extends StackIT {
   /** A repository's {@code save}. */
   @Override
   protected final long write(StackApplication app, String customer) {
-    return app.bean(Orders.class).save(new OrderEntity(customer)).id;
+    return app.bean(Orders.class).save(new OrderEntity(customer)).id();
   }
 
   /** {@link StackApplication#readAfterWrite} of an order saved for {@code customer}. */

@@ -8,16 +8,13 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.spring.ReadYourWrites;
 import io.tidemark.spring.stacks.StackApplication;
 import io.tidemark.spring.stacks.StackContract;
+import io.tidemark.spring.stacks.orders.OrderEntity;
 import io.tidemark.testkit.mysql.MySqlTopology;
-import jakarta.persistence.Entity;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
-import jakarta.persistence.Id;
-import jakarta.persistence.Table;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
@@ -40,13 +37,13 @@ class SpringDataJpaRepositoryIT extends StackContract {
   /** A repository's {@code save}. */
   @Override
   protected long write(StackApplication app, String customer) {
-    return app.bean(Orders.class).save(new OrderEntity(customer)).id;
+    return app.bean(Orders.class).save(new OrderEntity(customer)).id();
   }
 
   /** The repository's {@code findById}, redeclared to be annotated. */
   @Override
   protected Optional<String> readYourWrites(StackApplication app, long id) {
-    return app.bean(Orders.class).findById(id).map(o -> o.customer);
+    return app.bean(Orders.class).findById(id).map(OrderEntity::customer);
   }
 
   @Test
@@ -57,7 +54,7 @@ class SpringDataJpaRepositoryIT extends StackContract {
         app.readAfterWrite(() -> write(app, "grace"), id -> orders.findByCustomer("grace"));
 
     assertThat(read.waitedOnTheReplica().value())
-        .extracting(o -> o.customer)
+        .extracting(OrderEntity::customer)
         .containsExactly("grace");
   }
 
@@ -80,7 +77,7 @@ class SpringDataJpaRepositoryIT extends StackContract {
     StackApplication.Read<Optional<OrderEntity>> read =
         app.readAfterWrite(() -> write(app, "barbara"), reads::findById);
 
-    assertThat(read.waitedOnTheReplica().value()).map(o -> o.customer).contains("barbara");
+    assertThat(read.waitedOnTheReplica().value()).map(OrderEntity::customer).contains("barbara");
   }
 
   @Test
@@ -122,23 +119,8 @@ class SpringDataJpaRepositoryIT extends StackContract {
   @SpringBootConfiguration
   @EnableAutoConfiguration
   @EnableJpaRepositories(considerNestedRepositories = true)
+  @AutoConfigurationPackage(basePackageClasses = OrderEntity.class)
   static class Application {}
-
-  @Entity
-  @Table(name = "orders")
-  static class OrderEntity {
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
-    Long id;
-
-    String customer;
-
-    OrderEntity() {}
-
-    OrderEntity(String customer) {
-      this.customer = customer;
-    }
-  }
 
   /** Every method a read, by the interface's annotation: fit for a repository that only reads. */
   @ReadYourWrites
