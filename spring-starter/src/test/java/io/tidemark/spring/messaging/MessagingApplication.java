@@ -68,17 +68,8 @@ class MessagingApplication {
    */
   static ConfigurableApplicationContext start(
       Replication replication, Class<?> broker, String... extra) {
-    Map<String, Object> properties = new TreeMap<>();
-    properties.put("spring.datasource.url", replication.sourceUrl());
-    properties.put("spring.datasource.username", replication.user());
-    properties.put("spring.datasource.password", replication.password());
-    properties.put("spring.datasource.hikari.maximum-pool-size", "4");
+    Map<String, Object> properties = replication.applicationProperties(CLUSTER, SECRET);
     properties.put("spring.jpa.hibernate.ddl-auto", "none");
-    properties.put("tidemark.cluster", CLUSTER);
-    properties.put("tidemark.token.secret", SECRET);
-    properties.put("tidemark.replicas[0].name", "replica-1");
-    properties.put("tidemark.replicas[0].url", replication.replicaUrl());
-    properties.put("tidemark.topology.refresh-interval", "200ms");
     // A round holds the applier for as long as the producer takes to send it, which on a slow
     // machine passes the default 5 s: the replica would then be rightly skipped for its lag, or
     // the first read of the round time out, and the tests are about the token, not the lag.
