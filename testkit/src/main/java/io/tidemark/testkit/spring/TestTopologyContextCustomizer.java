@@ -1,11 +1,7 @@
 package io.tidemark.testkit.spring;
 
 import io.tidemark.testkit.DatabaseNode;
-import io.tidemark.testkit.ReplicatedTopology;
 import io.tidemark.testkit.junit.SharedServers;
-import io.tidemark.testkit.mariadb.MariaDbTopology;
-import io.tidemark.testkit.mysql.MySqlTopology;
-import io.tidemark.testkit.postgres.PostgresTopology;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,20 +29,7 @@ final class TestTopologyContextCustomizer implements ContextCustomizer {
   public void customizeContext(
       ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
     Map<String, Object> properties = new LinkedHashMap<>();
-    switch (server) {
-      case POSTGRESQL -> {
-        PostgresTopology topology = SharedServers.postgres();
-        point(properties, topology, topology.primary(), topology.standbys());
-      }
-      case MARIADB -> {
-        MariaDbTopology topology = SharedServers.mariadb();
-        point(properties, topology, topology.source(), topology.replicas());
-      }
-      case MYSQL -> {
-        MySqlTopology topology = SharedServers.topology();
-        point(properties, topology, topology.source(), topology.replicas());
-      }
-    }
+    point(properties, SharedTopology.of(server));
     properties.put("tidemark.scope.redis-uri", SharedServers.redis().uri());
     context
         .getEnvironment()
@@ -55,12 +38,10 @@ final class TestTopologyContextCustomizer implements ContextCustomizer {
   }
 
   /** The source and its replicas, on a database of the test's own. */
-  private void point(
-      Map<String, Object> properties,
-      ReplicatedTopology<?> topology,
-      DatabaseNode<?> source,
-      List<? extends DatabaseNode<?>> replicas) {
-    String db = topology.createDatabase(database);
+  private void point(Map<String, Object> properties, SharedTopology shared) {
+    String db = shared.topology().createDatabase(database);
+    DatabaseNode<?> source = shared.source();
+    List<? extends DatabaseNode<?>> replicas = shared.replicas();
     properties.put("spring.datasource.url", source.jdbcUrl(db));
     properties.put("spring.datasource.username", source.user());
     properties.put("spring.datasource.password", source.password());

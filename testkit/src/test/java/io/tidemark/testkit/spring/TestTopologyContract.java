@@ -17,8 +17,8 @@ import org.springframework.test.context.junit.jupiter.SpringJUnitConfig;
 
 /**
  * What {@link TestTopology} gives a plain Spring test, on each database: the properties it adds and
- * the database it makes, on the shared source and its one replica. A subclass names the database in
- * its annotation, {@code database = "shop"}.
+ * the database it makes, on the shared source and its one replica. A subclass names the database
+ * and the server in its annotation, {@code database = "shop"}.
  */
 @SpringJUnitConfig
 abstract class TestTopologyContract {
@@ -28,31 +28,29 @@ abstract class TestTopologyContract {
 
   @Autowired Environment environment;
 
-  /** The shared source the annotation names. */
-  abstract DatabaseNode<?> source();
-
-  /** Its one replica. */
-  abstract DatabaseNode<?> replica();
-
   @Test
   void theApplicationIsPointedAtTheSharedServersOnADatabaseOfItsOwn() throws SQLException {
+    SharedTopology shared =
+        SharedTopology.of(getClass().getAnnotation(TestTopology.class).server());
+    DatabaseNode<?> source = shared.source();
+    DatabaseNode<?> replica = shared.replicas().get(0);
     String url = environment.getRequiredProperty("spring.datasource.url");
     String database = url.substring(url.lastIndexOf('/') + 1, url.indexOf('?'));
 
-    assertThat(url).isEqualTo(source().jdbcUrl(database));
+    assertThat(url).isEqualTo(source.jdbcUrl(database));
     assertThat(database).startsWith("shop_");
-    assertThat(environment.getProperty("spring.datasource.username")).isEqualTo(source().user());
+    assertThat(environment.getProperty("spring.datasource.username")).isEqualTo(source.user());
     assertThat(environment.getProperty("tidemark.replicas[0].url"))
-        .isEqualTo(replica().jdbcUrl(database));
+        .isEqualTo(replica.jdbcUrl(database));
     assertThat(environment.getProperty("tidemark.replicas[1].url")).isNull();
     assertThat(environment.getProperty("tidemark.scope.redis-uri"))
         .isEqualTo(SharedServers.redis().uri());
-    try (Connection source =
-            DriverManager.getConnection(url, source().user(), source().password());
-        Statement create = source.createStatement()) {
+    try (Connection connection =
+            DriverManager.getConnection(url, source.user(), source.password());
+        Statement create = connection.createStatement()) {
       create.execute("CREATE TABLE t (id INT PRIMARY KEY)");
     }
-    assertThat(replica().awaitPosition(source().position(), Duration.ofSeconds(10)))
+    assertThat(replica.awaitPosition(source.position(), Duration.ofSeconds(10)))
         .as("the table reached the replica")
         .isTrue();
   }

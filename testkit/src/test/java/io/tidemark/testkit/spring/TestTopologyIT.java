@@ -2,8 +2,6 @@ package io.tidemark.testkit.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testkit.DatabaseNode;
-import io.tidemark.testkit.junit.SharedServers;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -12,16 +10,6 @@ import org.springframework.core.env.Environment;
 /** {@link TestTopology} on MySQL, the default. */
 @TestTopology(database = "shop")
 class TestTopologyIT extends TestTopologyContract {
-
-  @Override
-  DatabaseNode<?> source() {
-    return SharedServers.topology().source();
-  }
-
-  @Override
-  DatabaseNode<?> replica() {
-    return SharedServers.topology().replica();
-  }
 
   @Nested
   class Inner {
