@@ -3,6 +3,7 @@ package io.tidemark.testkit.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testkit.DatabaseNode;
+import io.tidemark.testkit.ReplicatedTopology;
 import io.tidemark.testkit.junit.SharedServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,10 +29,14 @@ abstract class TestTopologyContract {
 
   @Autowired Environment environment;
 
+  /** The shared topology the annotation's server names, told by the subclass. */
+  abstract ReplicatedTopology<?> topology();
+
   @Test
   void theApplicationIsPointedAtTheSharedServersOnADatabaseOfItsOwn() throws SQLException {
-    SharedTopology shared =
-        SharedTopology.of(getClass().getAnnotation(TestTopology.class).server());
+    TestTopology.Server server = getClass().getAnnotation(TestTopology.class).server();
+    SharedTopology shared = SharedTopology.of(server);
+    assertThat(shared.topology()).as("the shared topology of %s", server).isSameAs(topology());
     DatabaseNode<?> source = shared.source();
     DatabaseNode<?> replica = shared.replicas().get(0);
     String url = environment.getRequiredProperty("spring.datasource.url");
