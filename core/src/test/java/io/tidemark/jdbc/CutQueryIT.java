@@ -7,7 +7,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
-import io.tidemark.ReadPolicy;
 import io.tidemark.testkit.DatabaseNode;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mariadb.MariaDbNode;
@@ -95,10 +94,7 @@ class CutQueryIT {
 
   private static void assertCutAndStopped(
       DataSource replica, DataSource source, String sleep, BooleanSupplier stopped) {
-    ConsistentReader reader =
-        ConsistentReader.builder(replica, source)
-            .defaults(ReadOptions.defaults().withPolicy(ReadPolicy.FAIL).withTimeout(BUDGET))
-            .build();
+    ConsistentReader reader = Readers.failingAfter(replica, source, BUDGET);
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       assertThatThrownBy(
               () ->

@@ -800,10 +800,8 @@ class ReadPathIT extends ReadPathContract {
   void killQueryOnTheWaitingConnectionEndsTheReadByPolicy() throws Exception {
     replica.pauseApplier();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("created");
-      ConsistentReader reader = reader(ReadPolicy.FAIL);
-      ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(5));
-      Future<ReadResult<String>> read = readInBackground(reader, options, id);
+      Future<ReadResult<String>> read =
+          readANewRowInBackground(ReadPolicy.FAIL, Duration.ofSeconds(5));
       String waiting = RunningWaits.awaitOne(replica);
       long started = System.nanoTime();
       replica.execute("KILL QUERY " + waiting);
@@ -823,17 +821,15 @@ class ReadPathIT extends ReadPathContract {
   void retryPolicyWaitsAgainAfterAFailedWaitAndServesFromTheReplica() throws Exception {
     replica.pauseApplier();
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
-      long id = create("created");
-      ConsistentReader reader = reader(ReadPolicy.RETRY);
-      ReadOptions options = reader.defaults().withTimeout(Duration.ofSeconds(6));
-      Future<ReadResult<String>> read = readInBackground(reader, options, id);
+      Duration timeout = Duration.ofSeconds(6);
+      Future<ReadResult<String>> read = readANewRowInBackground(ReadPolicy.RETRY, timeout);
       replica.execute("KILL QUERY " + RunningWaits.awaitOne(replica));
       replica.resumeApplier();
 
       ReadResult<String> result = read.get(10, TimeUnit.SECONDS);
       assertThat(result.value()).isEqualTo("created");
       assertThat(result.record().role()).isEqualTo(NodeRole.REPLICA);
-      assertThat(result.record().elapsed()).isLessThan(options.timeout());
+      assertThat(result.record().elapsed()).isLessThan(timeout);
     }
   }
 
@@ -962,9 +958,14 @@ class ReadPathIT extends ReadPathContract {
     }
   }
 
-  /** Starts the read on another thread, with this thread's context handed over. */
-  private static Future<ReadResult<String>> readInBackground(
-      ConsistentReader reader, ReadOptions options, long id) {
+  /**
+   * Writes a row in this thread's context and starts its read on another thread, the context handed
+   * over, leaving this thread free to act on the replica while the read waits.
+   */
+  private Future<ReadResult<String>> readANewRowInBackground(ReadPolicy policy, Duration timeout) {
+    long id = create("created");
+    ConsistentReader reader = reader(policy);
+    ReadOptions options = reader.defaults().withTimeout(timeout);
     ConsistencyContext context = ConsistencyContext.currentOrNull();
     assertThat(context).isNotNull();
     return background.submit(context.wrap(() -> reader.read(options, c -> status(c, id))));

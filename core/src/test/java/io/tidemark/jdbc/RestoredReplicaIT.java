@@ -6,7 +6,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.tidemark.ConsistencyContext;
 import io.tidemark.ConsistentReadException;
 import io.tidemark.GtidSet;
-import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.testkit.junit.TestkitExtension;
 import io.tidemark.testkit.mysql.MySqlNode;
@@ -57,13 +56,7 @@ class RestoredReplicaIT {
     } finally {
       replica.delayApplier(Duration.ZERO);
     }
-    ConsistentReader reader =
-        ConsistentReader.builder(replicaPool, source)
-            .defaults(
-                ReadOptions.defaults()
-                    .withPolicy(ReadPolicy.FAIL)
-                    .withTimeout(Duration.ofMillis(500)))
-            .build();
+    ConsistentReader reader = Readers.failingAfter(replicaPool, source, Duration.ofMillis(500));
     GtidSet required;
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {
       Rows.insert(source, 1, "v1");

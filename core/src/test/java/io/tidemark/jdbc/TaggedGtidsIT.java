@@ -120,13 +120,7 @@ class TaggedGtidsIT {
         assertThat(store.get(key).gtids()).isEqualTo(captured);
       }
 
-      ConsistentReader reader =
-          ConsistentReader.builder(replicaPool, source)
-              .defaults(
-                  ReadOptions.defaults()
-                      .withPolicy(ReadPolicy.FAIL)
-                      .withTimeout(Duration.ofSeconds(5)))
-              .build();
+      ConsistentReader reader = Readers.failingAfter(replicaPool, source, Duration.ofSeconds(5));
       CompletableFuture<ReadResult<@Nullable String>> read =
           CompletableFuture.supplyAsync(
               () -> {
