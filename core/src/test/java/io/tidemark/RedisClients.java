@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Lettuce clients for tests, configured as the stores' documentation asks: commands are rejected at
  * once while disconnected. Closes everything it opened: when closed, or after the test class when
- * it is a {@code @RegisterExtension} field of a {@code PER_CLASS} test.
+ * it is a static {@code @RegisterExtension} field (or an instance one of a {@code PER_CLASS} test).
  */
 public final class RedisClients implements AutoCloseable, AfterAllCallback {
 

@@ -3,13 +3,11 @@ package io.tidemark.cache;
 import io.tidemark.RedisClients;
 import io.tidemark.testkit.junit.SharedServers;
 import io.tidemark.testkit.redis.RedisCluster;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisClusterRevisionGuardedCacheIT extends RevisionGuardedCacheContract {
 
-  @RegisterExtension final RedisClients clients = new RedisClients();
+  @RegisterExtension static final RedisClients clients = new RedisClients();
   private final RedisCluster cluster = SharedServers.redisCluster();
 
   @Override

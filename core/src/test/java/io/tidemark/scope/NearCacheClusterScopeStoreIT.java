@@ -7,14 +7,12 @@ import io.tidemark.RedisClients;
 import io.tidemark.testkit.junit.SharedServers;
 import io.tidemark.testkit.redis.RedisCluster;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract for Caffeine copies in front of a three-node Redis Cluster. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NearCacheClusterScopeStoreIT extends ScopeStoreContract {
 
-  @RegisterExtension final RedisClients clients = new RedisClients();
+  @RegisterExtension static final RedisClients clients = new RedisClients();
   private final RedisCluster cluster = SharedServers.redisCluster();
 
   @Override

@@ -7,14 +7,12 @@ import io.tidemark.GtidSet;
 import io.tidemark.RedisClients;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract for Caffeine copies in front of a standalone Redis, and the invalidations. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NearCacheScopeStoreIT extends ScopeStoreContract {
 
-  @RegisterExtension final RedisClients clients = new RedisClients();
+  @RegisterExtension static final RedisClients clients = new RedisClients();
 
   @Override
   NearCacheScopeStore store(ScopeStoreConfig config) {

@@ -10,14 +10,12 @@ import io.tidemark.testkit.redis.RedisServer;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract on a real three-node Redis Cluster, two stores on two cluster connections. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisClusterScopeStoreIT extends ScopeStoreContract {
 
-  @RegisterExtension final RedisClients clients = new RedisClients();
+  @RegisterExtension static final RedisClients clients = new RedisClients();
   private final RedisCluster cluster = SharedServers.redisCluster();
 
   @Override

@@ -1,14 +1,12 @@
 package io.tidemark.scope;
 
 import io.tidemark.RedisClients;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract on a standalone Redis, two stores on two connections. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisScopeStoreIT extends ScopeStoreContract {
 
-  @RegisterExtension final RedisClients clients = new RedisClients();
+  @RegisterExtension static final RedisClients clients = new RedisClients();
 
   @Override
   ScopeStore store(ScopeStoreConfig config) {

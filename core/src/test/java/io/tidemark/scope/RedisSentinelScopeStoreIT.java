@@ -7,17 +7,15 @@ import io.tidemark.RedisClients;
 import io.tidemark.testkit.junit.SharedServers;
 import io.tidemark.testkit.redis.RedisSentinel;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The contract on a Sentinel-managed Redis, two stores on two connections that Lettuce opens to the
  * primary the sentinels name.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisSentinelScopeStoreIT extends ScopeStoreContract {
 
-  @RegisterExtension final RedisClients clients = new RedisClients();
+  @RegisterExtension static final RedisClients clients = new RedisClients();
   private final RedisSentinel sentinel = SharedServers.redisSentinel();
 
   @Override
