@@ -36,6 +36,7 @@ public abstract class OwnWriteReads extends SampledBenchmark {
   long doneAt;
 
   private WriteObserver observer;
+  private SourceAndReplica cluster;
 
   /** {@code observer}, started for the trial: it times the writes, and is closed when it ends. */
   final <O extends WriteObserver> O observing(O observer) {
@@ -43,8 +44,14 @@ public abstract class OwnWriteReads extends SampledBenchmark {
     return observer;
   }
 
-  /** Stops the servers and closes what the trial opened on them. */
-  abstract void closeCluster();
+  /**
+   * {@code cluster}, started for the trial: it serves the writes and reads, and is closed (its
+   * servers stopped) when the trial ends, after the observer.
+   */
+  final <C extends SourceAndReplica> C closing(C cluster) {
+    this.cluster = cluster;
+    return cluster;
+  }
 
   /** Records more of an invocation, after the pair of its read and floor; nothing unless said. */
   void recordMore() {}
@@ -64,7 +71,7 @@ public abstract class OwnWriteReads extends SampledBenchmark {
   public void stop(BenchmarkParams params) {
     samples.publish(params.getBenchmark());
     observer.close();
-    closeCluster();
+    cluster.close();
   }
 
   @Benchmark

@@ -60,7 +60,6 @@ public class ReadAfterWriteBenchmark extends OwnWriteReads {
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final long POLL_BUDGET_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-  private Cluster cluster;
   private HikariDataSource replicaPool;
   private CapturingDataSource capturing;
   private ConsistentReader reader;
@@ -82,7 +81,7 @@ public class ReadAfterWriteBenchmark extends OwnWriteReads {
   /** Starts the servers, pools, reader and observer; one read warms the reader's caches. */
   @Setup(Level.Trial)
   public void start() throws SQLException {
-    cluster = Cluster.start("raw");
+    Cluster cluster = closing(Cluster.start("raw"));
     sourcePool = cluster.trackingSourcePool(2);
     replicaPool = cluster.replicaPool(4);
     capturing = CapturingDataSource.wrap(sourcePool);
@@ -98,11 +97,6 @@ public class ReadAfterWriteBenchmark extends OwnWriteReads {
     pinnedMultiStatement = cluster.connect(cluster.replica, "&allowMultiQueries=true");
     sourceUuid = cluster.source.serverUuid();
     lastGno = cluster.lastSourceGno();
-  }
-
-  @Override
-  void closeCluster() {
-    cluster.close();
   }
 
   /** Arms the observer for the next GTID, then commits the write; not part of the measurement. */

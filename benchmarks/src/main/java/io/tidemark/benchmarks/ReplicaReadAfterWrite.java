@@ -43,7 +43,6 @@ public abstract class ReplicaReadAfterWrite extends OwnWriteReads {
 
   static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-  private SourceAndReplica cluster;
   private ConsistentReader reader;
   private ReadOptions oneSecond;
   private RowObserver observer;
@@ -57,7 +56,7 @@ public abstract class ReplicaReadAfterWrite extends OwnWriteReads {
 
   @Setup(Level.Trial)
   public void start() throws SQLException {
-    cluster = start("raw");
+    SourceAndReplica cluster = closing(start("raw"));
     sourcePool = cluster.sourcePool(2);
     reader =
         ConsistentReader.builder(cluster.replicaPool(4), CapturingDataSource.wrap(sourcePool))
@@ -65,11 +64,6 @@ public abstract class ReplicaReadAfterWrite extends OwnWriteReads {
     oneSecond = ReadOptions.defaults();
     observer = observing(new RowObserver(cluster.connectReplica()));
     pinnedReplica = cluster.connectReplica();
-  }
-
-  @Override
-  void closeCluster() {
-    cluster.close();
   }
 
   /** Arms the observer for the next row, then commits it; not part of the measurement. */

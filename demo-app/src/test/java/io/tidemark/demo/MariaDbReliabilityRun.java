@@ -3,7 +3,6 @@ package io.tidemark.demo;
 import io.tidemark.testkit.mariadb.MariaDbNode;
 import io.tidemark.testkit.mariadb.MariaDbTopology;
 import java.nio.file.Path;
-import java.sql.DriverManager;
 import java.time.Duration;
 
 /**
@@ -61,15 +60,7 @@ final class MariaDbReliabilityRun {
                           + " receiving for 1 s",
                       clock,
                       () -> topology.promote(second)));
-          return run.report(
-              server,
-              ran,
-              clock.failover(),
-              () -> {
-                MariaDbNode now = topology.source();
-                return DriverManager.getConnection(
-                    now.jdbcUrl(run.demo().database()), now.user(), now.password());
-              });
+          return run.report(server, ran, clock.failover(), run.connecting(topology::source));
         });
   }
 

@@ -3,7 +3,6 @@ package io.tidemark.demo;
 import io.tidemark.testkit.postgres.PostgresNode;
 import io.tidemark.testkit.postgres.PostgresTopology;
 import java.nio.file.Path;
-import java.sql.DriverManager;
 
 /**
  * The reliability run on PostgreSQL: the same workload, instances and checker as {@link
@@ -54,14 +53,7 @@ final class PostgresReliabilityRun {
                   + "')";
           ReliabilityRun.Ran ran =
               run.drive(topology.primary(), new FaultSchedule(), new FaultSchedule(), failover);
-          PostgresNode primary = topology.primary();
-          return run.report(
-              server,
-              ran,
-              clock.failover(),
-              () ->
-                  DriverManager.getConnection(
-                      primary.jdbcUrl(run.demo().database()), primary.user(), primary.password()));
+          return run.report(server, ran, clock.failover(), run.connecting(topology::primary));
         });
   }
 }

@@ -20,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -538,6 +539,18 @@ final class ReliabilityRun {
     /** {@link #report Reports} the run, the final source read through {@code source}. */
     Report report(String server, Ran ran, Failover failover, CausalRegister.Source source) {
       return report(server, ran, failover, executed(source), source, "orders");
+    }
+
+    /**
+     * Connections to the demo's database on the node {@code node} names when each is opened, so
+     * that the report reads whichever node the failovers left taking writes.
+     */
+    CausalRegister.Source connecting(Supplier<? extends DatabaseNode<?>> node) {
+      return () -> {
+        DatabaseNode<?> now = node.get();
+        return DriverManager.getConnection(
+            now.jdbcUrl(demo.database()), now.user(), now.password());
+      };
     }
   }
 
