@@ -230,7 +230,7 @@ class RabbitTokensIT extends BrokerTokensContract {
 
     @RabbitListener(queues = "${messaging.queue:orders}-dead", autoStartup = "${messaging.listen}")
     void onDeadLetter(String payload) {
-      received.handle(payload.substring(DEAD.length()));
+      received.handleDeadLetter(payload);
     }
 
     @RabbitListener(

@@ -7,7 +7,9 @@ import io.tidemark.Reason;
 import io.tidemark.topology.ExecutionHistory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -27,6 +29,7 @@ class Received {
   private final MessagingApplication.Reads reads;
   private final ExecutionHistory history;
   private final BlockingQueue<Outcome> outcomes = new LinkedBlockingQueue<>();
+  private final Set<String> failedOnce = ConcurrentHashMap.newKeySet();
 
   Received(MessagingApplication.Reads reads, ExecutionHistory history) {
     this.reads = reads;
@@ -35,6 +38,23 @@ class Received {
 
   void handle(String payload) {
     handle(List.of(payload));
+  }
+
+  /**
+   * Fails each message's first delivery, and every delivery of a {@linkplain
+   * BrokerTokensContract#DEAD dead} one, which the broker then delivers again or moves to its dead
+   * letters; handles a later delivery.
+   */
+  void handleAfterFailingOnce(String payload) {
+    if (payload.startsWith(BrokerTokensContract.DEAD) || failedOnce.add(payload)) {
+      throw new IllegalStateException("this delivery of " + payload + " fails");
+    }
+    handle(payload);
+  }
+
+  /** Handles a dead letter: the order its payload names after the mark. */
+  void handleDeadLetter(String payload) {
+    handle(payload.substring(BrokerTokensContract.DEAD.length()));
   }
 
   void handle(List<String> payloads) {
