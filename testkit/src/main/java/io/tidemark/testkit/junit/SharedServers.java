@@ -6,6 +6,7 @@ import io.tidemark.testkit.mariadb.MariaDbTopology;
 import io.tidemark.testkit.mysql.MySqlTopology;
 import io.tidemark.testkit.postgres.PostgresBinaries;
 import io.tidemark.testkit.postgres.PostgresTopology;
+import io.tidemark.testkit.rabbitmq.RabbitServer;
 import io.tidemark.testkit.redis.RedisCluster;
 import io.tidemark.testkit.redis.RedisSentinel;
 import io.tidemark.testkit.redis.RedisServer;
@@ -14,8 +15,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The topologies and Redis deployments that tests of one JVM share, started on first use on the
- * configured {@link Backend}, stopped at JVM exit.
+ * The topologies, Redis deployments and RabbitMQ broker that tests of one JVM share, started on
+ * first use on the configured {@link Backend}, stopped at JVM exit.
  */
 public final class SharedServers {
 
@@ -69,6 +70,13 @@ public final class SharedServers {
           sentinel ->
               "backend=local processes, redis %s, %s".formatted(sentinel.version(), sentinel));
 
+  private static final Shared<RabbitServer> RABBITMQ =
+      new Shared<>(
+          RabbitServer::start,
+          rabbit ->
+              "backend=local processes, rabbitmq %s on port %d"
+                  .formatted(rabbit.version(), rabbit.port()));
+
   private SharedServers() {}
 
   /** The shared topology: one source and one replica. */
@@ -105,6 +113,11 @@ public final class SharedServers {
   /** The shared Redis primary with its replica and sentinels, as local processes. */
   public static RedisSentinel redisSentinel() {
     return REDIS_SENTINEL.get();
+  }
+
+  /** The shared RabbitMQ broker, as a local process of Debian's rabbitmq-server. */
+  public static RabbitServer rabbitmq() {
+    return RABBITMQ.get();
   }
 
   /** One server, started on first use and then the same; its start is told on the console. */

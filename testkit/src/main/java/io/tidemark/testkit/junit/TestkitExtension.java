@@ -6,7 +6,6 @@ import io.tidemark.testkit.redis.RedisCluster;
 import io.tidemark.testkit.redis.RedisSentinel;
 import io.tidemark.testkit.redis.RedisServer;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
@@ -27,7 +26,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class TestkitExtension implements ParameterResolver {
 
-  private static final Namespace NAMESPACE = Namespace.create(TestkitExtension.class);
+  // The servers live in SharedServers, not in JUnit's extension store: the store's methods differ
+  // between JUnit 5, which Spring Boot 3.5 applications run, and JUnit 6.
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -41,28 +41,19 @@ public final class TestkitExtension implements ParameterResolver {
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
-    if (parameter.getParameter().getType() == MySqlTopology.class) {
+    Class<?> type = parameter.getParameter().getType();
+    if (type == MySqlTopology.class) {
       return SharedServers.topology();
     }
-    if (parameter.getParameter().getType() == RedisCluster.class) {
+    if (type == RedisCluster.class) {
       return SharedServers.redisCluster();
     }
-    if (parameter.getParameter().getType() == RedisSentinel.class) {
+    if (type == RedisSentinel.class) {
       return SharedServers.redisSentinel();
     }
-    if (parameter.getParameter().getType() == RabbitServer.class) {
-      return store.computeIfAbsent(RabbitServer.class, key -> startRabbit(), RabbitServer.class);
+    if (type == RabbitServer.class) {
+      return SharedServers.rabbitmq();
     }
     return SharedServers.redis();
-  }
-
-  private static RabbitServer startRabbit() {
-    long started = System.nanoTime();
-    RabbitServer rabbit = RabbitServer.start();
-    System.out.printf(
-        "tidemark-testkit: backend=local processes, rabbitmq %s on port %d up in %d ms%n",
-        rabbit.version(), rabbit.port(), (System.nanoTime() - started) / 1_000_000);
-    return rabbit;
   }
 }
