@@ -6,6 +6,10 @@ import io.tidemark.ConsistencyContext;
 import io.tidemark.Reason;
 import io.tidemark.spring.Replication;
 import io.tidemark.spring.messaging.MessagingApplication.Instances;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -18,6 +22,7 @@ import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.AliasFor;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
@@ -133,6 +138,23 @@ class KafkaTokensIT extends BrokerTokensContract {
         "tidemark.messaging.kafka.enabled=false");
   }
 
+  /**
+   * A listener of the consuming instance: in its consumer group, and started only where {@code
+   * messaging.listen} is on.
+   */
+  @Target(ElementType.METHOD)
+  @Retention(RetentionPolicy.RUNTIME)
+  @KafkaListener(
+      groupId = "${spring.kafka.consumer.group-id:consumer}",
+      autoStartup = "${messaging.listen}")
+  @interface ConsumerListener {
+    @AliasFor(annotation = KafkaListener.class, attribute = "topics")
+    String[] topics();
+
+    @AliasFor(annotation = KafkaListener.class, attribute = "batch")
+    String batch() default "";
+  }
+
   /** The broker's part of the application: Boot's template and two listeners. */
   @Configuration(proxyBeanMethods = false)
   static class KafkaBroker {
@@ -176,18 +198,12 @@ class KafkaTokensIT extends BrokerTokensContract {
     }
 
     /** Fails each record's first attempt, and every attempt of a dead one. */
-    @KafkaListener(
-        topics = "orders-retry",
-        groupId = "${spring.kafka.consumer.group-id:consumer}",
-        autoStartup = "${messaging.listen}")
+    @ConsumerListener(topics = "orders-retry")
     void onRetried(String payload) {
       received.handleAfterFailingOnce(payload);
     }
 
-    @KafkaListener(
-        topics = "orders-retry-dead",
-        groupId = "${spring.kafka.consumer.group-id:consumer}",
-        autoStartup = "${messaging.listen}")
+    @ConsumerListener(topics = "orders-retry-dead")
     void onDeadLetter(String payload) {
       received.handleDeadLetter(payload);
     }
@@ -202,19 +218,12 @@ class KafkaTokensIT extends BrokerTokensContract {
       };
     }
 
-    @KafkaListener(
-        topics = "${messaging.topic:orders}",
-        groupId = "${spring.kafka.consumer.group-id:consumer}",
-        autoStartup = "${messaging.listen}")
+    @ConsumerListener(topics = "${messaging.topic:orders}")
     void onOrder(String payload) {
       received.handle(payload);
     }
 
-    @KafkaListener(
-        topics = "${messaging.topic:orders}-batch",
-        groupId = "${spring.kafka.consumer.group-id:consumer}",
-        batch = "true",
-        autoStartup = "${messaging.listen}")
+    @ConsumerListener(topics = "${messaging.topic:orders}-batch", batch = "true")
     void onOrders(List<String> payloads) {
       received.handle(payloads);
     }
