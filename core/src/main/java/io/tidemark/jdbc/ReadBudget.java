@@ -14,21 +14,16 @@ import org.jspecify.annotations.Nullable;
  *
  * @param started the ticker reading when the read began
  * @param deadline when the read must end
- * @param replicaDeadline when the replica attempt must end: earlier than the read when it may fall
- *     back
+ * @param replicaDeadline when the replica attempt must end, its query's socket reads included, so a
+ *     replica that stops answering mid-query leaves a fallback its share: earlier than the read
+ *     when it may fall back, the deadline itself when it may not
  * @param waitDeadline when the wait on a replica must end: a socket grace before the replica
- *     attempt's end, or earlier when the unit of work has spent its waits; taking the connection
- *     and the query keep the attempt's time
- * @param replicaQueryEnd when the socket reads of the query on a replica are cut: the end of the
- *     replica attempt, as for its wait, so a replica that stops answering mid-query leaves a
- *     fallback its share; the deadline itself when the read may not fall back
+ *     attempt's end, whatever the policy, so a wait the server ends on time is never cut by the
+ *     socket first; or earlier when the unit of work has spent its waits; taking the connection and
+ *     the query keep the attempt's time
  */
 record ReadBudget(
-    long started,
-    Deadline deadline,
-    Deadline replicaDeadline,
-    Deadline waitDeadline,
-    Deadline replicaQueryEnd) {
+    long started, Deadline deadline, Deadline replicaDeadline, Deadline waitDeadline) {
 
   /**
    * The budget of a read with {@code options}; one that may fall back keeps {@code fallbackReserve}
@@ -43,22 +38,18 @@ record ReadBudget(
     long started = ticker.read();
     Duration budget = options.timeout();
     Deadline deadline = Deadline.after(budget, ticker);
+    boolean fallback = options.policy() == ReadPolicy.FALLBACK_TO_SOURCE;
     Duration half = budget.dividedBy(2);
     Duration reserve = fallbackReserve.compareTo(half) < 0 ? fallbackReserve : half;
-    if (options.policy() != ReadPolicy.FALLBACK_TO_SOURCE) {
-      return new ReadBudget(started, deadline, deadline, deadline, deadline);
-    }
-    Duration replica = budget.minus(reserve);
+    Duration replica = fallback ? budget.minus(reserve) : budget;
     Deadline replicaDeadline = deadline.atMost(replica);
-    // A replica that stops answering is cut at the end of its share, so the fallback keeps all of
-    // its reserve; the wait ends a socket grace earlier, so a wait the server ends on time is not
-    // cut by the socket first.
     Deadline waitEnd = deadline.atMost(replica.minusMillis(SocketTimeout.SOCKET_GRACE_MILLIS));
+    // Reads that may not fall back keep their own budget: a later read of the unit of work would
+    // fail where it could still wait.
     return new ReadBudget(
         started,
         deadline,
         replicaDeadline,
-        context == null ? waitEnd : context.waitsEnd(waitEnd),
-        replicaDeadline);
+        fallback && context != null ? context.waitsEnd(waitEnd) : waitEnd);
   }
 }

@@ -240,8 +240,8 @@ final class ReplicaAttempt {
               dialect.forReplicaQuery(session), physical.multiStatementsLetByTidemark());
       value =
           keptReadOnly
-              ? read.query(forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA)
-              : read.readOnly(session, forQuery, read.budget().replicaQueryEnd(), NodeRole.REPLICA);
+              ? read.query(forQuery, read.budget().replicaDeadline(), NodeRole.REPLICA)
+              : read.readOnly(session, forQuery, read.budget().replicaDeadline(), NodeRole.REPLICA);
       if (pipelined != null) {
         pipelined.settle();
       }

@@ -18,6 +18,7 @@ import io.tidemark.ReadPolicy;
 import io.tidemark.Reason;
 import io.tidemark.StandIns;
 import io.tidemark.TestThreads;
+import io.tidemark.internal.SocketTimeout;
 import io.tidemark.internal.SqlText;
 import io.tidemark.jdbc.NodeRoutes.Route;
 import java.sql.Connection;
@@ -576,7 +577,11 @@ class ConsistentReaderTests {
       assertThat(failure.required()).isEqualTo(binding.context().gtids()).isEqualTo(TOKEN);
       assertThat(failure.replica()).isEqualTo(REPLICA_UUID);
       assertThat(failure.waited())
-          .isGreaterThanOrEqualTo(SHORT.minus(ConsistentReader.Builder.DEFAULT_QUERY_RESERVE));
+          .as("the budget less the query's reserve and the socket grace")
+          .isEqualTo(
+              SHORT
+                  .minus(ConsistentReader.Builder.DEFAULT_QUERY_RESERVE)
+                  .minusMillis(SocketTimeout.SOCKET_GRACE_MILLIS));
       assertThat(failure.getMessage()).contains("WAIT_TIMEOUT", REPLICA_UUID);
       assertThat(binding.context().lastRead())
           .extracting(r -> r.reason())
