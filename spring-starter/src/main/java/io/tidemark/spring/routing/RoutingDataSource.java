@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
@@ -19,8 +21,11 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  */
 final class RoutingDataSource extends DelegatingDataSource {
 
+  /** Commons DBCP2's and Tomcat JDBC's setting of their connections' auto-commit. */
+  private static final String DEFAULT_AUTO_COMMIT = "defaultAutoCommit";
+
   private final Supplier<CapturingDataSource> writes;
-  private volatile @Nullable Boolean autoCommit;
+  private volatile @Nullable AutoCommit autoCommit;
 
   /**
    * @param target the application's pool, the source node's
@@ -56,26 +61,57 @@ final class RoutingDataSource extends DelegatingDataSource {
    * promoted its replica; an application whose pool hands out connections without auto-commit may
    * rely on it: Hibernate told so ({@code provider_disables_autocommit}) never turns it off itself,
    * and ends each transaction with a commit or rollback that the driver refuses in auto-commit. The
-   * replica's pool turns it back on when the connection returns.
+   * replica's pool turns it back on when the connection returns. Where the pool does not say, a
+   * connection goes out as it came: one of the application's pool is never switched to auto-commit,
+   * which would commit each statement of the application's transactions on its own.
    */
   private Connection asTheApplicationsPool(Connection connection) throws SQLException {
-    boolean applications = applicationAutoCommit();
-    if (connection.getAutoCommit() != applications) {
+    Boolean applications = applicationAutoCommit().on;
+    if (applications != null && connection.getAutoCommit() != applications) {
       connection.setAutoCommit(applications);
     }
     return connection;
   }
 
-  /** The auto-commit of a HikariCP pool's connections; true, JDBC's default, for other pools. */
-  private boolean applicationAutoCommit() throws SQLException {
-    Boolean known = autoCommit;
+  /**
+   * The auto-commit the application's pool gives its connections, as the pool is configured:
+   * HikariCP's {@code autoCommit}, Commons DBCP2's and Tomcat JDBC's {@code defaultAutoCommit}
+   * (unset: the driver's, on); {@link AutoCommit#UNKNOWN} for a pool that has neither.
+   */
+  private AutoCommit applicationAutoCommit() throws SQLException {
+    AutoCommit known = autoCommit;
     if (known == null) {
       DataSource pool = target();
-      known =
-          !pool.isWrapperFor(HikariConfig.class) || pool.unwrap(HikariConfig.class).isAutoCommit();
+      if (pool.isWrapperFor(HikariConfig.class)) {
+        known = AutoCommit.of(pool.unwrap(HikariConfig.class).isAutoCommit());
+      } else {
+        BeanWrapper settings = new BeanWrapperImpl(pool);
+        known =
+            settings.isReadableProperty(DEFAULT_AUTO_COMMIT)
+                ? AutoCommit.of(
+                    !Boolean.FALSE.equals(settings.getPropertyValue(DEFAULT_AUTO_COMMIT)))
+                : AutoCommit.UNKNOWN;
+      }
       autoCommit = known;
     }
     return known;
+  }
+
+  /** What the application's pool says of its connections' auto-commit. */
+  private enum AutoCommit {
+    ON(true),
+    OFF(false),
+    UNKNOWN(null);
+
+    private final @Nullable Boolean on;
+
+    AutoCommit(@Nullable Boolean on) {
+      this.on = on;
+    }
+
+    static AutoCommit of(boolean on) {
+      return on ? ON : OFF;
+    }
   }
 
   @Override

@@ -12,8 +12,13 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
+import org.apache.commons.dbcp2.BasicDataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.datasource.AbstractDataSource;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 /**
  * Connections go out in the auto-commit mode of the application's pool, whichever pool they come
@@ -25,19 +30,21 @@ class RoutingDataSourceAutoCommitTests {
 
   private final List<String> calls = new ArrayList<>();
 
-  @Test
-  void aWriteConnectionOfAPoolInAutoCommitGoesOutWithoutItWhenTheApplicationsPoolHasIt()
+  @ParameterizedTest
+  @EnumSource(Pool.class)
+  void aWriteConnectionOfAPoolInAutoCommitGoesOutWithoutItWhenTheApplicationsPoolHasIt(Pool pool)
       throws SQLException {
-    RoutingDataSource routing = routing(false);
+    RoutingDataSource routing = routing(pool.of(false));
 
     assertThat(routing.getConnection().getAutoCommit()).isFalse();
     assertThat(calls).containsExactly("setAutoCommit(false)");
   }
 
-  @Test
-  void aPinnedReadsConnectionGoesOutWithoutAutoCommitWhenTheApplicationsPoolHasIt()
+  @ParameterizedTest
+  @EnumSource(Pool.class)
+  void aPinnedReadsConnectionGoesOutWithoutAutoCommitWhenTheApplicationsPoolHasIt(Pool pool)
       throws SQLException {
-    RoutingDataSource routing = routing(false);
+    RoutingDataSource routing = routing(pool.of(false));
     try (ConsistencyContext.Binding binding = ConsistencyContext.open(REQUIRED);
         PinnedRead.Binding read = PinnedRead.pin(connection(), REQUIRED)) {
 
@@ -46,9 +53,39 @@ class RoutingDataSourceAutoCommitTests {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(Pool.class)
+  void connectionsGoOutAsTheyAreWhenTheApplicationsPoolUsesAutoCommit(Pool pool)
+      throws SQLException {
+    assertGoOutAsTheyAre(routing(pool.of(true)));
+  }
+
   @Test
-  void connectionsGoOutAsTheyAreWhenTheApplicationsPoolUsesAutoCommit() throws SQLException {
-    RoutingDataSource routing = routing(true);
+  void connectionsGoOutAsTheyAreWhenTheApplicationsPoolHasNoAutoCommitSetting()
+      throws SQLException {
+    assertGoOutAsTheyAre(routing(new SimpleDriverDataSource()));
+  }
+
+  @Test
+  void aDbcpOrTomcatPoolWithoutTheSettingHasTheDriversAutoCommit() throws SQLException {
+    assertGoOutAsTheyAre(routing(new BasicDataSource()));
+    assertGoOutAsTheyAre(routing(new org.apache.tomcat.jdbc.pool.DataSource()));
+  }
+
+  /**
+   * A pool that does not say, here behind a wrapper Tidemark cannot see through: its own
+   * connections without auto-commit stay so, or each statement of a transaction would commit alone.
+   */
+  @Test
+  void aWriteConnectionGoesOutAsItCameWhenTheApplicationsPoolDoesNotSay() throws SQLException {
+    DataSource wrapped = new DelegatingDataSource(Pool.DBCP2.of(false));
+    RoutingDataSource routing = routing(wrapped, false);
+
+    assertThat(routing.getConnection().getAutoCommit()).isFalse();
+    assertThat(calls).isEmpty();
+  }
+
+  private void assertGoOutAsTheyAre(RoutingDataSource routing) throws SQLException {
     try (ConsistencyContext.Binding binding = ConsistencyContext.open(REQUIRED)) {
       assertThat(routing.getConnection().getAutoCommit()).isTrue();
       try (PinnedRead.Binding read = PinnedRead.pin(connection(), REQUIRED)) {
@@ -58,28 +95,69 @@ class RoutingDataSourceAutoCommitTests {
     assertThat(calls).isEmpty();
   }
 
-  /** Over an application's HikariCP pool with {@code autoCommit}; writes from a replica's pool. */
-  private RoutingDataSource routing(boolean autoCommit) {
-    HikariDataSource application = new HikariDataSource();
-    application.setAutoCommit(autoCommit);
-    DataSource replicas =
+  /** The pools Spring Boot makes, each told its connections' auto-commit as it names it. */
+  enum Pool {
+    HIKARI {
+      @Override
+      DataSource of(boolean autoCommit) {
+        HikariDataSource pool = new HikariDataSource();
+        pool.setAutoCommit(autoCommit);
+        return pool;
+      }
+    },
+    DBCP2 {
+      @Override
+      DataSource of(boolean autoCommit) {
+        BasicDataSource pool = new BasicDataSource();
+        pool.setDefaultAutoCommit(autoCommit);
+        return pool;
+      }
+    },
+    TOMCAT {
+      @Override
+      DataSource of(boolean autoCommit) {
+        org.apache.tomcat.jdbc.pool.DataSource pool = new org.apache.tomcat.jdbc.pool.DataSource();
+        pool.setDefaultAutoCommit(autoCommit);
+        return pool;
+      }
+    };
+
+    abstract DataSource of(boolean autoCommit);
+  }
+
+  /** Over the application's pool {@code application}; writes from a replica's pool. */
+  private RoutingDataSource routing(DataSource application) {
+    return routing(application, true);
+  }
+
+  /**
+   * Over the application's pool {@code application}; writes from a pool handing out connections in
+   * {@code writesAutoCommit}.
+   */
+  private RoutingDataSource routing(DataSource application, boolean writesAutoCommit) {
+    DataSource writes =
         new AbstractDataSource() {
           @Override
           public Connection getConnection() {
-            return connection();
+            return connection(writesAutoCommit);
           }
 
           @Override
           public Connection getConnection(String username, String password) {
-            return connection();
+            return connection(writesAutoCommit);
           }
         };
-    return new RoutingDataSource(application, () -> CapturingDataSource.wrap(replicas));
+    return new RoutingDataSource(application, () -> CapturingDataSource.wrap(writes));
   }
 
   /** A connection in auto-commit that notes each change of it. */
   private Connection connection() {
-    boolean[] autoCommit = {true};
+    return connection(true);
+  }
+
+  /** A connection in {@code initially} auto-commit that notes each change of it. */
+  private Connection connection(boolean initially) {
+    boolean[] autoCommit = {initially};
     return (Connection)
         Proxy.newProxyInstance(
             getClass().getClassLoader(),
