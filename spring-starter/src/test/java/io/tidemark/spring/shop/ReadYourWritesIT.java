@@ -13,6 +13,8 @@ import io.tidemark.ExecutionRecord;
 import io.tidemark.GtidSet;
 import io.tidemark.NodeRole;
 import io.tidemark.Reason;
+import io.tidemark.internal.SocketTimeout;
+import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.spring.shop.ShopApplication.Order;
 import io.tidemark.token.ConsistencyToken;
 import io.tidemark.token.TokenCodec;
@@ -133,7 +135,12 @@ class ReadYourWritesIT {
             ConsistentReadException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.WAIT_TIMEOUT));
     long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-    assertThat(elapsedMillis).isBetween(250L, 300L + 250L);
+    // The wait of findOrFail's 300 ms ends the query's reserve and a socket grace before them.
+    long waitEnds =
+        300
+            - ConsistentReader.Builder.DEFAULT_QUERY_RESERVE.toMillis()
+            - SocketTimeout.SOCKET_GRACE_MILLIS;
+    assertThat(elapsedMillis).isBetween(waitEnds, 300L + 250L);
   }
 
   @Test
