@@ -97,32 +97,30 @@ class RoutingDataSourceAutoCommitTests {
 
   /** The pools Spring Boot makes, each told its connections' auto-commit as it names it. */
   enum Pool {
-    HIKARI {
-      @Override
-      DataSource of(boolean autoCommit) {
-        HikariDataSource pool = new HikariDataSource();
-        pool.setAutoCommit(autoCommit);
-        return pool;
-      }
-    },
-    DBCP2 {
-      @Override
-      DataSource of(boolean autoCommit) {
-        BasicDataSource pool = new BasicDataSource();
-        pool.setDefaultAutoCommit(autoCommit);
-        return pool;
-      }
-    },
-    TOMCAT {
-      @Override
-      DataSource of(boolean autoCommit) {
-        org.apache.tomcat.jdbc.pool.DataSource pool = new org.apache.tomcat.jdbc.pool.DataSource();
-        pool.setDefaultAutoCommit(autoCommit);
-        return pool;
-      }
-    };
+    HIKARI,
+    DBCP2,
+    TOMCAT;
 
-    abstract DataSource of(boolean autoCommit);
+    DataSource of(boolean autoCommit) {
+      return switch (this) {
+        case HIKARI -> {
+          HikariDataSource pool = new HikariDataSource();
+          pool.setAutoCommit(autoCommit);
+          yield pool;
+        }
+        case DBCP2 -> {
+          BasicDataSource pool = new BasicDataSource();
+          pool.setDefaultAutoCommit(autoCommit);
+          yield pool;
+        }
+        case TOMCAT -> {
+          org.apache.tomcat.jdbc.pool.DataSource pool =
+              new org.apache.tomcat.jdbc.pool.DataSource();
+          pool.setDefaultAutoCommit(autoCommit);
+          yield pool;
+        }
+      };
+    }
   }
 
   /** Over the application's pool {@code application}; writes from a replica's pool. */
