@@ -1,7 +1,9 @@
 package io.tidemark.spring.actuate;
 
+import static io.tidemark.spring.autoconfigure.ContextBeans.withoutOnTheClassPath;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.jdbc.ConsistentReader;
 import io.tidemark.spring.autoconfigure.UnreachableNodes;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -88,22 +90,16 @@ class TidemarkActuatorAutoConfigurationTests {
 
   @Test
   void backsOffWithoutActuatorOrHealthOnTheClasspath() {
-    runner
-        .withPropertyValues("management.endpoints.web.exposure.include=tidemark")
-        .withClassLoader(new FilteredClassLoader(Endpoint.class))
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context).doesNotHaveBean(TidemarkEndpoint.class);
-              assertThat(context).hasSingleBean(TidemarkHealthIndicator.class);
-            });
-    runner
-        .withClassLoader(new FilteredClassLoader(HealthIndicator.class))
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context).doesNotHaveBean(TidemarkHealthIndicator.class);
-            });
+    withoutOnTheClassPath(
+        runner.withPropertyValues("management.endpoints.web.exposure.include=tidemark"),
+        new FilteredClassLoader(Endpoint.class),
+        TidemarkHealthIndicator.class,
+        TidemarkEndpoint.class);
+    withoutOnTheClassPath(
+        runner,
+        new FilteredClassLoader(HealthIndicator.class),
+        ConsistentReader.class,
+        TidemarkHealthIndicator.class);
   }
 
   @Configuration(proxyBeanMethods = false)

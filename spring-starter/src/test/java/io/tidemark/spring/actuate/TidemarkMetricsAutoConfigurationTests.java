@@ -1,5 +1,6 @@
 package io.tidemark.spring.actuate;
 
+import static io.tidemark.spring.autoconfigure.ContextBeans.withoutOnTheClassPath;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -162,27 +163,21 @@ class TidemarkMetricsAutoConfigurationTests {
 
   @Test
   void observesWithoutMetersWhenOnlyObservationIsThere() {
-    runner
-        .withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
-        .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context).hasSingleBean(ReadObservation.class);
-              assertThat(context).doesNotHaveBean(ReadMetrics.class);
-              assertThat(context).doesNotHaveBean(NodeStateMetrics.class);
-            });
+    withoutOnTheClassPath(
+        runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class)),
+        new FilteredClassLoader(MeterRegistry.class),
+        ReadObservation.class,
+        ReadMetrics.class,
+        NodeStateMetrics.class);
   }
 
   @Test
   void backsOffWithoutMicrometerOnTheClasspath() {
-    runner
-        .withClassLoader(new FilteredClassLoader(MeterRegistry.class, ObservationRegistry.class))
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context).doesNotHaveBean(ReadObservation.class);
-            });
+    withoutOnTheClassPath(
+        runner,
+        new FilteredClassLoader(MeterRegistry.class, ObservationRegistry.class),
+        ConsistentReader.class,
+        ReadObservation.class);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.tidemark.spring.messaging;
 
+import static io.tidemark.spring.autoconfigure.ContextBeans.withoutOnTheClassPath;
 import static io.tidemark.spring.messaging.EmbeddedArtemis.GTIDS;
 import static io.tidemark.spring.messaging.EmbeddedArtemis.afterWrites;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,13 +65,10 @@ class JmsTokensConfigurationTests {
 
   @Test
   void withoutSpringJmsThereIsNothingToHook() {
-    EmbeddedArtemis.runner()
-        .withClassLoader(new FilteredClassLoader(JmsTemplate.class))
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context).hasSingleBean(MessageTokens.class);
-              assertThat(context).doesNotHaveBean(JmsTokensPostProcessor.class);
-            });
+    withoutOnTheClassPath(
+        EmbeddedArtemis.runner(),
+        new FilteredClassLoader(JmsTemplate.class),
+        MessageTokens.class,
+        JmsTokensPostProcessor.class);
   }
 }

@@ -1,5 +1,6 @@
 package io.tidemark.spring.messaging;
 
+import static io.tidemark.spring.autoconfigure.ContextBeans.withoutOnTheClassPath;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.spring.autoconfigure.TestConfigurations;
@@ -55,13 +56,10 @@ class RabbitTokensConfigurationTests {
 
   @Test
   void staysOutWithoutSpringRabbit() {
-    runner
-        .withClassLoader(new FilteredClassLoader(RabbitTemplate.class))
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context).doesNotHaveBean(RabbitTokensPostProcessor.class);
-              assertThat(context).hasSingleBean(MessageTokens.class);
-            });
+    withoutOnTheClassPath(
+        runner,
+        new FilteredClassLoader(RabbitTemplate.class),
+        MessageTokens.class,
+        RabbitTokensPostProcessor.class);
   }
 }

@@ -1,5 +1,8 @@
 package io.tidemark.spring.web;
 
+import static io.tidemark.spring.autoconfigure.ContextBeans.hasNone;
+import static io.tidemark.spring.autoconfigure.ContextBeans.hasOne;
+import static io.tidemark.spring.autoconfigure.ContextBeans.withoutOnTheClassPath;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.ConsistencyContext;
@@ -19,7 +22,6 @@ import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.boot.test.context.FilteredClassLoader;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.ApplicationContext;
@@ -75,33 +77,21 @@ class TidemarkClientAutoConfigurationTests {
   @Test
   void leavesOutEachClientThatIsNotOnTheClassPath() {
     withoutOnTheClassPath(
+        withCodec,
         new FilteredClassLoader(WebClient.class),
         RestClientCustomizer.class,
         WebClientCustomizer.class);
     withoutOnTheClassPath(
+        withCodec,
         new FilteredClassLoader(RestClient.class),
         RestTemplateCustomizer.class,
         RestClientCustomizer.class);
     withoutOnTheClassPath(
+        withCodec,
         new FilteredClassLoader(RestClientCustomizer.class, RestTemplateCustomizer.class),
         WebClientCustomizer.class,
         RestClientCustomizer.class,
         RestTemplateCustomizer.class);
-  }
-
-  /**
-   * Checks that with what {@code classLoader} filters out of the class path, the context has one
-   * bean of {@code kept} and none of {@code leftOut}.
-   */
-  private void withoutOnTheClassPath(
-      FilteredClassLoader classLoader, Class<?> kept, Class<?>... leftOut) {
-    withCodec
-        .withClassLoader(classLoader)
-        .run(
-            context -> {
-              hasNone(context, leftOut);
-              hasOne(context, kept);
-            });
   }
 
   @Test
@@ -171,20 +161,6 @@ class TidemarkClientAutoConfigurationTests {
   private static final String SEEN =
       GtidSet.parse(TestTokens.A + ":1-3," + TestTokens.B + ":9").toSingleLineString()
           + " budget, merged";
-
-  /** Checks {@code context} has one bean of each of {@code types}. */
-  private static void hasOne(AssertableApplicationContext context, Class<?>... types) {
-    for (Class<?> type : types) {
-      assertThat(context).hasSingleBean(type);
-    }
-  }
-
-  /** Checks {@code context} has no bean of any of {@code types}. */
-  private static void hasNone(AssertableApplicationContext context, Class<?>... types) {
-    for (Class<?> type : types) {
-      assertThat(context).doesNotHaveBean(type);
-    }
-  }
 
   /** With the core's codec, Boot's task execution auto-configuration and {@code configuration}. */
   private ApplicationContextRunner withTasks(Class<?> configuration) {
