@@ -49,13 +49,7 @@ class RestoredReplicaIT {
 
   @Test
   void aReadAfterTheReplicaWasRestoredWaitsInsteadOfTrustingWhatItKnew() throws Exception {
-    replica.delayApplier(Duration.ofHours(1));
-    MySqlNode.DataSnapshot snapshot;
-    try {
-      snapshot = replica.snapshot();
-    } finally {
-      replica.delayApplier(Duration.ZERO);
-    }
+    MySqlNode.DataSnapshot snapshot = replica.snapshotWithApplierHeld();
     ConsistentReader reader = Readers.failingAfter(replicaPool, source, Duration.ofMillis(500));
     GtidSet required;
     try (ConsistencyContext.Binding binding = ConsistencyContext.open()) {

@@ -822,14 +822,7 @@ final class ReliabilityRun {
     return new FaultSchedule()
         .then(
             "replica2 copied (killed, copied, restarted) with its applier held, 2 s of writes",
-            () -> {
-              second.delayApplier(Duration.ofHours(1));
-              try {
-                snapshot.set(second.snapshot());
-              } finally {
-                second.delayApplier(Duration.ZERO);
-              }
-            },
+            () -> snapshot.set(second.snapshotWithApplierHeld()),
             () -> {},
             Duration.ofSeconds(2))
         .then(

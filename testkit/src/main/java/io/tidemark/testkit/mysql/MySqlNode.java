@@ -250,6 +250,20 @@ public final class MySqlNode extends DatabaseNode<MySqlNode.Role> {
   }
 
   /**
+   * A {@link #snapshot()} taken with the applier held by an hour's {@link #delayApplier delay},
+   * which is part of the copy: restored, the node keeps lacking what came after the copy until
+   * {@code delayApplier(Duration.ZERO)}. The node itself applies again once the copy is taken.
+   */
+  public DataSnapshot snapshotWithApplierHeld() {
+    delayApplier(Duration.ofHours(1));
+    try {
+      return snapshot();
+    } finally {
+      delayApplier(Duration.ZERO);
+    }
+  }
+
+  /**
    * Restores {@code snapshot} as an operator restoring a volume snapshot would: the server is
    * killed, its data folder replaced by the copy, and started again with the same {@code
    * server_uuid} but only what it had executed then. A replica resumes replicating from there.

@@ -50,14 +50,7 @@ class FaultsIT {
   @Test
   void restoredSnapshotComesBackWithTheSameUuidAndLessThanItHad() {
     String uuid = replica.serverUuid();
-    // The delay is part of the snapshot, so the restored replica keeps lacking what came later.
-    replica.delayApplier(Duration.ofHours(1));
-    MySqlNode.DataSnapshot snapshot;
-    try {
-      snapshot = replica.snapshot();
-    } finally {
-      replica.delayApplier(Duration.ZERO);
-    }
+    MySqlNode.DataSnapshot snapshot = replica.snapshotWithApplierHeld();
     insert(7);
     String written = source.gtidExecuted();
     assertThat(replica.awaitGtidSet(written, Duration.ofSeconds(10))).isTrue();
