@@ -89,8 +89,14 @@ public final class ProcessReaper {
     OPEN.add(resource);
   }
 
-  public static void forget(AutoCloseable resource) {
-    OPEN.remove(resource);
+  /**
+   * Takes {@code resource} off what is closed at JVM shutdown.
+   *
+   * @return whether it was on it: {@code true} once, so that a {@code close()} that begins here
+   *     runs once, whether the application or the shutdown calls it first
+   */
+  public static boolean forget(AutoCloseable resource) {
+    return OPEN.remove(resource);
   }
 
   private static void startWatchdog(Path root) throws IOException {

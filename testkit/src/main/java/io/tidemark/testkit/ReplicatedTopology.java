@@ -21,7 +21,6 @@ public abstract class ReplicatedTopology<N extends DatabaseNode<?>> implements A
   private final List<N> nodes;
   private volatile N writable;
   private volatile Duration startTime = Duration.ZERO;
-  private volatile boolean closed;
 
   /** The topology of {@code nodes}, the first writable, closed at JVM exit unless closed before. */
   protected ReplicatedTopology(Path home, List<N> nodes) {
@@ -146,11 +145,9 @@ public abstract class ReplicatedTopology<N extends DatabaseNode<?>> implements A
   /** Stops every server (SIGKILL: the data is thrown away) and deletes the data folders. */
   @Override
   public final synchronized void close() {
-    if (closed) {
+    if (!ProcessReaper.forget(this)) {
       return;
     }
-    closed = true;
-    ProcessReaper.forget(this);
     for (N node : nodes) {
       node.closeLinks();
       discard(node);

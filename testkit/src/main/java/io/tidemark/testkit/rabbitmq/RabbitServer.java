@@ -43,7 +43,6 @@ public final class RabbitServer implements AutoCloseable {
   private final int epmdPort;
   private @Nullable Process epmd;
   private @Nullable Process broker;
-  private boolean closed;
 
   private RabbitServer(Path home, Path epmdBinary, int port, int epmdPort) {
     this.home = home;
@@ -295,11 +294,9 @@ public final class RabbitServer implements AutoCloseable {
   /** Stops the broker (SIGTERM, then SIGKILL after a minute), then its epmd; deletes its folder. */
   @Override
   public synchronized void close() {
-    if (closed) {
+    if (!ProcessReaper.forget(this)) {
       return;
     }
-    closed = true;
-    ProcessReaper.forget(this);
     try {
       stop(broker);
       stopEpmd();

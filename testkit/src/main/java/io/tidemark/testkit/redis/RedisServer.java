@@ -46,7 +46,6 @@ public final class RedisServer implements AutoCloseable {
   private final List<String> leadingArguments;
   private final List<String> extraArguments;
   private final FaultLinks links;
-  private boolean closed;
 
   private RedisServer(
       Path home, int port, List<String> leadingArguments, List<String> extraArguments) {
@@ -390,11 +389,9 @@ public final class RedisServer implements AutoCloseable {
   /** Kills the server and deletes its folder. */
   @Override
   public synchronized void close() {
-    if (closed) {
+    if (!ProcessReaper.forget(this)) {
       return;
     }
-    closed = true;
-    ProcessReaper.forget(this);
     links.closeAll();
     kill();
     FileTrees.deleteRecursively(home);
