@@ -31,6 +31,19 @@ public abstract class ReplicatedTopology<N extends DatabaseNode<?>> implements A
   }
 
   /**
+   * {@code count}, the followers a builder was asked for, once it is checked to be 1 to 8.
+   *
+   * @param name what the builder calls them, for the error
+   * @throws IllegalArgumentException when it is not
+   */
+  protected static int followerCount(String name, int count) {
+    if (count < 1 || count > 8) {
+      throw new IllegalArgumentException(name + " must be 1..8, was " + count);
+    }
+    return count;
+  }
+
+  /**
    * One node per name: {@code writable}, then {@code follower1} to {@code follower<followers>},
    * each made by {@code make} from its index in that order and its name.
    */

@@ -55,10 +55,7 @@ public final class MySqlTopology extends ReplicatedTopology<MySqlNode> {
 
     /** Number of replicas, 1 to 8. */
     public Builder replicas(int count) {
-      if (count < 1 || count > 8) {
-        throw new IllegalArgumentException("replicas must be 1..8, was " + count);
-      }
-      this.replicas = count;
+      this.replicas = followerCount("replicas", count);
       return this;
     }
 

@@ -49,10 +49,7 @@ public final class PostgresTopology extends ReplicatedTopology<PostgresNode> {
 
     /** Number of hot standbys, 1 to 8. */
     public Builder standbys(int count) {
-      if (count < 1 || count > 8) {
-        throw new IllegalArgumentException("standbys must be 1..8, was " + count);
-      }
-      this.standbys = count;
+      this.standbys = followerCount("standbys", count);
       return this;
     }
 
