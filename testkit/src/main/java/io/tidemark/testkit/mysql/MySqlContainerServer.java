@@ -1,7 +1,7 @@
 package io.tidemark.testkit.mysql;
 
 import io.tidemark.testkit.DaemonProcess;
-import io.tidemark.testkit.ProcessReaper;
+import io.tidemark.testkit.HostContainer;
 import io.tidemark.testkit.TestkitException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,10 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import org.testcontainers.containers.BindMode;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.utility.DockerImageName;
 
 /**
  * A {@code mysqld} in a container of a Docker engine, on the host's network so that it listens on a
@@ -24,22 +21,20 @@ import org.testcontainers.utility.DockerImageName;
  * kill removes the container, a restart makes a new one on the same data. Runs the official {@code
  * mysql} image or one that honours its variables.
  */
-final class MySqlContainerServer implements MySqlServer {
+final class MySqlContainerServer extends HostContainer implements MySqlServer {
 
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   private static final String DATA = "/var/lib/mysql";
 
-  private final DockerImageName image;
   private final String name;
   private final Path home;
   private final int port;
   private final int serverId;
-  private @Nullable GenericContainer<?> container;
   private boolean initialized;
   private boolean readOnlyPending;
 
   MySqlContainerServer(String image, String name, Path home, int port, int serverId) {
-    this.image = DockerImageName.parse(image);
+    super(image, name, home);
     this.name = name;
     this.home = home;
     this.port = port;
@@ -57,9 +52,6 @@ final class MySqlContainerServer implements MySqlServer {
    */
   @Override
   public synchronized void launch(boolean readOnly) {
-    if (container != null) {
-      throw new IllegalStateException(name + " runs; kill() it first");
-    }
     try {
       Files.createDirectories(dataDirectory());
     } catch (IOException e) {
@@ -68,23 +60,15 @@ final class MySqlContainerServer implements MySqlServer {
     List<String> options =
         new ArrayList<>(MySqlServerProcess.serverOptions(port, serverId, readOnly && initialized));
     readOnlyPending = readOnly && !initialized;
-    GenericContainer<?> next =
-        new GenericContainer<>(image)
-            .withNetworkMode("host")
-            .withEnv("MYSQL_ALLOW_EMPTY_PASSWORD", "yes")
-            .withEnv("MYSQL_ROOT_HOST", "%")
-            .withFileSystemBind(dataDirectory().toString(), DATA, BindMode.READ_WRITE)
-            .withLabel("io.tidemark.testkit", "mysql")
-            .withCreateContainerCmdModifier(c -> c.withName("tidemark-" + name + "-" + port))
-            .withCommand(options.toArray(String[]::new));
-    try {
-      next.start();
-    } catch (RuntimeException e) {
-      throw new TestkitException(
-          "cannot start a container of " + image + " for " + name + ": " + e.getMessage(), e);
-    }
-    container = next;
-    ProcessReaper.containerStarted(home, next.getContainerId());
+    startContainer(
+        "mysql",
+        c ->
+            c.withEnv("MYSQL_ALLOW_EMPTY_PASSWORD", "yes")
+                .withEnv("MYSQL_ROOT_HOST", "%")
+                .withFileSystemBind(dataDirectory().toString(), DATA, BindMode.READ_WRITE)
+                .withCreateContainerCmdModifier(
+                    create -> create.withName("tidemark-" + name + "-" + port))
+                .withCommand(options.toArray(String[]::new)));
   }
 
   @Override
@@ -125,42 +109,6 @@ final class MySqlContainerServer implements MySqlServer {
   }
 
   @Override
-  public synchronized boolean isAlive() {
-    return container != null && container.isRunning();
-  }
-
-  @Override
-  public synchronized void freeze() {
-    GenericContainer<?> c = running();
-    c.getDockerClient().pauseContainerCmd(c.getContainerId()).exec();
-  }
-
-  @Override
-  public synchronized void thaw() {
-    GenericContainer<?> c = running();
-    c.getDockerClient().unpauseContainerCmd(c.getContainerId()).exec();
-  }
-
-  private GenericContainer<?> running() {
-    GenericContainer<?> c = container;
-    if (c == null) {
-      throw new IllegalStateException("the container of " + name + " is not running");
-    }
-    return c;
-  }
-
-  /** Kills the container (SIGKILL) and removes it; the data folder stays for a restart. */
-  @Override
-  public synchronized void kill() {
-    GenericContainer<?> c = container;
-    if (c != null) {
-      c.stop();
-      container = null;
-      ProcessReaper.containerRemoved(home);
-    }
-  }
-
-  @Override
   public void remove() {
     kill();
   }
@@ -172,15 +120,7 @@ final class MySqlContainerServer implements MySqlServer {
 
   /** What the server logged last, for a failure's message. */
   private String logTail() {
-    GenericContainer<?> c = container;
-    if (c == null) {
-      return "";
-    }
-    String log = c.getLogs();
-    List<String> lines = log.lines().toList();
-    return "\n--- "
-        + image
-        + " (tail) ---\n"
-        + String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size()));
+    List<String> tail = logTail(25);
+    return tail.isEmpty() ? "" : "\n--- " + image() + " (tail) ---\n" + String.join("\n", tail);
   }
 }
