@@ -35,7 +35,17 @@ final class DeadlineBound implements InvocationHandler {
   private @Nullable ServerCancel cancel;
   private boolean begun;
 
-  private DeadlineBound(
+  /**
+   * @param end when the query's time on this node ends: its statements' socket reads are cut then
+   * @param deadline the read's deadline
+   * @param expired what a statement begun after the deadline throws
+   * @param cancels how a statement cut by the bound is stopped on the server, asked before the
+   *     first statement runs (a pool may close a connection that failed); {@code null}: it cannot
+   *     be
+   * @param onSource whether {@code connection} is the source's, whose statements are sent without
+   *     the hint
+   */
+  DeadlineBound(
       Connection connection,
       Deadline end,
       Deadline deadline,
@@ -50,25 +60,9 @@ final class DeadlineBound implements InvocationHandler {
     this.onSource = onSource;
   }
 
-  /**
-   * @param end when the query's time on this node ends: its statements' socket reads are cut then
-   * @param deadline the read's deadline
-   * @param expired what a statement begun after the deadline throws
-   * @param cancels how a statement cut by the bound is stopped on the server, asked before the
-   *     first statement runs (a pool may close a connection that failed); {@code null}: it cannot
-   *     be
-   * @param onSource whether {@code connection} is the source's, whose statements are sent without
-   *     the hint
-   */
-  static Connection wrap(
-      Connection connection,
-      Deadline end,
-      Deadline deadline,
-      Supplier<RuntimeException> expired,
-      Supplier<@Nullable ServerCancel> cancels,
-      boolean onSource) {
-    return JdbcProxies.proxy(
-        Connection.class, new DeadlineBound(connection, end, deadline, expired, cancels, onSource));
+  /** The connection the read's query is given. */
+  Connection connection() {
+    return JdbcProxies.proxy(Connection.class, this);
   }
 
   @Override

@@ -185,16 +185,17 @@ final class ReadRun<T> {
     long waitedBefore = waitedNanos;
     try {
       return query.apply(
-          DeadlineBound.wrap(
-              connection,
-              end,
-              budget.deadline(),
-              () ->
-                  failed(
-                      Reason.BUDGET_EXHAUSTED,
-                      "the read's deadline passed before a statement of its query"),
-              this::serverCancel,
-              role == NodeRole.SOURCE));
+          new DeadlineBound(
+                  connection,
+                  end,
+                  budget.deadline(),
+                  () ->
+                      failed(
+                          Reason.BUDGET_EXHAUSTED,
+                          "the read's deadline passed before a statement of its query"),
+                  this::serverCancel,
+                  role == NodeRole.SOURCE)
+              .connection());
     } finally {
       // A wait sent with the query's first statement is counted as waiting, not twice.
       queryingNanos += ticker.read() - begun - (waitedNanos - waitedBefore);
